@@ -1,0 +1,306 @@
+"""Meld rules as data, one preset per game, and reading cards as a meld.
+
+A meld (Swedish: kombination) is a *run* of one suit in consecutive ranks or a
+*group* of one rank. What counts differs by game: :data:`VATIKANEN` (V5, V6),
+:data:`KONTRAKT` (K5) and :data:`RUMMIKUB` (to compare with Rummikub solvers).
+
+:func:`read_meld` reads a list of cards as a meld and says what every joker
+stands for (V11, K11). The place of a joker in the list is its place in the
+meld; a joker that already carries a meaning (``*:7h``) keeps it.
+
+>>> from rummykit.cards import parse_cards
+>>> str(read_meld(parse_cards("7h * 9h"), VATIKANEN))
+'7h *:8h 9h'
+>>> str(read_meld(parse_cards("Qs Ks As"), VATIKANEN))
+'Qs Ks As'
+>>> classify(parse_cards("Qs Ks As"), KONTRAKT) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rummykit.cards import Card, Meaning, Suit, kontrakt_value, vatikanen_value
+
+__all__ = [
+    "KONTRAKT",
+    "PRESETS",
+    "RUMMIKUB",
+    "VATIKANEN",
+    "Meld",
+    "MeldError",
+    "MeldKind",
+    "MeldRules",
+    "classify",
+    "read_meld",
+    "rules_named",
+]
+
+
+class MeldError(ValueError):
+    """Cards that do not form a meld; the message says why, in a player's words."""
+
+
+class MeldKind(StrEnum):
+    """A run (sekvens, färgföljd) or a group (grupp, tretal)."""
+
+    RUN = "run"
+    GROUP = "group"
+
+
+def rummikub_value(card: Card) -> int:
+    """Rummikub tile points: the number; a joker 30."""
+    return 30 if card.is_joker else card.rank
+
+
+@dataclass(frozen=True, slots=True)
+class MeldRules:
+    """What counts as a meld in one game, and the largest deck the game uses.
+
+    ``packs`` and ``jokers`` bound how many copies of a card can exist at all.
+    """
+
+    name: str
+    ace_high: bool
+    max_group_size: int | None = None
+    group_distinct_suits: bool = False
+    packs: int = 2
+    jokers: int = 2
+    min_size: int = 3
+    run_rule: str = "V5"
+    group_rule: str = "V6"
+    value: Callable[[Card], int] = field(default=vatikanen_value, compare=False)
+
+    @property
+    def max_run_length(self) -> int:
+        """14 where two aces may close both ends of a run (V5), else 13."""
+        return 14 if self.ace_high else 13
+
+
+VATIKANEN = MeldRules("vatikanen", ace_high=True, packs=2, jokers=2)
+"""V5, V6: ace low or high, never both; groups of any size, suits may repeat."""
+
+KONTRAKT = MeldRules(
+    "kontrakt",
+    ace_high=False,
+    packs=3,
+    jokers=3,
+    run_rule="K5",
+    group_rule="K5",
+    value=kontrakt_value,
+)
+"""K5: the ace is low only (A-2-3, never Q-K-A); groups as in Vatikanen."""
+
+RUMMIKUB = MeldRules(
+    "rummikub",
+    ace_high=False,
+    max_group_size=4,
+    group_distinct_suits=True,
+    run_rule="run",
+    group_rule="group",
+    value=rummikub_value,
+)
+"""Rummikub: numbers 1-13 without wrap; groups of 3-4 distinct colours."""
+
+PRESETS: dict[str, MeldRules] = {r.name: r for r in (VATIKANEN, KONTRAKT, RUMMIKUB)}
+
+
+def rules_named(name: str) -> MeldRules:
+    """The preset called ``name`` (vatikanen, kontrakt, rummikub)."""
+    try:
+        return PRESETS[name.lower()]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise ValueError(f"unknown rules {name!r}: choose one of {known}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A valid meld: its kind and its cards in order, every joker annotated.
+
+    For a run, ``start`` is the position of the first card (1 = ace low, 14 =
+    ace high) and the cards ascend from it; for a group ``start`` is the rank.
+    """
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    start: int
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit of a run; None for a group."""
+        if self.kind is MeldKind.GROUP:
+            return None
+        return next(c.suit for c in self.cards if not c.is_joker)
+
+    @property
+    def rank(self) -> int | None:
+        """The rank of a group; None for a run."""
+        return self.start if self.kind is MeldKind.GROUP else None
+
+    @property
+    def end(self) -> int:
+        """The position of a run's last card (equal to ``start`` for a group)."""
+        return self.start + len(self.cards) - 1 if self.kind is MeldKind.RUN else self.start
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+    def plain_cards(self) -> list[Card]:
+        """The physical cards, jokers without meaning."""
+        return [c.plain() for c in self.cards]
+
+
+def _describe(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards) or "nothing"
+
+
+def _read_group(cards: Sequence[Card], rules: MeldRules) -> Meld:
+    naturals = [c for c in cards if not c.is_joker]
+    rank = naturals[0].rank
+    rule = rules.group_rule
+    if any(c.rank != rank for c in naturals):
+        raise MeldError(f"{_describe(cards)} mixes ranks, so it is no group ({rule})")
+    for c in cards:
+        if c.is_joker and c.stands_for is not None and c.stands_for.rank != rank:
+            raise MeldError(f"a joker standing for {c.stands_for} cannot sit in a group of {rank}")
+    if rules.max_group_size is not None and len(cards) > rules.max_group_size:
+        raise MeldError(f"a group holds at most {rules.max_group_size} cards")
+    if rules.group_distinct_suits and len({c.suit for c in naturals}) < len(naturals):
+        raise MeldError(f"{_describe(cards)} repeats a colour, which a group may not")
+    jokers = len(cards) - len(naturals)
+    out = sorted(naturals, key=lambda c: c.suit or 0)
+    out += [Card(0, None, Meaning(rank)) for _ in range(jokers)]
+    return Meld(MeldKind.GROUP, tuple(out), rank)
+
+
+def _fits_run(cards: Sequence[Card], start: int, suit: Suit) -> bool:
+    for i, c in enumerate(cards):
+        pos = start + i
+        rank = 1 if pos == 14 else pos
+        if c.is_joker:
+            m = c.stands_for
+            if m is not None and (m.rank != rank or m.suit not in (None, suit)):
+                return False
+        elif c.rank != rank:
+            return False
+    return True
+
+
+def _run_in_order(cards: Sequence[Card], rules: MeldRules, suit: Suit) -> Meld | None:
+    last = rules.max_run_length - len(cards) + 1
+    for start in range(1, last + 1):
+        if _fits_run(cards, start, suit):
+            out = tuple(
+                Card(0, None, Meaning(1 if start + i == 14 else start + i, suit))
+                if c.is_joker
+                else c
+                for i, c in enumerate(cards)
+            )
+            return Meld(MeldKind.RUN, out, start)
+    return None
+
+
+def _sorted_run_order(cards: Sequence[Card]) -> list[list[Card]]:
+    """Orders to try when every card's place is known: aces low, or one/two high."""
+    known = sorted(
+        cards, key=lambda c: c.stands_for.rank if c.is_joker and c.stands_for else c.rank
+    )
+    aces = [c for c in known if (c.stands_for.rank if c.is_joker and c.stands_for else c.rank) == 1]
+    rest = known[len(aces) :]
+    orders = [known]
+    if aces:
+        orders.append(aces[1:] + rest + aces[:1])
+    return orders
+
+
+def _read_run(cards: Sequence[Card], rules: MeldRules) -> Meld:
+    naturals = [c for c in cards if not c.is_joker]
+    suit = naturals[0].suit
+    assert suit is not None
+    rule = rules.run_rule
+    if any(c.suit != suit for c in naturals):
+        raise MeldError(f"{_describe(cards)} mixes suits, so it is no run ({rule})")
+    if len(cards) > rules.max_run_length:
+        raise MeldError(f"a run has at most {rules.max_run_length} cards ({rule})")
+    placed_all = all(not c.is_joker or c.stands_for is not None for c in cards)
+    orders: list[list[Card]] = [list(cards), list(reversed(cards))]
+    # A joker at the end of a run may stand for either end (RULES.md, 0).
+    lead = next((i for i, c in enumerate(cards) if not (c.is_joker and c.stands_for is None)), 0)
+    tail = len(cards) - next(
+        (i for i, c in enumerate(reversed(cards)) if not (c.is_joker and c.stands_for is None)), 0
+    )
+    for k in range(1, len(cards) - tail + 1):
+        orders.append(list(cards[len(cards) - k :]) + list(cards[: len(cards) - k]))
+    for k in range(1, lead + 1):
+        orders.append(list(cards[k:]) + list(cards[:k]))
+    if placed_all:
+        orders += _sorted_run_order(cards)
+    for order in orders:
+        meld = _run_in_order(order, rules, suit)
+        if meld is not None:
+            return meld
+    if rules.ace_high:
+        why = "an ace is low (A-2-3) or high (Q-K-A), never both"
+    else:
+        why = "the ace is low only (A-2-3)"
+    raise MeldError(f"{_describe(cards)} is not in consecutive ranks: {why} ({rule})")
+
+
+def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
+    """Read ``cards`` as one meld under ``rules``; raise :class:`MeldError` saying why not.
+
+    A meld needs at least three cards and at least one natural card (house rule:
+    otherwise what it is cannot be told). Unplaced jokers take their meaning from
+    their place in the list; with a single natural card a run is preferred when
+    the order allows one (so ``7h * *`` is 7h 8h 9h), else a group.
+    """
+    if len(cards) < rules.min_size:
+        raise MeldError(
+            f"{_describe(cards)} is too short: a meld has at least {rules.min_size} cards"
+        )
+    naturals = [c for c in cards if not c.is_joker]
+    if not naturals:
+        raise MeldError("a meld needs at least one natural card, not only jokers")
+    joker_meanings = [c.stands_for for c in cards if c.is_joker and c.stands_for is not None]
+    wants_group = any(m.suit is None for m in joker_meanings)
+    wants_run = any(m.suit is not None for m in joker_meanings)
+    same_rank = all(c.rank == naturals[0].rank for c in naturals)
+    same_suit = all(c.suit == naturals[0].suit for c in naturals)
+    if same_suit and not (same_rank and len(naturals) > 1) and not wants_group:
+        try:
+            return _read_run(cards, rules)
+        except MeldError:
+            if not same_rank or wants_run:
+                raise
+    if same_rank and not wants_run:
+        return _read_group(cards, rules)
+    if same_suit:
+        return _read_run(cards, rules)
+    kinds = f"{rules.run_rule}, {rules.group_rule}"
+    raise MeldError(
+        f"{_describe(cards)} is neither a run (one suit, consecutive)"
+        f" nor a group (one rank) ({kinds})"
+    )
+
+
+def classify(cards: Sequence[Card], rules: MeldRules) -> Meld | None:
+    """The meld ``cards`` form under ``rules``, or None."""
+    try:
+        return read_meld(cards, rules)
+    except MeldError:
+        return None
+
+
+def natural_or_meaning(card: Card) -> tuple[int, Suit | None]:
+    """(rank, suit) of a natural card, or what a placed joker stands for (0, None if unplaced)."""
+    if not card.is_joker:
+        return card.rank, card.suit
+    m = card.stands_for
+    return (0, None) if m is None else (m.rank, m.suit)
