@@ -1,0 +1,263 @@
+"""Portable game records (RECORD.md): read, write, and replay to check them.
+
+A record is one JSON document holding a whole game: the seats, every shuffled
+deck and every action. :func:`load_record` reads one (raising
+:class:`RecordError` for anything that is not a record at all);
+:func:`replay` plays it through the game's own engine and reports the first
+illegal action by rule id, or the final standings.
+
+Each game module (``rummykit.vatikanen``, ``rummykit.kontrakt``) provides
+``game_deck(players, options) -> list[Card]`` (the unshuffled deck a deal uses)
+and ``replay_record(record) -> ReplayResult``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from rummykit.cards import Card
+
+__all__ = [
+    "FORMAT",
+    "GAMES",
+    "DealRecord",
+    "GameRecord",
+    "RecordError",
+    "ReplayResult",
+    "load_record",
+    "parse_record",
+    "read_card",
+    "read_cards",
+    "replay",
+]
+
+FORMAT = "rummykit-record/1"
+GAMES = {"vatikanen": "rummykit.vatikanen", "kontrakt": "rummykit.kontrakt"}
+"""Game name in a record -> the module that plays it."""
+
+_CARD_FIELDS = ("add", "card", "as")
+_MELD_FIELDS = ("table", "melds")
+
+
+class RecordError(ValueError):
+    """A document that is not a game record: bad JSON, unknown cards, a wrong deck."""
+
+
+class GameModule(Protocol):
+    """What a game module offers to records."""
+
+    def game_deck(self, players: int, options: Mapping[str, Any]) -> list[Card]: ...
+
+    def replay_record(self, record: GameRecord) -> ReplayResult: ...
+
+
+def game_module(name: str) -> GameModule:
+    """The engine module for a game named in a record."""
+    if name not in GAMES:
+        raise RecordError(f"unknown game {name!r}: a record's game is one of {', '.join(GAMES)}")
+    return cast(GameModule, importlib.import_module(GAMES[name]))
+
+
+def read_card(text: object) -> Card:
+    """A card from a record's text, or :class:`RecordError`."""
+    if not isinstance(text, str):
+        raise RecordError(f"{text!r} is not a card: cards are written as text like '7h'")
+    try:
+        return Card.parse(text)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+
+
+def read_cards(texts: object) -> list[Card]:
+    """A list of cards from a record, or :class:`RecordError`."""
+    if not isinstance(texts, list):
+        raise RecordError(f"{texts!r} is not a list of cards")
+    return [read_card(t) for t in texts]
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One deal: the dealer's seat, the whole deck top first, and the actions in order.
+
+    Actions stay the JSON objects of RECORD.md; the game reads them.
+    """
+
+    dealer: int
+    deck: tuple[Card, ...]
+    actions: tuple[Mapping[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal as RECORD.md JSON."""
+        return {
+            "dealer": self.dealer,
+            "deck": [str(c) for c in self.deck],
+            "actions": [dict(a) for a in self.actions],
+        }
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game as RECORD.md describes it."""
+
+    game: str
+    players: tuple[str, ...]
+    deals: tuple[DealRecord, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    result: Mapping[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as one JSON object."""
+        doc: dict[str, Any] = {
+            "format": FORMAT,
+            "game": self.game,
+            "players": list(self.players),
+            "options": dict(self.options),
+            "deals": [d.to_json() for d in self.deals],
+        }
+        if self.result is not None:
+            doc["result"] = dict(self.result)
+        return doc
+
+    def dumps(self) -> str:
+        """The record as JSON text, one action per line for readable diffs."""
+        doc = self.to_json()
+        deals = doc.pop("deals")
+        head = json.dumps(doc, ensure_ascii=False)[:-1]
+        parts = []
+        for d in deals:
+            actions = ",\n        ".join(json.dumps(a, ensure_ascii=False) for a in d["actions"])
+            parts.append(
+                f'    {{"dealer": {d["dealer"]},\n'
+                f'     "deck": {json.dumps(d["deck"])},\n'
+                f'     "actions": [\n        {actions}\n     ]}}'
+            )
+        return head + ',\n  "deals": [\n' + ",\n".join(parts) + "\n  ]}\n"
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` (folders are made) and return it."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(self.dumps(), encoding="utf-8")
+        return target
+
+
+def _check_action(action: object, where: str) -> Mapping[str, Any]:
+    if not isinstance(action, dict):
+        raise RecordError(f"{where} is not a JSON object")
+    if not isinstance(action.get("seat"), int) or not isinstance(action.get("type"), str):
+        raise RecordError(f"{where} needs an integer 'seat' and a text 'type'")
+    for key in _CARD_FIELDS:
+        if key in action:
+            value = action[key]
+            read_cards(value) if isinstance(value, list) else read_card(value)
+    for key in _MELD_FIELDS:
+        if key in action:
+            melds = action[key]
+            if not isinstance(melds, list):
+                raise RecordError(f"{where}: '{key}' must be a list of melds")
+            for meld in melds:
+                read_cards(meld)
+    return action
+
+
+def parse_record(data: object) -> GameRecord:
+    """A :class:`GameRecord` from decoded JSON; :class:`RecordError` if it is not one."""
+    if not isinstance(data, dict):
+        raise RecordError("a record is one JSON object")
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"unknown format {fmt!r}: expected {FORMAT!r}")
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise RecordError("a record names its game: 'vatikanen' or 'kontrakt'")
+    module = game_module(game)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("'players' must be a list of names")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError("'options' must be a JSON object")
+    try:
+        expected = Counter(module.game_deck(len(players), options))
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    size = sum(expected.values())
+    raw_deals = data.get("deals")
+    if not isinstance(raw_deals, list):
+        raise RecordError("'deals' must be a list")
+    deals = []
+    for i, raw in enumerate(raw_deals):
+        if not isinstance(raw, dict):
+            raise RecordError(f"deal {i} is not a JSON object")
+        dealer = raw.get("dealer")
+        if not isinstance(dealer, int) or not 0 <= dealer < len(players):
+            raise RecordError(f"deal {i}: 'dealer' must be a seat from 0 to {len(players) - 1}")
+        deck = read_cards(raw.get("deck"))
+        if len(deck) != size:
+            raise RecordError(f"deal {i}: the deck has {len(deck)} cards, {game} uses {size}")
+        if Counter(deck) != expected:
+            wrong = (Counter(deck) - expected) + (expected - Counter(deck))
+            sample = " ".join(str(c) for c in sorted(wrong, key=str)[:5])
+            raise RecordError(f"deal {i}: the deck is not {game}'s deck (look at {sample})")
+        actions = raw.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError(f"deal {i}: 'actions' must be a list")
+        checked = tuple(_check_action(a, f"deal {i}, action {j}") for j, a in enumerate(actions))
+        deals.append(DealRecord(dealer, tuple(deck), checked))
+    result = data.get("result")
+    return GameRecord(
+        game=game,
+        players=tuple(players),
+        deals=tuple(deals),
+        options=options,
+        result=result if isinstance(result, dict) else None,
+    )
+
+
+def load_record(source: str | Path) -> GameRecord:
+    """Read a record from a file path; :class:`RecordError` if it is not one."""
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {source}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source} is not valid JSON: {exc}") from None
+    return parse_record(data)
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """What replaying a record found: legal to the end, or the first illegal action."""
+
+    ok: bool
+    deals: int
+    scores: Sequence[int]
+    deal: int | None = None
+    action: int | None = None
+    rule: str | None = None
+    message: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON answer of ``rummykit replay --json`` (RECORD.md)."""
+        if self.ok:
+            return {"ok": True, "deals": self.deals, "scores": list(self.scores)}
+        return {
+            "ok": False,
+            "deal": self.deal,
+            "action": self.action,
+            "rule": self.rule,
+            "message": self.message,
+        }
+
+
+def replay(record: GameRecord) -> ReplayResult:
+    """Replay ``record`` with its game's engine, checking every action."""
+    return game_module(record.game).replay_record(record)
