@@ -1,0 +1,242 @@
+"""Kontraktsrummy contracts (K4) and finding the melds a hand can make (hints, bots).
+
+Every deal of a Kontrakt game has a contract: a number of groups (tretal) and
+runs (färgföljder), each of at least three cards. :data:`CONTRACTS` holds the
+seven of K4; the seventh may be met two ways and is laid all at once (K12).
+
+:func:`find_melds` looks for disjoint melds in a hand: the help behind the
+``hint`` of an interface and the basic bot.
+
+>>> from rummykit.cards import parse_cards
+>>> str(CONTRACTS[1])
+'1 group + 1 run'
+>>> hand = parse_cards("7h 7d 7s 4c 5c 6c Kd 2s * 9h")
+>>> [" ".join(map(str, m)) for m in find_melds(hand, groups=1, runs=1)]
+['7d 7h 7s', '4c 5c 6c']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rummykit.cards import JOKER, Card, Meaning, Suit
+from rummykit.melds import MeldKind
+
+__all__ = [
+    "CONTRACTS",
+    "Contract",
+    "candidate_melds",
+    "find_melds",
+    "largest_part",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """The contract of one deal (K4): groups and runs; ``choices`` for the seventh deal.
+
+    ``choices`` lists the (groups, runs) combinations that meet the contract:
+    one for deals 1-6, two for deal 7 (3 groups or 3 runs). ``all_at_once``
+    is K12: nothing may be laid until the whole contract is laid in one turn.
+    """
+
+    deal: int
+    choices: tuple[tuple[int, int], ...]
+    all_at_once: bool = False
+
+    @property
+    def groups(self) -> int:
+        """Groups asked for (the first choice)."""
+        return self.choices[0][0]
+
+    @property
+    def runs(self) -> int:
+        """Runs asked for (the first choice)."""
+        return self.choices[0][1]
+
+    def __str__(self) -> str:
+        text = " or ".join(_describe(g, r) for g, r in self.choices)
+        return text + (", all at once" if self.all_at_once else "")
+
+    def to_json(self) -> dict[str, object]:
+        """The contract as plain data for views."""
+        return {
+            "deal": self.deal,
+            "choices": [{"groups": g, "runs": r} for g, r in self.choices],
+            "all_at_once": self.all_at_once,
+            "text": str(self),
+        }
+
+
+def _describe(groups: int, runs: int) -> str:
+    parts = []
+    if groups:
+        parts.append(f"{groups} group" + ("s" if groups > 1 else ""))
+    if runs:
+        parts.append(f"{runs} run" + ("s" if runs > 1 else ""))
+    return " + ".join(parts)
+
+
+CONTRACTS: tuple[Contract, ...] = (
+    Contract(1, ((2, 0),)),
+    Contract(2, ((1, 1),)),
+    Contract(3, ((0, 2),)),
+    Contract(4, ((3, 0),)),
+    Contract(5, ((2, 1),)),
+    Contract(6, ((1, 2),)),
+    Contract(7, ((3, 0), (0, 3)), all_at_once=True),
+)
+"""K4: the contracts of the seven deals, index 0 for deal 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    kind: MeldKind
+    naturals: tuple[Card, ...]
+    jokers: int
+    key: int  # rank of a group, start of a run
+    suit: Suit | None
+
+
+def candidate_melds(hand: Iterable[Card], kind: MeldKind) -> list[tuple[Card, ...]]:
+    """Every smallest meld (three cards) of ``kind`` the hand can make, fewest jokers first.
+
+    Jokers are placed: ``*:7`` in a group of sevens, ``*:8h`` in a run.
+    """
+    cards = list(hand)
+    return [_cards(c) for c in _candidates(Counter(c.plain() for c in cards), kind)]
+
+
+def _candidates(counts: Counter[Card], kind: MeldKind) -> list[_Candidate]:
+    jokers = counts[JOKER]
+    out: list[_Candidate] = []
+    if kind is MeldKind.GROUP:
+        by_rank: dict[int, list[Card]] = {}
+        for card, n in counts.items():
+            if not card.is_joker:
+                by_rank.setdefault(card.rank, []).extend([card] * n)
+        for rank, cards in by_rank.items():
+            cards.sort(key=lambda c: c.suit or 0)
+            take = cards[:3]
+            need = 3 - len(take)
+            if need <= jokers:
+                out.append(_Candidate(kind, tuple(take), need, rank, None))
+    else:
+        for suit in Suit:
+            have = [False] + [counts[Card(r, suit)] > 0 for r in range(1, 14)]
+            for start in range(1, 12):
+                ranks = [r for r in range(start, start + 3) if have[r]]
+                need = 3 - len(ranks)
+                if ranks and need <= jokers:
+                    naturals = tuple(Card(r, suit) for r in ranks)
+                    out.append(_Candidate(kind, naturals, need, start, suit))
+    out.sort(key=lambda c: (c.jokers, -c.key))
+    return out
+
+
+def _cards(c: _Candidate) -> tuple[Card, ...]:
+    if c.kind is MeldKind.GROUP:
+        return c.naturals + (Card(0, None, Meaning(c.key)),) * c.jokers
+    have = {n.rank for n in c.naturals}
+    assert c.suit is not None
+    return tuple(
+        Card(r, c.suit) if r in have else Card(0, None, Meaning(r, c.suit))
+        for r in range(c.key, c.key + 3)
+    )
+
+
+def _usage(c: _Candidate) -> Counter[Card]:
+    use = Counter(c.naturals)
+    if c.jokers:
+        use[JOKER] += c.jokers
+    return use
+
+
+def find_melds(
+    hand: Iterable[Card], groups: int, runs: int, *, extend: bool = True
+) -> list[list[Card]] | None:
+    """Disjoint melds from ``hand``: ``groups`` groups then ``runs`` runs, or None.
+
+    The choice uses as few jokers as it can. With ``extend`` every meld then
+    takes the hand's other natural cards that fit it (more cards of a group's
+    rank, neighbours at a run's ends), so that as few cards as possible stay.
+    """
+    counts = Counter(c.plain() for c in hand)
+    wanted = [MeldKind.GROUP] * groups + [MeldKind.RUN] * runs
+    pools = {k: _candidates(counts, k) for k in set(wanted)}
+    best: list[_Candidate] | None = None
+    best_jokers = 99
+
+    def search(i: int, lower: int, left: Counter[Card], chosen: list[_Candidate]) -> None:
+        nonlocal best, best_jokers
+        used = sum(c.jokers for c in chosen)
+        if used >= best_jokers:
+            return
+        if i == len(wanted):
+            best, best_jokers = list(chosen), used
+            return
+        kind = wanted[i]
+        pool = pools[kind]
+        start = lower if i > 0 and wanted[i - 1] is kind else 0
+        for j in range(start, len(pool)):
+            cand = pool[j]
+            use = _usage(cand)
+            if all(left[card] >= n for card, n in use.items()):
+                chosen.append(cand)
+                search(i + 1, j, left - use, chosen)
+                chosen.pop()
+                if best_jokers == 0:
+                    return
+
+    search(0, 0, counts, [])
+    if best is None:
+        return None
+    melds = [list(_cards(c)) for c in best]
+    if extend:
+        left = counts.copy()
+        for c in best:
+            left -= _usage(c)
+        for meld, cand in zip(melds, best, strict=True):
+            _extend(meld, cand, left)
+    return melds
+
+
+def _extend(meld: list[Card], cand: _Candidate, left: Counter[Card]) -> None:
+    """Add the hand's remaining natural cards that fit ``meld`` (in place)."""
+    if cand.kind is MeldKind.GROUP:
+        for card in sorted(left, key=lambda c: c.suit or 0):
+            if not card.is_joker and card.rank == cand.key:
+                meld.extend([card] * left[card])
+                left[card] = 0
+        return
+    assert cand.suit is not None
+    low, high = cand.key, cand.key + 2
+    while low > 1 and left[Card(low - 1, cand.suit)] > 0:
+        low -= 1
+        left[Card(low, cand.suit)] -= 1
+        meld.insert(0, Card(low, cand.suit))
+    while high < 13 and left[Card(high + 1, cand.suit)] > 0:
+        high += 1
+        left[Card(high, cand.suit)] -= 1
+        meld.append(Card(high, cand.suit))
+
+
+def largest_part(
+    hand: Sequence[Card], groups: int, runs: int
+) -> tuple[int, int, list[list[Card]]] | None:
+    """The most contract melds the hand can lay now, at most ``groups`` and ``runs`` (K9).
+
+    Returns (groups, runs, melds) with as many melds as possible, or None when
+    the hand makes no meld the contract still needs.
+    """
+    options = sorted(
+        ((g, r) for g in range(groups + 1) for r in range(runs + 1) if g + r > 0),
+        key=lambda gr: -(gr[0] + gr[1]),
+    )
+    for g, r in options:
+        found = find_melds(hand, g, r)
+        if found is not None:
+            return g, r, found
+    return None
