@@ -1,0 +1,225 @@
+"""The two simple Kontraktsrummy bots: ``random`` and ``basic``.
+
+Both see only the seat's view (:meth:`rummykit.kontrakt.KontraktGame.view`)
+and rebuild the cards from its text.
+
+``random`` picks one of :func:`rummykit.kontrakt.legal_actions_for` (every
+upcard answer, draw, discard, lay-off and joker swap, and the contract melds
+the hand can make) uniformly at random, except that it lays down, lays off or
+swaps whenever it can with probability 3/4: a bot that discards at random
+only would seldom finish a seventh deal.
+
+``basic`` plays as a plain careful player would: it keeps the cards that
+serve the current contract (pairs of a rank while groups are needed,
+neighbours in a suit while runs are), takes the discard (or the first upcard)
+when it helps, buys the first upcard only when it completes a meld, lays down
+as soon as it can, swaps jokers and lays off everything it can once its
+contract is down, and discards its least useful, highest card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummykit.bots.base import register
+from rummykit.cards import Card, Suit, kontrakt_value
+from rummykit.contracts import CONTRACTS, find_melds, largest_part
+from rummykit.kontrakt import (
+    Action,
+    BuyUpcard,
+    DeclineUpcard,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    PassUpcard,
+    SwapJoker,
+    TakeUpcard,
+    legal_actions_for,
+)
+
+__all__ = ["BasicBot", "RandomBot", "usefulness"]
+
+_LAYING = ("meld", "layoff", "swap_joker")
+
+
+@register("kontrakt", "random")
+class RandomBot:
+    """A random legal action; laying down, off or swapping with probability 3/4 when it can."""
+
+    level = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """Pick an action from the seat's view."""
+        actions = legal_actions_for(view)
+        laying = [a for a in actions if a.type in _LAYING]
+        if laying and self.rng.random() < 0.75:
+            return self.rng.choice(laying)
+        return self.rng.choice(actions)
+
+
+def _needs(view: Mapping[str, Any]) -> tuple[int, int, bool]:
+    """Groups and runs the seat still needs, and whether its contract is down."""
+    laid = view["laid"][view["seat"]]
+    if laid["complete"]:
+        return 0, 0, True
+    contract = CONTRACTS[view["deal"]]
+    groups = max(g for g, _ in contract.choices) - laid["groups"]
+    runs = max(r for _, r in contract.choices) - laid["runs"]
+    return groups, runs, False
+
+
+def usefulness(card: Card, others: Sequence[Card], groups: int, runs: int) -> int:
+    """How much ``card`` serves a contract needing ``groups`` and ``runs``, given ``others``."""
+    if card.is_joker:
+        return 1000
+    score = 0
+    if groups > 0:
+        same = sum(1 for c in others if c.rank == card.rank and not c.is_joker)
+        score += 40 if same >= 2 else 20 * same
+    if runs > 0:
+        ranks = {c.rank for c in others if c.suit == card.suit and not c.is_joker}
+        if card.rank in ranks:
+            ranks.discard(card.rank)
+        score += sum(15 for d in (-1, 1) if card.rank + d in ranks)
+        score += sum(8 for d in (-2, 2) if card.rank + d in ranks)
+    return score
+
+
+def _fits_table(card: Card, table: Sequence[Mapping[str, Any]]) -> bool:
+    for m in table:
+        if card.is_joker:
+            return True
+        if m["kind"] == "group":
+            if card.rank == m["rank"]:
+                return True
+        elif card.suit == Suit("cdhs".index(m["suit"])) and card.rank in (
+            m["low"] - 1,
+            m["high"] + 1,
+        ):
+            return True
+    return False
+
+
+@register("kontrakt", "basic")
+class BasicBot:
+    """Keeps contract cards, lays down at once, lays off all it can, sheds high cards."""
+
+    level = "basic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """Pick an action from the seat's view."""
+        seat: int = view["seat"]
+        hand = [Card.parse(t) for t in view["hand"]]
+        groups, runs, complete = _needs(view)
+        phase = view["phase"]
+        pile = view["discard_pile"]
+        if phase == "upcard_offer":
+            up = Card.parse(pile[-1])
+            if seat == view["forhand"]:
+                helps = self._helps(view, hand, up, groups, runs, complete)
+                return TakeUpcard(seat) if helps else DeclineUpcard(seat)
+            return BuyUpcard(seat) if self._completes(view, hand, up) else PassUpcard(seat)
+        if phase == "draw":
+            if pile and not view["stock_only"]:
+                top = Card.parse(pile[-1])
+                if self._helps(view, hand, top, groups, runs, complete):
+                    return Draw(seat, "discard")
+            return Draw(seat, "stock")
+        return self._play(view, seat, hand, groups, runs, complete)
+
+    def _helps(
+        self,
+        view: Mapping[str, Any],
+        hand: list[Card],
+        card: Card,
+        groups: int,
+        runs: int,
+        complete: bool,
+    ) -> bool:
+        if card.is_joker:
+            return True
+        if complete:
+            return _fits_table(card, view["table"])
+        return usefulness(card, hand, groups, runs) >= 20 or self._completes(view, hand, card)
+
+    def _completes(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
+        """Whether ``card`` lets the hand lay more of the contract than it can now."""
+        groups, runs, complete = _needs(view)
+        if complete:
+            return False
+        contract = CONTRACTS[view["deal"]]
+        if contract.all_at_once:
+            before = any(find_melds(hand, g, r, extend=False) for g, r in contract.choices)
+            after = any(find_melds([*hand, card], g, r, extend=False) for g, r in contract.choices)
+            return after and not before
+        now = largest_part(hand, groups, runs)
+        then = largest_part([*hand, card], groups, runs)
+        count_now = 0 if now is None else now[0] + now[1]
+        count_then = 0 if then is None else then[0] + then[1]
+        return count_then > count_now
+
+    def _play(
+        self,
+        view: Mapping[str, Any],
+        seat: int,
+        hand: list[Card],
+        groups: int,
+        runs: int,
+        complete: bool,
+    ) -> Action:
+        contract = CONTRACTS[view["deal"]]
+        if not complete:
+            melds: list[list[Card]] | None = None
+            if contract.all_at_once:
+                for g, r in contract.choices:
+                    melds = find_melds(hand, g, r)
+                    if melds is not None:
+                        break
+            else:
+                laid = view["laid"][seat]
+                part = largest_part(
+                    hand, contract.groups - laid["groups"], contract.runs - laid["runs"]
+                )
+                melds = None if part is None else part[2]
+            if melds:
+                return LayDown(seat, tuple(tuple(m) for m in melds))
+        else:
+            acts = [a for a in legal_actions_for(view) if a.type in _LAYING]
+            swaps = [a for a in acts if isinstance(a, SwapJoker)]
+            if swaps:
+                return swaps[0]
+            new = [a for a in acts if isinstance(a, LayDown)]
+            if new:
+                return new[0]
+            offs = [a for a in acts if isinstance(a, LayOff)]
+            offs.sort(key=lambda a: a.card.is_joker)
+            if offs:
+                return offs[0]
+        return Discard(seat, self._worst(view, hand, groups, runs))
+
+    def _worst(self, view: Mapping[str, Any], hand: list[Card], groups: int, runs: int) -> Card:
+        picked = view["picked_up"]
+        banned = (
+            Card.parse(picked)
+            if picked and not view["options"]["rediscard_pickup"] and len(hand) > 1
+            else None
+        )
+        best: tuple[int, int, str] | None = None
+        choice = hand[0]
+        for i, card in enumerate(hand):
+            if banned is not None and card == banned and hand.count(card) == 1:
+                continue
+            others = hand[:i] + hand[i + 1 :]
+            key = (usefulness(card, others, groups, runs), -kontrakt_value(card), str(card))
+            if best is None or key < best:
+                best, choice = key, card
+        return choice
