@@ -239,7 +239,7 @@ class ReplayResult:
 
     ok: bool
     deals: int
-    scores: Sequence[int]
+    scores: Sequence[float]  # V15 can split a payment between tied winners
     deal: int | None = None
     action: int | None = None
     rule: str | None = None
