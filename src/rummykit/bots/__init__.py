@@ -1,0 +1,9 @@
+"""Bots for rummykit's games, found by game and level (``make_bot("vatikanen", "greedy")``).
+
+See :mod:`rummykit.bots.base` for the interface. Vatikanen levels: ``random``
+and ``greedy`` (:mod:`rummykit.bots.vatikanen_basic`).
+"""
+
+from rummykit.bots.base import BOT_MODULES, Bot, levels, make_bot, play_out, register
+
+__all__ = ["BOT_MODULES", "Bot", "levels", "make_bot", "play_out", "register"]

@@ -1,0 +1,145 @@
+"""The two simple Vatikanen bots: ``random`` and ``greedy``.
+
+Both see only the seat's view (:meth:`rummykit.vatikanen.Game.view`) and
+rebuild the cards from its text.
+
+``random`` samples a legal action. It lists the plays it can find without
+search: openings (V7) and new melds from the hand (runs of 3-5 cards, a joker
+may fill one place; groups of 3 of one rank), and single cards laid at either
+end of a table meld (V8). With probability 1/4 it also asks the solver to
+place one random hand card anywhere (a rearrangement, V9). It then draws (or
+passes, with an empty stock) with probability 1/2, else makes one of the
+listed plays chosen uniformly; with nothing listed it draws or passes.
+
+``greedy`` plays the solver's most cards whenever it can (its best opening
+before it has opened), else draws or passes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummykit import solver
+from rummykit.bots.base import register
+from rummykit.cards import Card, parse_cards
+from rummykit.melds import VATIKANEN, Meld, classify, read_meld
+from rummykit.vatikanen import Action, Draw, Pass, Play
+
+__all__ = ["GreedyBot", "RandomBot", "hand_melds", "read_view"]
+
+Table = tuple[tuple[Card, ...], ...]
+
+
+def read_view(view: Mapping[str, Any]) -> tuple[int, list[Card], list[Meld], bool]:
+    """The seat, its hand, the table's melds and whether it has opened, from a view."""
+    seat = view["seat"]
+    hand = parse_cards(view["hand"])
+    table = [read_meld(parse_cards(m), VATIKANEN) for m in view["table"]]
+    return seat, hand, table, bool(view["opened"][seat])
+
+
+def _no_play(view: Mapping[str, Any]) -> Action:
+    seat = view["seat"]
+    return Draw(seat) if view["stock_size"] > 0 else Pass(seat)
+
+
+def hand_melds(hand: Sequence[Card], *, runs_only: bool = False) -> list[list[Card]]:
+    """Melds of 3-5 cards to be made from ``hand`` alone (a joker may fill one place)."""
+    naturals = {c for c in hand if not c.is_joker}
+    jokers = [c for c in hand if c.is_joker]
+    out: list[list[Card]] = []
+    for suit in {c.suit for c in naturals}:
+        for start in range(1, 13):
+            for length in (3, 4, 5):
+                if start + length - 1 > 14:
+                    continue
+                cards = [Card(r if r <= 13 else 1, suit) for r in range(start, start + length)]
+                missing = [i for i, c in enumerate(cards) if c not in naturals]
+                if not missing:
+                    out.append(cards)
+                elif len(missing) == 1 and jokers:
+                    cards[missing[0]] = jokers[0]
+                    out.append(cards)
+    if not runs_only:
+        by_rank: dict[int, list[Card]] = {}
+        for c in hand:
+            if not c.is_joker:
+                by_rank.setdefault(c.rank, []).append(c)
+        for cards in by_rank.values():
+            if len(cards) >= 3:
+                out.append(cards[:3])
+    return [m for m in out if classify(m, VATIKANEN) is not None]
+
+
+def _lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Table]]:
+    """Single cards laid at an end of a table meld, with the table they make."""
+    base = tuple(tuple(m.cards) for m in table)
+    out = []
+    for card in set(hand):
+        for i, meld in enumerate(table):
+            for cards in ((*meld.cards, card), (card, *meld.cards)):
+                if classify(cards, VATIKANEN) is not None:
+                    out.append((card, (*base[:i], cards, *base[i + 1 :])))
+                    break
+    return out
+
+
+@register("vatikanen", "random")
+class RandomBot:
+    """A random legal action (see the module docstring for how it samples)."""
+
+    level = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """Draw/pass half the time, else a random play from the ones listed."""
+        seat, hand, table, opened = read_view(view)
+        base = tuple(tuple(m.cards) for m in table)
+        plays: list[Play] = []
+        if not opened:
+            for run in hand_melds(hand, runs_only=True):
+                plays.append(Play(seat, tuple(run), None))
+        else:
+            for meld in hand_melds(hand):
+                plays.append(Play(seat, tuple(meld), (*base, tuple(meld))))
+            for card, new in _lay_offs(hand, table):
+                plays.append(Play(seat, (card,), new))
+            if hand and self.rng.random() < 0.25:
+                card = self.rng.choice(hand)
+                arranged = solver.arrange_play(table, [card], rules=VATIKANEN)
+                if arranged is not None:
+                    plays.append(Play(seat, (card,), tuple(tuple(m.cards) for m in arranged)))
+        if not plays or self.rng.random() < 0.5:
+            return _no_play(view)
+        return self.rng.choice(plays)
+
+
+@register("vatikanen", "greedy")
+class GreedyBot:
+    """The solver's play of the most cards whenever there is one, else draw or pass."""
+
+    level = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed  # greedy is deterministic; the seed is kept for the interface
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """Best opening (V7) or best play by cards; else draw (or pass, V14)."""
+        seat, hand, table, opened = read_view(view)
+        free = bool(view["options"].get("free_jokers", False))
+        if not opened:
+            found = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
+            if found is None:
+                return _no_play(view)
+            want = Counter(c.plain() for c in found.cards)
+            run = next(m for m in found.table if Counter(m.plain_cards()) == want)
+            return Play(seat, tuple(run.cards), None)
+        found = solver.best_play(table, hand, rules=VATIKANEN, objective="cards", free_jokers=free)
+        if found is None:
+            return _no_play(view)
+        return Play(seat, tuple(found.cards), tuple(tuple(m.cards) for m in found.table))
