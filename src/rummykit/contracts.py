@@ -109,13 +109,16 @@ def candidate_melds(hand: Iterable[Card], kind: MeldKind) -> list[tuple[Card, ..
     return [_cards(c) for c in _candidates(Counter(c.plain() for c in cards), kind)]
 
 
+_NATURAL = {(r, suit): Card(r, suit) for suit in Suit for r in range(1, 14)}
+
+
 def _candidates(counts: Counter[Card], kind: MeldKind) -> list[_Candidate]:
     jokers = counts[JOKER]
     out: list[_Candidate] = []
     if kind is MeldKind.GROUP:
         by_rank: dict[int, list[Card]] = {}
         for card, n in counts.items():
-            if not card.is_joker:
+            if n > 0 and not card.is_joker:
                 by_rank.setdefault(card.rank, []).extend([card] * n)
         for rank, cards in by_rank.items():
             cards.sort(key=lambda c: c.suit or 0)
@@ -124,13 +127,18 @@ def _candidates(counts: Counter[Card], kind: MeldKind) -> list[_Candidate]:
             if need <= jokers:
                 out.append(_Candidate(kind, tuple(take), need, rank, None))
     else:
-        for suit in Suit:
-            have = [False] + [counts[Card(r, suit)] > 0 for r in range(1, 14)]
+        by_suit: dict[Suit, int] = {}  # a bit per rank held
+        for card, n in counts.items():
+            if n > 0 and card.suit is not None:
+                by_suit[card.suit] = by_suit.get(card.suit, 0) | 1 << card.rank
+        for suit, mask in by_suit.items():
             for start in range(1, 12):
-                ranks = [r for r in range(start, start + 3) if have[r]]
-                need = 3 - len(ranks)
-                if ranks and need <= jokers:
-                    naturals = tuple(Card(r, suit) for r in ranks)
+                window = (mask >> start) & 7
+                if not window:
+                    continue
+                need = 3 - window.bit_count()
+                if need <= jokers:
+                    naturals = tuple(_NATURAL[start + k, suit] for k in range(3) if window >> k & 1)
                     out.append(_Candidate(kind, naturals, need, start, suit))
     out.sort(key=lambda c: (c.jokers, -c.key))
     return out
@@ -164,8 +172,20 @@ def find_melds(
     rank, neighbours at a run's ends), so that as few cards as possible stay.
     """
     counts = Counter(c.plain() for c in hand)
+    return _find(counts, {}, groups, runs, extend)
+
+
+def _find(
+    counts: Counter[Card],
+    pools: dict[MeldKind, list[_Candidate]],
+    groups: int,
+    runs: int,
+    extend: bool,
+) -> list[list[Card]] | None:
     wanted = [MeldKind.GROUP] * groups + [MeldKind.RUN] * runs
-    pools = {k: _candidates(counts, k) for k in set(wanted)}
+    for k in set(wanted):
+        if k not in pools:
+            pools[k] = _candidates(counts, k)
     best: list[_Candidate] | None = None
     best_jokers = 99
 
@@ -235,8 +255,10 @@ def largest_part(
         ((g, r) for g in range(groups + 1) for r in range(runs + 1) if g + r > 0),
         key=lambda gr: -(gr[0] + gr[1]),
     )
+    counts = Counter(c.plain() for c in hand)
+    pools: dict[MeldKind, list[_Candidate]] = {}
     for g, r in options:
-        found = find_melds(hand, g, r)
+        found = _find(counts, pools, g, r, True)
         if found is not None:
             return g, r, found
     return None

@@ -23,6 +23,7 @@ card conservation can be checked exactly.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -75,6 +76,7 @@ __all__ = [
     "game_deck",
     "hint_for",
     "legal_actions_for",
+    "parse_card",
     "replay_record",
 ]
 
@@ -166,7 +168,12 @@ class TableMeld:
     contract: bool
 
     def to_json(self) -> dict[str, Any]:
-        """The meld as plain data for views."""
+        """The meld as plain data for views (a fresh copy each time)."""
+        out = self._json
+        return {**out, "cards": list(out["cards"])}
+
+    @functools.cached_property
+    def _json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "number": self.number,
             "owner": self.owner,
@@ -283,6 +290,7 @@ class _DealState:
     stock_only: bool = False
     picked: int | None = None
     actions: list[dict[str, Any]] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)  # each physical card as text
 
 
 class KontraktGame:
@@ -473,6 +481,7 @@ class KontraktGame:
             phase=Phase.UPCARD,
             turn=first,
             offer_to=first,
+            text=[str(c) for c in deck],
         )
         self._history.append((dealer, deck, self._state.actions))
         self.log.append(DealStarted(number, dealer, deck[upcard]))
@@ -1073,10 +1082,10 @@ class KontraktGame:
             "over": self.is_over,
             "offer_to": s.offer_to,
             "stock_only": s.stock_only,
-            "hand": None if seat is None else [str(s.deck[i]) for i in s.hands[seat]],
+            "hand": None if seat is None else [s.text[i] for i in s.hands[seat]],
             "hand_sizes": [len(h) for h in s.hands],
             "stock_size": len(s.stock),
-            "discard_pile": [str(s.deck[i]) for i in s.pile],
+            "discard_pile": [s.text[i] for i in s.pile],
             "picked_up": None if picked is None else str(picked),
             "table": [m.to_json() for m in s.table],
             "laid": [
@@ -1153,8 +1162,12 @@ def _order_ids(deck: Sequence[Card], ids: list[int], meld: Meld) -> tuple[int, .
 # --------------------------------------------------------------- from views
 
 
+parse_card = functools.lru_cache(maxsize=4096)(Card.parse)
+"""``Card.parse`` remembered: views are read again and again by bots."""
+
+
 def _cards(texts: Iterable[str]) -> list[Card]:
-    return [Card.parse(t) for t in texts]
+    return [parse_card(t) for t in texts]
 
 
 def hint_for(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -1237,7 +1250,7 @@ def legal_actions_for(view: Mapping[str, Any]) -> list[Action]:
     picked = view["picked_up"]
     for card in distinct:
         if (
-            card == (Card.parse(picked) if picked else None)
+            card == (parse_card(picked) if picked else None)
             and hand.count(card) == 1
             and len(hand) > 1
             and not view["options"]["rediscard_pickup"]
@@ -1267,7 +1280,7 @@ def _layoffs(seat: int, cards: list[Card], meld: Mapping[str, Any]) -> list[Acti
 
 def _swaps(seat: int, cards: list[Card], meld: Mapping[str, Any]) -> list[Action]:
     out: list[Action] = []
-    meanings = [Card.parse(t).stands_for for t in meld["cards"] if t.startswith("*")]
+    meanings = [parse_card(t).stands_for for t in meld["cards"] if t.startswith("*")]
     for c in cards:
         if c.is_joker:
             continue

@@ -38,6 +38,7 @@ from rummykit.kontrakt import (
     SwapJoker,
     TakeUpcard,
     legal_actions_for,
+    parse_card,
 )
 
 __all__ = ["BasicBot", "RandomBot", "usefulness"]
@@ -81,7 +82,8 @@ def usefulness(card: Card, others: Sequence[Card], groups: int, runs: int) -> in
     score = 0
     if groups > 0:
         same = sum(1 for c in others if c.rank == card.rank and not c.is_joker)
-        score += 40 if same >= 2 else 20 * same
+        # a pair or a full group serves; a fourth copy and more only as a lay-off later
+        score += (0, 20, 40, 5)[min(same, 3)]
     if runs > 0:
         ranks = {c.rank for c in others if c.suit == card.suit and not c.is_joker}
         if card.rank in ranks:
@@ -118,19 +120,19 @@ class BasicBot:
     def choose(self, view: Mapping[str, Any]) -> Action:
         """Pick an action from the seat's view."""
         seat: int = view["seat"]
-        hand = [Card.parse(t) for t in view["hand"]]
+        hand = [parse_card(t) for t in view["hand"]]
         groups, runs, complete = _needs(view)
         phase = view["phase"]
         pile = view["discard_pile"]
         if phase == "upcard_offer":
-            up = Card.parse(pile[-1])
+            up = parse_card(pile[-1])
             if seat == view["forhand"]:
                 helps = self._helps(view, hand, up, groups, runs, complete)
                 return TakeUpcard(seat) if helps else DeclineUpcard(seat)
             return BuyUpcard(seat) if self._completes(view, hand, up) else PassUpcard(seat)
         if phase == "draw":
             if pile and not view["stock_only"]:
-                top = Card.parse(pile[-1])
+                top = parse_card(pile[-1])
                 if self._helps(view, hand, top, groups, runs, complete):
                     return Draw(seat, "discard")
             return Draw(seat, "stock")
@@ -209,7 +211,7 @@ class BasicBot:
     def _worst(self, view: Mapping[str, Any], hand: list[Card], groups: int, runs: int) -> Card:
         picked = view["picked_up"]
         banned = (
-            Card.parse(picked)
+            parse_card(picked)
             if picked and not view["options"]["rediscard_pickup"] and len(hand) > 1
             else None
         )
