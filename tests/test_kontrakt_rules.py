@@ -196,7 +196,7 @@ def test_K7_a_buyer_takes_upcard_and_stock_top_and_may_not_lay_down() -> None:
     assert sorted(map(str, event.hidden)) == ["Kh"] and [str(c) for c in event.shown] == ["9s"]
     assert len(game.hand(2)) == 12 and [len(game.hand(s)) for s in (0, 1)] == [10, 10]
     # the buyer may not lay anything down at that moment
-    assert rule_of(game, LayDown(2, M("9h 9d 9s"))) == "K8"
+    assert rule_of(game, LayDown(2, M("9h 9d 9s"))) == "K7"
     # förhand now draws from the stock (the discard pile is empty)
     assert game.turn == 0 and game.phase is Phase.DRAW
     assert rule_of(game, Draw(0, "discard")) == "K7"

@@ -289,6 +289,7 @@ class _DealState:
     offer_to: int | None = None
     stock_only: bool = False
     picked: int | None = None
+    buyer: int | None = None  # K7: bought the upcard; förhand has not drawn yet
     actions: list[dict[str, Any]] = field(default_factory=list)
     text: list[str] = field(default_factory=list)  # each physical card as text
 
@@ -523,7 +524,10 @@ class KontraktGame:
             raise RuleError("K7", "the first upcard is only offered at the start of a deal")
         if seat != s.offer_to:
             assert s.offer_to is not None
-            raise RuleError("K7", f"{self._name(s.offer_to)} is being asked about the upcard now")
+            who = self._name(s.offer_to)
+            if forhand_only and seat != self.forhand:
+                raise RuleError("K7", f"only förhand ({who}) may take the first upcard")
+            raise RuleError("K7", f"{who} is being asked about the upcard now, not you")
         if forhand_only and seat != self.forhand:
             raise RuleError(
                 "K7", "only förhand takes or declines the upcard; you may buy it or pass"
@@ -542,6 +546,10 @@ class KontraktGame:
                 f"the first upcard is being offered: {self._name(s.offer_to)} must answer first",
             )
         if seat != s.turn:
+            if seat == s.buyer:
+                raise RuleError(
+                    "K7", "you bought the upcard: you may not lay anything down at that moment"
+                )
             raise RuleError("K8", f"it is {self._name(s.turn)}'s turn, not yours")
         if phase is Phase.PLAY and s.phase is Phase.DRAW:
             raise RuleError("K8", "draw a card first: from the stock or the discard pile")
@@ -626,6 +634,7 @@ class KontraktGame:
         up = s.pile.pop()
         extra = s.stock.pop()
         s.hands[seat] += [up, extra]
+        s.buyer = seat
         self._after_offer()
         return self._record(BuyUpcard(seat), shown=(s.deck[up],), hidden=(s.deck[extra],))
 
@@ -704,6 +713,7 @@ class KontraktGame:
         card = s.stock.pop()
         s.hands[seat].append(card)
         s.stock_only = False
+        s.buyer = None
         s.picked = None
         s.phase = Phase.PLAY
         return self._record(
@@ -778,8 +788,8 @@ class KontraktGame:
         if contract.all_at_once:
             raise RuleError(
                 "K12",
-                f"in the seventh deal nothing is laid until the whole contract goes down"
-                f" in one turn: {contract.choices[0][0]} groups or {contract.choices[0][1]} runs",
+                "in the seventh deal nothing is laid until the whole contract goes down"
+                " in one turn: 3 groups or 3 runs",
             )
         need_g, need_r = contract.groups - g_have, contract.runs - r_have
         if groups <= need_g and runs <= need_r:
