@@ -1,0 +1,180 @@
+"""The exact table solver: arrange cards into melds, and find the best play (V5-V12).
+
+Because the table may be rearranged at will (V9), what can be played depends
+only on the multiset of table cards (V12). The solver answers on that
+multiset with a dynamic programme over run positions (:mod:`.dp`), enumerating
+which table jokers a play frees (V11), and lays the answer out as melds.
+
+>>> from rummykit.cards import parse_cards
+>>> from rummykit.melds import read_meld
+>>> table = [read_meld(parse_cards(t), VATIKANEN) for t in ("Tc Th Th Ts", "7s 8s 9s")]
+>>> play = best_play(table, parse_cards("Js"))
+>>> [str(m) for m in play.table]
+['7s 8s 9s Ts Js', 'Tc Th Th']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rummykit.cards import JOKER, Card, Meaning, Suit
+from rummykit.melds import VATIKANEN, Meld, MeldKind, MeldRules
+from rummykit.solver.dp import SUITS, Solution, solve
+from rummykit.solver.layout import build_melds
+from rummykit.solver.model import (
+    Freeing,
+    Position,
+    configure,
+    forced_cards,
+    freeing_cases,
+    position_from,
+)
+from rummykit.solver.opening import best_run
+
+__all__ = ["Play", "arrange", "arrange_play", "best_opening", "best_play"]
+
+Objective = Literal["cards", "points"]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A play: the hand cards laid (jokers plain) and the whole new table.
+
+    For :func:`best_opening` the table is just the opening run (V7).
+    """
+
+    cards: tuple[Card, ...]
+    table: tuple[Meld, ...]
+    count: int
+    points: int
+
+
+def _solve_position(
+    pos: Position, table_cards: list[Card], rules: MeldRules, objective: Objective
+) -> tuple[Solution, Freeing, Position] | None:
+    best: tuple[Solution, Freeing, Position] | None = None
+    for fr, cp in freeing_cases(pos):
+        if cp is None:
+            continue
+        configure(cp, rules, objective)
+        forced = forced_cards(pos, fr)
+        cp.base = sum(forced[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
+        sol = solve(cp)
+        if sol is not None and (best is None or sol.score > best[0].score):
+            best = (sol, fr, pos)
+    return best
+
+
+def _layout(
+    sol: Solution,
+    fr: Freeing,
+    pos: Position,
+    table_cards: list[Card],
+    rules: MeldRules,
+) -> tuple[list[Meld], list[Card]]:
+    """The melds of a solution and the hand cards it plays."""
+    fixed_run: dict[tuple[int, int], list[Card]] = {}
+    group_only: list[list[Card]] = [[] for _ in range(14)]
+    for i, (rank, s) in enumerate(pos.run_jokers):
+        if i not in fr.runs:
+            fixed_run.setdefault((rank, s), []).append(Card(0, None, Meaning(rank, Suit(s))))
+    for i, rank in enumerate(pos.group_jokers):
+        if i not in fr.groups:
+            group_only[rank].append(Card(0, None, Meaning(rank)))
+    npos = 14 if rules.ace_high else 13
+    used = [[0] * SUITS for _ in range(14)]
+    for p in range(1, npos + 1):
+        rank = 1 if p == 14 else p
+        for s in range(SUITS):
+            used[rank][s] += sol.run_cards[p][s]
+    for rank in range(1, 14):
+        for s in range(SUITS):
+            used[rank][s] += sol.group_cards[rank][s]
+    pools: list[list[list[Card]]] = [[[] for _ in range(SUITS)] for _ in range(14)]
+    played: list[Card] = []
+    for rank in range(1, 14):
+        for s in range(SUITS):
+            cell = list(fixed_run.get((rank, s), []))
+            natural = Card(rank, Suit(s))
+            on_table = pos.table[rank][s]
+            from_hand = used[rank][s] - len(cell) - on_table
+            cell += [natural] * (on_table + from_hand)
+            played += [natural] * from_hand
+            pools[rank][s] = cell
+    played += [JOKER] * sol.hand_jokers
+    melds = build_melds(sol, pools, group_only, rules)
+    return melds, played
+
+
+def _answer(
+    pos: Position, table_cards: list[Card], rules: MeldRules, objective: Objective
+) -> tuple[list[Meld], list[Card]] | None:
+    found = _solve_position(pos, table_cards, rules, objective)
+    if found is None:
+        return None
+    sol, fr, _ = found
+    return _layout(sol, fr, pos, table_cards, rules)
+
+
+def arrange(cards: Iterable[Card], rules: MeldRules = VATIKANEN) -> list[Meld] | None:
+    """Partition all ``cards`` into valid melds (jokers wild), or None when impossible."""
+    cards = [c.plain() for c in cards]
+    pos = position_from(cards, (), free_jokers=True)
+    found = _answer(pos, cards, rules, "cards")
+    return None if found is None else found[0]
+
+
+def arrange_play(
+    table: Sequence[Meld],
+    add: Iterable[Card],
+    *,
+    rules: MeldRules = VATIKANEN,
+    free_jokers: bool = False,
+) -> list[Meld] | None:
+    """The whole new table: ``table`` plus all of ``add``, or None if impossible (V9, V11, V12)."""
+    add = [c.plain() for c in add]
+    pos = position_from(table, add, free_jokers=free_jokers, hand_mandatory=True)
+    found = _answer(pos, [c for m in table for c in m.cards], rules, "cards")
+    return None if found is None else found[0]
+
+
+def best_play(
+    table: Sequence[Meld],
+    hand: Iterable[Card],
+    *,
+    rules: MeldRules = VATIKANEN,
+    objective: Objective = "cards",
+    free_jokers: bool = False,
+) -> Play | None:
+    """The best non-empty play from ``hand`` onto ``table``, or None when no card fits (V8-V12).
+
+    ``objective`` "cards" maximizes the cards laid (ties: points), "points" the
+    points laid (ties: cards); card points are ``rules.value``.
+    """
+    hand = [c.plain() for c in hand]
+    pos = position_from(table, hand, free_jokers=free_jokers)
+    found = _answer(pos, [c for m in table for c in m.cards], rules, objective)
+    if found is None or not found[1]:
+        return None
+    melds, played = found
+    return _play(played, melds, rules)
+
+
+def _play(played: list[Card], melds: Sequence[Meld], rules: MeldRules) -> Play:
+    cards = tuple(sorted(played, key=lambda c: (c.suit is None, c.suit or 0, c.rank)))
+    return Play(cards, tuple(melds), len(cards), sum(rules.value(c) for c in cards))
+
+
+def best_opening(
+    hand: Iterable[Card], *, rules: MeldRules = VATIKANEN, objective: Objective = "cards"
+) -> Play | None:
+    """The best single run from the hand alone, or None (V7)."""
+    run = best_run([c.plain() for c in hand], rules, objective)
+    if run is None:
+        return None
+    return _play([c.plain() for c in run.cards], [run], rules)
+
+
+_ = MeldKind
