@@ -1,0 +1,186 @@
+"""Kontrakt views, hints, legal actions and bots (what interfaces and bots see)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kontrakt_helpers import game_with, play_bots
+from rummykit.bots import levels, make_bot
+from rummykit.cards import parse_cards
+from rummykit.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
+from rummykit.kontrakt import (
+    Draw,
+    KontraktGame,
+    LayDown,
+    hint_for,
+    legal_actions_for,
+)
+from rummykit.melds import MeldKind
+
+VIEW_KEYS = {
+    "game",
+    "seat",
+    "players",
+    "deal",
+    "deals",
+    "dealer",
+    "forhand",
+    "contract",
+    "phase",
+    "turn",
+    "over",
+    "offer_to",
+    "stock_only",
+    "hand",
+    "hand_sizes",
+    "stock_size",
+    "discard_pile",
+    "picked_up",
+    "table",
+    "laid",
+    "scores",
+    "totals",
+    "winners",
+    "options",
+    "log",
+}
+
+
+def test_view_is_plain_json_with_the_documented_keys() -> None:
+    game = KontraktGame(["Anna", "Bo", "Cilla"], seed=3)
+    play_bots(game, "b", 3, until_deal=1)
+    for seat in (None, 0, 1, 2):
+        view = game.view(seat)
+        assert set(view) == VIEW_KEYS
+        assert json.loads(json.dumps(view)) == view
+    view = game.view(0)
+    assert view["contract"]["text"] == "1 group + 1 run"
+    assert len(view["hand"]) == 10 and view["hand_sizes"] == [10, 10, 10]
+    assert view["scores"] and len(view["scores"][0]) == 3
+    deal_end = [e for e in view["log"] if e["type"] == "deal_end"]
+    assert len(deal_end) == 1 and 0 in deal_end[0]["penalties"]
+
+
+def test_view_table_melds_have_number_owner_and_ends() -> None:
+    game = game_with(2, {0: "8h 8d 8s 2h 2s 2d 4c 5c 6c Kd"}, upcard="*", dealer=1)
+    game.take_upcard(0)
+    game.lay_down(0, (tuple(parse_cards("8h 8d 8s")), tuple(parse_cards("2h 2s 2d *"))))
+    game.lay_down(0, (tuple(parse_cards("4c 5c 6c")),))
+    table = game.view(1)["table"]
+    assert table[0] == {
+        "number": 0,
+        "owner": 0,
+        "kind": "group",
+        "cards": ["8d", "8h", "8s"],
+        "contract": True,
+        "rank": 8,
+    }
+    assert table[1]["cards"] == ["2d", "2h", "2s", "*:2"]
+    assert table[2] | {} == {
+        "number": 2,
+        "owner": 0,
+        "kind": "run",
+        "cards": ["4c", "5c", "6c"],
+        "contract": False,
+        "suit": "c",
+        "low": 4,
+        "high": 6,
+    }
+
+
+def test_log_hides_other_players_stock_draws() -> None:
+    game = game_with(2, {}, upcard="9s", stock="Kh", dealer=1)
+    game.decline_upcard(0)
+    game.pass_upcard(1)
+    game.apply(Draw(0))
+    mine = game.view(0)["log"][-1]
+    theirs = game.view(1)["log"][-1]
+    spectator = game.view(None)["log"][-1]
+    assert mine["drawn"] == ["Kh"]
+    assert "drawn" not in theirs and "drawn" not in spectator
+
+
+def test_hint_lists_contract_melds() -> None:
+    game = game_with(2, {0: "8h 8d 8s 2h 2s 4c 5c 6c Kd Qd"}, upcard="2d", dealer=1)
+    hint = hint_for(game.view(0))
+    assert hint["need"] == [{"groups": 2, "runs": 0}]
+    assert hint["parts"] == [["8d", "8h", "8s"]] and hint["whole"] is None
+    game.take_upcard(0)
+    hint = game.hint(0)
+    assert hint["whole"] == [["8d", "8h", "8s"], ["2d", "2h", "2s"]]
+
+
+def test_find_melds_prefers_naturals_and_extends() -> None:
+    hand = parse_cards("4h 5h 6h 7h * 9d 9c Ks")
+    assert find_melds(hand, 0, 1) == [parse_cards("4h 5h 6h 7h")]
+    groups = find_melds(hand, 1, 1)
+    assert groups is not None and len(groups) == 2
+    assert find_melds(hand, 3, 0) is None
+    assert largest_part(hand, 2, 0) is not None
+    assert all(len(m) == 3 for m in candidate_melds(hand, MeldKind.RUN))
+    assert str(CONTRACTS[6]) == "3 groups or 3 runs, all at once"
+
+
+def test_generated_actions_are_all_legal() -> None:
+    """legal_actions_for (from the view alone) proposes only actions the engine allows."""
+    for players, seed, kinds in ((2, 1, "b"), (4, 2, "rb"), (6, 3, "r")):
+        game = KontraktGame(players, seed=seed)
+        bots = [
+            make_bot("kontrakt", "random" if k == "r" else "basic", seed + i)
+            for i, k in enumerate((kinds * players)[:players])
+        ]
+        steps = 0
+        while (seat := game.turn) is not None and steps < 400:
+            proposed = legal_actions_for(game.view(seat, log=False))
+            assert proposed and all(game.can(a) for a in proposed), proposed
+            game.apply(bots[seat].choose(game.view(seat)))
+            steps += 1
+
+
+def test_bots_registered_and_deterministic() -> None:
+    assert levels("kontrakt") == ["basic", "random"]
+    with pytest.raises(ValueError, match="levels"):
+        make_bot("kontrakt", "grandmaster")
+    totals = []
+    for _ in range(2):
+        game = KontraktGame(3, seed=8)
+        play_bots(game, "rb", 8)
+        totals.append((game.totals, len(game.log)))
+    assert totals[0] == totals[1]
+
+
+def test_basic_bot_beats_random_bot() -> None:
+    wins = 0
+    for seed in range(6):
+        game = KontraktGame(2, seed=seed)
+        play_bots(game, "br" if seed % 2 else "rb", seed)
+        basic = 0 if seed % 2 else 1
+        wins += game.totals[basic] < game.totals[1 - basic]
+    assert wins >= 5
+
+
+def test_basic_bot_lays_down_as_soon_as_it_can() -> None:
+    game = game_with(2, {0: "8h 8d 8s 2h 2s 2d 4c 5c 6c Kd"}, upcard="Qd", dealer=1)
+    bot = make_bot("kontrakt", "basic", 1)
+    assert game.can(bot.choose(game.view(0)))
+    game.apply(bot.choose(game.view(0)))  # takes or declines
+    while game.turn != 0 or str(game.phase) != "play":
+        seat = game.turn
+        assert seat is not None
+        game.apply(bot.choose(game.view(seat)))
+    action = bot.choose(game.view(0))
+    assert isinstance(action, LayDown) and len(action.melds) == 2
+
+
+@pytest.mark.slow
+def test_soak_many_games_without_error() -> None:
+    """10,000 whole games with random and basic bots, 2-8 players (see docs/benchmarks.md)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from kontrakt_games import main
+
+    assert main(["--games", "10000", "--jobs", "2"]) == 0
