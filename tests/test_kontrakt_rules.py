@@ -568,3 +568,18 @@ def test_rejected_actions_change_nothing() -> None:
         with pytest.raises(RuleError):
             game.apply(action)
         assert game.snapshot() == before
+
+
+def test_K13_no_going_out_before_the_whole_contract() -> None:
+    # Deal 4 asks 3 groups; two big groups would empty the hand with the contract unmet.
+    deck = build_deck(2, {0: "7h 7h 7d 7d 7s 7s 8c 8c 8d 8d"}, upcard="8h", dealer=1)
+    game = to_deal(2, 3, deck)
+    assert game.forhand == 0 and str(game.contract) == "3 groups"
+    game.take_upcard(0)
+    with pytest.raises(RuleError) as info:
+        game.lay_down(0, M("7h 7h 7d 7d 7s 7s", "8c 8c 8d 8d 8h"))
+    assert info.value.rule == "K13"
+    with pytest.raises(RuleError):
+        game.lay_down(0, M("7h 7h 7d 7d 7s", "8c 8c 8d 8d 8h"))  # one card left: no
+    game.lay_down(0, M("7h 7h 7d 7d", "8c 8c 8d 8d 8h"))
+    assert len(game.hand(0)) == 2

@@ -805,8 +805,19 @@ class KontraktGame:
     def verify_lay_down(self, seat: int, melds: Sequence[Sequence[Card]]) -> None:
         """K9, K10, K12: lay melds from the hand; contract parts first, extras once complete."""
         self._check_turn(seat, Phase.PLAY)
-        self._read_melds(seat, melds)
-        self._take(seat, [c for m in melds for c in m], "K9")
+        read, parts = self._read_melds(seat, melds)
+        used = self._take(seat, [c for m in melds for c in m], "K9")
+        s = self._s
+        g, r = s.laid[seat]
+        g += sum(1 for m, p in zip(read, parts, strict=True) if p and m.kind is MeldKind.GROUP)
+        r += sum(1 for m, p in zip(read, parts, strict=True) if p and m.kind is MeldKind.RUN)
+        done = s.complete[seat] or any(g >= cg and r >= cr for cg, cr in self.contract.choices)
+        if not done and len(s.hands[seat]) - len(used) < 2:
+            raise RuleError(
+                "K13",
+                "you cannot go out before your whole contract is down:"
+                " keep two cards, one to discard",
+            )
 
     def lay_down(self, seat: int, melds: Sequence[Sequence[Card]]) -> ActionEvent | DealEnded:
         """Lay the melds; numbered in laying order, in front of ``seat`` (K10). K13 if empty."""
@@ -1247,16 +1258,17 @@ def legal_actions_for(view: Mapping[str, Any]) -> list[Action]:
             acts += _swaps(seat, distinct, m)
     else:
         if not contract.all_at_once:
-            for kind, need in (
-                (MeldKind.GROUP, contract.groups - laid["groups"]),
-                (MeldKind.RUN, contract.runs - laid["runs"]),
-            ):
-                if need > 0:
+            need_g, need_r = contract.groups - laid["groups"], contract.runs - laid["runs"]
+            for kind, need in ((MeldKind.GROUP, need_g), (MeldKind.RUN, need_r)):
+                # K13: a part that does not finish the contract leaves two cards
+                if need > 0 and (len(hand) >= 5 or need_g + need_r == 1):
                     acts += [LayDown(seat, (m,)) for m in candidate_melds(hand, kind)]
         hint = hint_for(view)
-        for melds in (hint["whole"], hint["parts"]):
-            if melds and len(melds) > 1:
-                acts.append(LayDown(seat, tuple(tuple(_cards(m)) for m in melds)))
+        if hint["whole"]:
+            acts.append(LayDown(seat, tuple(tuple(_cards(m)) for m in hint["whole"])))
+        parts = hint["parts"]
+        if parts and len(parts) > 1 and len(hand) - sum(map(len, parts)) >= 2:
+            acts.append(LayDown(seat, tuple(tuple(_cards(m)) for m in parts)))
     picked = view["picked_up"]
     for card in distinct:
         if (
