@@ -61,9 +61,9 @@ class Contract:
         return text + (", all at once" if self.all_at_once else "")
 
     def to_json(self) -> dict[str, object]:
-        """The contract as plain data for views."""
+        """The contract as plain data for views (``number``: the deal, 1-7)."""
         return {
-            "deal": self.deal,
+            "number": self.deal,
             "choices": [{"groups": g, "runs": r} for g, r in self.choices],
             "all_at_once": self.all_at_once,
             "text": str(self),
