@@ -1,0 +1,21 @@
+"""Terminal play for both games: one Textual UI, a pure command parser and renderers.
+
+- :mod:`.commands`: typed text to engine actions and back, card completion;
+- :mod:`.render`: cards, hands and melds as Rich text;
+- :mod:`.controller`: staging, confirming, bots and records, without Textual;
+- :mod:`.vatikanen_play`, :mod:`.kontrakt_play`: each game's adapter;
+- :mod:`.app`: the Textual app (needs the ``tui`` extra).
+
+``rummykit play vatikanen`` (:mod:`rummykit.cli_play`) starts it.
+"""
+
+from rummykit.tui.controller import Controller, GameAdapter, Reply
+
+__all__ = ["Controller", "GameAdapter", "Reply", "make_controller"]
+
+
+def make_controller(*args: object, **kwargs: object) -> Controller:
+    """See :func:`rummykit.tui.setup.make_controller`."""
+    from rummykit.tui.setup import make_controller as make
+
+    return make(*args, **kwargs)  # type: ignore[arg-type]

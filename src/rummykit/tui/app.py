@@ -1,0 +1,306 @@
+"""The Textual app shared by both games: panels, the command line, the help.
+
+The screen, top to bottom: a status line (game, deal, contract, stock, whose
+turn); on the left the players (cards in hand, progress, balance or total)
+and the log of what everyone did; on the right the table and your hand; then
+the last message, a line saying what to do now, and the command input, which
+completes card text from your hand (Tab or →).
+
+Everything shown comes from the engine's ``view(seat)`` through the game's
+adapter and the :class:`~rummykit.tui.controller.Controller`; the app
+itself knows no rules. Bots move one at a time after ``bot_delay`` seconds
+(0: at once, as the tests do).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Footer, Input, Markdown, RichLog, Static
+
+from rummykit.tui.commands import suggest
+from rummykit.tui.controller import Controller, Reply
+from rummykit.tui.render import SortOrder, hand_text
+
+__all__ = ["CommandInput", "HandSuggester", "HelpScreen", "PlayApp", "ScoresScreen"]
+
+
+class HandSuggester(Suggester):
+    """Completes command words and card text from the person's hand."""
+
+    def __init__(self, app: PlayApp) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.play_app = app
+
+    async def get_suggestion(self, value: str) -> str | None:
+        """A completion of ``value``, or None."""
+        view = self.play_app.controller.view()
+        return suggest(value, view.get("hand") or [], self.play_app.controller.adapter.words)
+
+
+class CommandInput(Input):
+    """The command line; Tab accepts the completion."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "complete", "complete", show=False),
+    ]
+
+    def action_complete(self) -> None:
+        """Accept the shown completion, if any."""
+        if self._suggestion and self.cursor_at_end:
+            self.value = self._suggestion
+            self.cursor_position = len(self.value)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The help panel (F1 or ``help``); Escape closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,q", "dismiss", "close"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 90%; height: 90%; border: thick $accent; background: $surface; padding: 0 1;
+    }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """The help as Markdown."""
+        with VerticalScroll():
+            yield Markdown(self.text + "\n\n*Escape closes this help.*")
+
+
+class ScoresScreen(ModalScreen[None]):
+    """The score sheet (Kontrakt, F4 or ``scores``); Escape closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f4,q", "dismiss", "close"),
+    ]
+    DEFAULT_CSS = """
+    ScoresScreen { align: center middle; }
+    ScoresScreen > Static {
+        width: auto; height: auto; border: thick $accent; background: $surface; padding: 1 2;
+    }
+    """
+
+    def __init__(self, sheet: RenderableType) -> None:
+        super().__init__()
+        self.sheet = sheet
+
+    def compose(self) -> ComposeResult:
+        """The sheet."""
+        yield Static(self.sheet)
+
+
+class PlayApp(App[None]):
+    """Play one game (or session) against bots in the terminal."""
+
+    TITLE = "rummykit"
+    CSS = """
+    #status { height: 1; background: $primary; color: $text; }
+    #main { height: 1fr; }
+    #left { width: 44; }
+    #players { height: auto; border: round $secondary; border-title-color: $text; }
+    #log { height: 1fr; border: round $secondary; }
+    #right { width: 1fr; }
+    #table-box { height: 1fr; border: round $secondary; }
+    #hand { height: auto; min-height: 3; border: round $success; padding: 0 1; }
+    #message { height: auto; padding: 0 1; }
+    #prompt { height: auto; padding: 0 1; color: $warning; text-style: bold; }
+    #command { margin: 0 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "help"),
+        Binding("f2", "sort", "sort hand"),
+        Binding("f3", "hint", "hint"),
+        Binding("f4", "scores", "scores"),
+        Binding("ctrl+q", "quit_game", "quit", priority=True),
+    ]
+
+    def __init__(self, controller: Controller, *, bot_delay: float = 0.6) -> None:
+        super().__init__()
+        self.controller = controller
+        self.bot_delay = bot_delay
+        self.sort_by: SortOrder = "suit"
+        self.last_reply: Reply | None = None
+        self.saved_path: str | None = None
+        self._bot_timer: Any = None
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        """The panels."""
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="players")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+            with Vertical(id="right"):
+                with VerticalScroll(id="table-box"):
+                    yield Static(id="table")
+                yield Static(id="hand")
+        yield Static(id="message")
+        yield Static(id="prompt")
+        yield CommandInput(
+            placeholder="type a command (help, or F1) and press Enter",
+            suggester=HandSuggester(self),
+            id="command",
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Draw the game, greet, and let bots move if they start."""
+        adapter = self.controller.adapter
+        self.title = f"rummykit · {adapter.title}"
+        self.query_one("#players", Static).border_title = "Players"
+        self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#table-box", VerticalScroll).border_title = "Table"
+        self.show(Reply(f"Welcome to {adapter.title}! Type help (or press F1) for the rules."))
+        self.refresh_game()
+        self.query_one(CommandInput).focus()
+        self.schedule_bots()
+
+    # ------------------------------------------------------------ drawing
+
+    def show(self, reply: Reply) -> None:
+        """Put a reply in the message line (errors in red)."""
+        self.last_reply = reply
+        style = {"error": "bold red", "done": "green", "info": ""}[reply.kind]
+        self.query_one("#message", Static).update(Text(reply.text, style=style))
+
+    def refresh_game(self) -> None:
+        """Redraw every panel from the view (staged actions included)."""
+        c = self.controller
+        adapter = c.adapter
+        view = c.view()
+        self.query_one("#status", Static).update(adapter.status(view))
+        self.query_one("#players", Static).update(adapter.players_panel(view))
+        new = adapter.added_cards(c.staged)
+        self.query_one("#table", Static).update(adapter.table_panel(view, new))
+        hand = view.get("hand") or []
+        hand_box = self.query_one("#hand", Static)
+        hand_box.border_title = f"Your hand: {len(hand)} cards, by {self.sort_by} (F2 sorts)"
+        hand_box.update(hand_text(hand, self.sort_by))
+        prompt = c.prompt()
+        if c.record_path is not None and adapter.game_over():
+            prompt += f"\nRecord saved: {c.record_path}"
+        self.query_one("#prompt", Static).update(prompt)
+        log = self.query_one("#log", RichLog)
+        for line in c.new_log_lines():
+            log.write(line)
+
+    # ------------------------------------------------------------ input
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Run the typed command."""
+        text = event.value
+        event.input.value = ""
+        self.run_command(text)
+
+    def run_command(self, text: str) -> Reply:
+        """Do what a typed line says, redraw, and let the bots move."""
+        try:
+            reply = self.controller.submit(text)
+        except Exception as exc:  # never a traceback in the player's face
+            reply = Reply(f"something went wrong: {type(exc).__name__}: {exc}", "error")
+        self.handle(reply)
+        return reply
+
+    def handle(self, reply: Reply) -> None:
+        """Act on a reply: UI requests, the prefilled input, redraw."""
+        if reply.ui == "quit":
+            self.action_quit_game()
+            return
+        if reply.ui == "help":
+            self.action_help()
+        elif reply.ui == "sort":
+            self.action_sort()
+            return
+        elif reply.ui == "scores":
+            self.action_scores()
+        else:
+            self.show(reply)
+        if reply.prefill:
+            box = self.query_one(CommandInput)
+            box.value = reply.prefill
+            box.cursor_position = len(reply.prefill)
+        self.refresh_game()
+        self.schedule_bots()
+
+    # ------------------------------------------------------------ bots
+
+    def schedule_bots(self) -> None:
+        """Let the bots move until it is the person's turn (one per ``bot_delay``)."""
+        if self._bot_timer is not None:
+            return
+        if self.bot_delay <= 0:
+            moved = False
+            while self.controller.bot_to_act():
+                self._one_bot_move()
+                moved = True
+            if moved:
+                self.refresh_game()
+            return
+        if self.controller.bot_to_act():
+            self._bot_timer = self.set_timer(self.bot_delay, self._bot_tick)
+
+    def _bot_tick(self) -> None:
+        self._bot_timer = None
+        if self.controller.bot_to_act():
+            self._one_bot_move()
+            self.refresh_game()
+        self.schedule_bots()
+
+    def _one_bot_move(self) -> None:
+        try:
+            warning = self.controller.bot_step()
+        except Exception as exc:  # a broken bot must not crash the player's game
+            warning = f"a bot failed: {type(exc).__name__}: {exc}"
+        if warning:
+            self.query_one("#log", RichLog).write(Text(warning, style="red"))
+
+    # ------------------------------------------------------------ actions
+
+    def action_help(self) -> None:
+        """Open the help panel."""
+        self.push_screen(HelpScreen(self.controller.adapter.help_text()))
+
+    def action_sort(self) -> None:
+        """Sort the hand the other way."""
+        self.sort_by = "rank" if self.sort_by == "suit" else "suit"
+        self.show(Reply(f"hand sorted by {self.sort_by}"))
+        self.refresh_game()
+
+    def action_hint(self) -> None:
+        """Ask for a hint."""
+        self.run_command("hint")
+
+    def action_scores(self) -> None:
+        """Open the score sheet (Kontrakt)."""
+        sheet = self.controller.adapter.scores_panel(self.controller.view())
+        if sheet is None:
+            balances = self.controller.adapter.players_panel(self.controller.view())
+            self.push_screen(ScoresScreen(balances))
+        else:
+            self.push_screen(ScoresScreen(sheet))
+
+    def action_quit_game(self) -> None:
+        """Save the record when the game has begun, and leave."""
+        try:
+            path = self.controller.save_unfinished()
+        except Exception:  # leave anyway; nothing to lose but a partial record
+            path = None
+        self.saved_path = None if path is None else str(path)
+        self.exit()

@@ -1,0 +1,427 @@
+"""What terminal play does with a typed line, for both games, without any Textual.
+
+A :class:`Controller` holds one game (through its :class:`GameAdapter`), the
+actions the player has staged but not confirmed, the bots, and where the
+record goes. :meth:`Controller.submit` takes one line of text and answers
+with a :class:`Reply`; the Textual app (:mod:`rummykit.tui.app`) only draws
+what the controller and the engine's ``view(seat)`` say.
+
+Staging: a play (Vatikanen) or a lay-down, lay-off or joker swap (Kontrakt)
+is checked by the engine on a copy of the game and shown, but reaches the
+real game only when confirmed (``ok`` or an empty line); ``undo`` takes the
+last staged action back. Other actions (draw, pass, the upcard answers) are
+taken at once; a Kontrakt discard confirms what is staged and ends the turn.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from rummykit.bots import Bot
+from rummykit.errors import RuleError
+from rummykit.melds import MeldError
+from rummykit.record import GameRecord
+from rummykit.tui.commands import CommandError, UiCommand
+
+__all__ = ["BOT_NAMES", "Controller", "GameAdapter", "Reply", "Staging", "player_label"]
+
+BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
+"""Names given to the bots, seat 1 first."""
+
+Staging = Literal["stage", "now", "commit"]
+"""How an action is taken: staged until confirmed, at once, or confirming what is staged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one typed line.
+
+    ``kind``: ``error`` (nothing changed), ``info`` or ``done`` (the game moved).
+    ``prefill`` is text to put in the input line (a hint's command); ``ui`` asks
+    the app to open ``help`` or ``scores``, or to ``quit``.
+    """
+
+    text: str
+    kind: Literal["info", "error", "done"] = "info"
+    prefill: str | None = None
+    ui: str | None = None
+
+
+class GameAdapter(ABC):
+    """One game behind the common interface: its engine, commands, help and pictures.
+
+    An adapter sees the game only through the engine's ``view(seat)`` and asks
+    the engine's ``verify``/``apply`` and hint helpers; it never decides legality.
+    """
+
+    game: str
+    """``vatikanen`` or ``kontrakt`` (the record's game name)."""
+    title: str
+    words: Sequence[str]
+    """Command words offered by completion."""
+    seat = 0
+    """The person's seat."""
+
+    def __init__(self, names: Sequence[str], bots: Sequence[Bot | None]) -> None:
+        self.names = list(names)
+        self.bots = list(bots)
+
+    # -- the engine
+    @property
+    @abstractmethod
+    def engine(self) -> Any:
+        """The real game now being played."""
+
+    @abstractmethod
+    def parse(self, text: str) -> Any:
+        """A typed line as an engine action or a :class:`UiCommand` (CommandError/ValueError)."""
+
+    @abstractmethod
+    def format(self, action: Any) -> str:
+        """The command text of an action."""
+
+    @abstractmethod
+    def staging(self, action: Any) -> Staging:
+        """Whether ``action`` is staged, taken at once, or confirms the staged ones."""
+
+    def to_act(self, engine: Any | None = None) -> int | None:
+        """The seat that must act now, or None (game over, or between games)."""
+        game = self.engine if engine is None else engine
+        turn: int | None = game.turn
+        return turn
+
+    def verify(self, engine: Any, action: Any) -> None:
+        """Raise RuleError unless ``action`` is legal in ``engine``."""
+        engine.verify(action)
+
+    def apply(self, action: Any) -> Any:
+        """Apply ``action`` to the real game (verified by the engine)."""
+        return self.engine.apply(action)
+
+    def prepared(self, action: Any) -> Any:
+        """The action to stage for what was typed (Vatikanen: a hint's known arrangement)."""
+        return action
+
+    def settled(self, action: Any, event: Any) -> Any:
+        """The action to send on confirming ``action``, given its event on the preview.
+
+        By default the action itself; Vatikanen sends the table the engine
+        arranged in the preview, so that the player confirms what was shown.
+        """
+        return action
+
+    def fallback(self) -> Any:
+        """A legal action for the seat to act, when a bot chose an illegal one."""
+        raise NotImplementedError
+
+    # -- between games
+    @abstractmethod
+    def paused(self) -> bool:
+        """True when play waits for the person (a game or deal is over)."""
+
+    @abstractmethod
+    def resume(self) -> str:
+        """Go on after a pause (next deal, next game); say what started."""
+
+    @abstractmethod
+    def game_over(self) -> bool:
+        """True when the current game is over and its record complete."""
+
+    @abstractmethod
+    def record(self) -> GameRecord:
+        """The record of the game (Vatikanen: the session so far)."""
+
+    @abstractmethod
+    def record_stem(self) -> str:
+        """A file name stem for the record of the current game or session."""
+
+    # -- help and pictures
+    @abstractmethod
+    def hint(self, engine: Any) -> Reply:
+        """What the engine's help says the person could do now."""
+
+    @abstractmethod
+    def prompt(self, view: dict[str, Any], staged: Sequence[Any]) -> str:
+        """One line saying what to do now."""
+
+    @abstractmethod
+    def status(self, view: dict[str, Any]) -> Text:
+        """The top line: game, deal, stock, whose turn."""
+
+    @abstractmethod
+    def players_panel(self, view: dict[str, Any]) -> RenderableType:
+        """Each player's cards, progress and score."""
+
+    @abstractmethod
+    def table_panel(self, view: dict[str, Any], new: Counter[str]) -> RenderableType:
+        """The table; cards counted in ``new`` (staged) highlighted."""
+
+    @abstractmethod
+    def describe(self, entry: dict[str, Any], index: int, view: dict[str, Any]) -> Text | None:
+        """Entry ``index`` of the view's log in words."""
+
+    @abstractmethod
+    def log_key(self, view: dict[str, Any]) -> object:
+        """Changes when the view's log starts afresh (a new game)."""
+
+    @abstractmethod
+    def help_text(self) -> str:
+        """The help panel, as Markdown."""
+
+    def scores_panel(self, view: dict[str, Any]) -> RenderableType | None:
+        """The score sheet, where the game has one."""
+        return None
+
+    def added_cards(self, staged: Sequence[Any]) -> Counter[str]:
+        """The hand cards that the staged actions put on the table (to highlight)."""
+        return Counter()
+
+
+def player_label(name: str, seat: int, me: int, bot: Bot | None) -> str:
+    """A player's name for the players panel (Rich markup): yours marked, bots with their level.
+
+    >>> player_label("You", 0, 0, None), player_label("Anna", 0, 0, None)
+    ('You', 'Anna (you)')
+    """
+    if seat == me:
+        return name if name == "You" else f"{name} (you)"
+    return f"{name} [dim]({bot.level} bot)[/dim]" if bot is not None else name
+
+
+@dataclass
+class _LogState:
+    key: object = None
+    shown: int = 0
+
+
+@dataclass
+class Controller:
+    """One person's game against bots: typed lines in, replies and views out."""
+
+    adapter: GameAdapter
+    records: Path = Path("records")
+    staged: list[Any] = field(default_factory=list)
+    _to_apply: list[Any] = field(default_factory=list)
+    _preview: Any = None
+    _paths: dict[str, Path] = field(default_factory=dict)
+    _log: _LogState = field(default_factory=_LogState)
+    _stamp: str = field(default_factory=lambda: _dt.datetime.now().strftime("%Y%m%d-%H%M%S"))
+
+    # ------------------------------------------------------------ views
+
+    @property
+    def seat(self) -> int:
+        """The person's seat."""
+        return self.adapter.seat
+
+    def preview(self) -> Any:
+        """The game as it would be with the staged actions (a copy), or the real game."""
+        if not self.staged:
+            return self.adapter.engine
+        if self._preview is None:
+            game = copy.deepcopy(self.adapter.engine)
+            for action in self._to_apply:
+                game.apply(action)
+            self._preview = game
+        return self._preview
+
+    def _unstage(self) -> list[Any]:
+        """Clear the staged actions; return the forms to send to the engine."""
+        out = self._to_apply
+        self.staged, self._to_apply, self._preview = [], [], None
+        return out
+
+    def view(self) -> dict[str, Any]:
+        """The person's view of the game, staged actions included."""
+        view: dict[str, Any] = self.preview().view(self.seat)
+        return view
+
+    def real_view(self) -> dict[str, Any]:
+        """The person's view of the real game."""
+        view: dict[str, Any] = self.adapter.engine.view(self.seat)
+        return view
+
+    def prompt(self) -> str:
+        """What to do now, in one line."""
+        return self.adapter.prompt(self.real_view(), self.staged)
+
+    def new_log_lines(self) -> list[Text]:
+        """Log entries of the real game not yet shown, in words."""
+        view = self.real_view()
+        key = self.adapter.log_key(view)
+        out: list[Text] = []
+        if key != self._log.key:
+            if self._log.key is not None:
+                out.append(Text(f"—— {key} ——", style="bold"))
+            self._log = _LogState(key, 0)
+        log = view.get("log") or []
+        for index in range(self._log.shown, len(log)):
+            line = self.adapter.describe(log[index], index, view)
+            if line is not None:
+                out.append(line)
+        self._log.shown = len(log)
+        return out
+
+    # ------------------------------------------------------------ bots
+
+    def bot_to_act(self) -> bool:
+        """True when a bot must move now."""
+        if self.adapter.paused():
+            return False
+        seat = self.adapter.to_act()
+        return seat is not None and seat != self.seat
+
+    def bot_step(self) -> str | None:
+        """Let the bot to act make one move (it sees only its seat's view).
+
+        Returns a warning when the bot chose an illegal action (a bot bug): a
+        legal one is then played for it, so that the game goes on.
+        """
+        seat = self.adapter.to_act()
+        if seat is None or seat == self.seat:
+            return None
+        bot = self.adapter.bots[seat]
+        assert bot is not None
+        action = bot.choose(self.adapter.engine.view(seat))
+        warning = None
+        try:
+            self.adapter.apply(action)
+        except (RuleError, MeldError, ValueError) as exc:
+            warning = f"{self.adapter.names[seat]}'s bot chose an illegal action ({exc})"
+            self.adapter.apply(self.adapter.fallback())
+        self._after_move()
+        return warning
+
+    # ------------------------------------------------------------ typed lines
+
+    def submit(self, text: str) -> Reply:
+        """Do what one typed line says; an illegal one changes nothing."""
+        try:
+            parsed = self.adapter.parse(text)
+        except (CommandError, ValueError) as exc:
+            return Reply(str(exc), "error")
+        if isinstance(parsed, UiCommand):
+            return self._ui(parsed.name)
+        if self.adapter.paused():
+            return Reply(self.adapter.prompt(self.real_view(), self.staged), "error")
+        how = self.adapter.staging(parsed)
+        if how == "now" and self.staged:
+            return Reply(
+                "you have staged cards: press Enter (ok) to confirm them or undo to take them back",
+                "error",
+            )
+        preview = self.preview()
+        trial = copy.deepcopy(preview) if how == "stage" else preview
+        try:
+            if how == "stage":  # the engine checks it on a copy, which becomes the preview
+                event = trial.apply(self.adapter.prepared(parsed))
+            else:
+                self.adapter.verify(trial, parsed)
+        except RuleError as exc:
+            return Reply(f"{exc.rule}: {exc.message}", "error")
+        except (MeldError, ValueError) as exc:
+            return Reply(str(exc), "error")
+        if how == "stage":
+            self.staged.append(parsed)
+            self._to_apply.append(self.adapter.settled(parsed, event))
+            self._preview = trial
+            return Reply(f"staged: {self.adapter.format(parsed)} (Enter to confirm, undo)", "info")
+        actions = [*self._unstage(), parsed] if how == "commit" else [parsed]
+        return self._take(actions)
+
+    def confirm(self) -> Reply:
+        """Send the staged actions to the engine."""
+        if not self.staged:
+            if self.adapter.paused():
+                return self._resume()
+            return Reply(self.prompt(), "info")
+        return self._take(self._unstage())
+
+    def _take(self, actions: Sequence[Any]) -> Reply:
+        """Apply the person's actions; the reply says what they did, as the log does."""
+        before = self.real_view()
+        start = len(before.get("log") or [])
+        key = self.adapter.log_key(before)
+        for action in actions:
+            self.adapter.apply(action)
+            self._after_move()
+        view = self.real_view()
+        log = (view.get("log") or []) if self.adapter.log_key(view) == key else []
+        lines = [
+            line
+            for i in range(start, len(log))
+            if log[i].get("seat") == self.seat
+            and (line := self.adapter.describe(log[i], i, view)) is not None
+        ]
+        text = "; ".join(line.plain for line in lines) or "; ".join(
+            self.adapter.format(a) for a in actions
+        )
+        return Reply(text, "done")
+
+    def _resume(self) -> Reply:
+        return Reply(self.adapter.resume(), "done")
+
+    def _ui(self, name: str) -> Reply:
+        if name == "ok":
+            return self.confirm()
+        if name == "next":
+            if self.staged:
+                return self.confirm()
+            if self.adapter.paused():
+                return self._resume()
+            return Reply("the game is not over yet", "error")
+        if name == "undo":
+            if not self.staged:
+                return Reply("nothing is staged: undo only takes back staged cards", "error")
+            gone = self.staged.pop()
+            self._to_apply.pop()
+            self._preview = None
+            return Reply(f"took back: {self.adapter.format(gone)}", "info")
+        if name == "hint":
+            return self.adapter.hint(self.preview())
+        if name == "quit":
+            return Reply("bye", "info", ui="quit")
+        if name in ("help", "scores", "sort"):
+            return Reply("", "info", ui=name)
+        return Reply(f"unknown command {name}", "error")  # pragma: no cover
+
+    # ------------------------------------------------------------ records
+
+    def _after_move(self) -> None:
+        if self.adapter.game_over():
+            self.save()
+
+    def save(self) -> Path:
+        """Write the record (RECORD.md) of the current game or session; return its path."""
+        stem = self.adapter.record_stem()
+        path = self._paths.get(stem)
+        if path is None:
+            path = self.records / f"{stem}-{self._stamp}.json"
+            n = 2
+            while path.exists():
+                path = self.records / f"{stem}-{self._stamp}-{n}.json"
+                n += 1
+            self._paths[stem] = path
+        self.adapter.record().save(path)
+        return path
+
+    @property
+    def record_path(self) -> Path | None:
+        """Where the record of the current game or session is (or will be) saved."""
+        return self._paths.get(self.adapter.record_stem())
+
+    def save_unfinished(self) -> Path | None:
+        """On quitting: save the record when the game has begun; return its path."""
+        if not any(d.actions for d in self.adapter.record().deals):
+            return self.record_path
+        return self.save()

@@ -1,0 +1,463 @@
+"""Kontraktsrummy in the terminal: the adapter between the engine and the common UI.
+
+The game (:class:`rummykit.kontrakt.KontraktGame`) is the authority: this
+module turns typed text into its actions, asks it for hints
+(:func:`rummykit.kontrakt.hint_for`, :func:`~rummykit.kontrakt.legal_actions_for`
+checked by the engine) and draws its view. Lay-downs, lay-offs and joker swaps
+are staged until confirmed; a discard confirms them and ends the turn.
+Between deals the game waits for the person, with the deal's summary shown.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from rummykit import kontrakt as k
+from rummykit.bots import Bot
+from rummykit.cards import Card
+from rummykit.contracts import CONTRACTS
+from rummykit.tui.commands import KONTRAKT_WORDS, format_kontrakt, parse_kontrakt
+from rummykit.tui.controller import GameAdapter, Reply, Staging, player_label
+from rummykit.tui.render import card_text, cards_text, meld_text
+
+__all__ = ["HELP", "KontraktAdapter"]
+
+HELP = """\
+# Kontraktsrummy: how to play
+
+A game is **seven deals**. Each deal has a **contract** you must lay down
+before anything else: deal 1 two groups, 2 a group and a run, 3 two runs,
+4 three groups, 5 two groups and a run, 6 a group and two runs, 7 three
+groups or three runs **all at once**. Your score is the value of the cards
+left in your hand when someone goes out (ace and joker 15, K Q J 10 ten,
+2-9 face value). After seven deals the **lowest total wins**.
+
+- A **group** is 3+ cards of one rank; a **run** is 3+ cards of one suit in a
+  row, ace low (A-2-3, never Q-K-A). A **joker** ★ stands for any card.
+- **Start of a deal:** the upcard is offered to förhand (the player after the
+  dealer): `take` or `decline`. If förhand declines, the others are asked in
+  turn: `buy` (you get the upcard *and* the stock's top card) or `pass`.
+- **Your turn:** `draw` from the stock, or `draw discard` to take the top of the
+  discard pile. Then lay down melds of your contract (in parts, over several
+  turns if you like, except in deal 7), and end with `discard`.
+- **Once your whole contract is down** you may lay down more melds, `layoff`
+  cards onto any meld on the table (anyone's), and `swap` a real card for a
+  joker on the table (the joker comes to your hand).
+- Empty your hand (by laying down or by your last discard) to go out.
+
+## Commands
+
+| type | does |
+|---|---|
+| `take` / `decline` | förhand: take the first upcard, or not |
+| `buy` / `pass` | the others: buy the upcard (with the stock's top card), or not |
+| `draw` / `draw discard` | take the stock's top card / the discard pile's top card |
+| `meld 7h 7d 7s \\| 4c 5c 6c` | lay down melds, separated by `\\|` (staged) |
+| `layoff Th on 3` | lay Th off onto table meld number 3 (staged) |
+| `layoff * on 3 as 9h` | lay a joker off onto meld 3, standing for 9h |
+| `swap 7h on 2` | put 7h in place of the joker in meld 2 (staged; also `swap * on 2 with 7h`) |
+| Enter or `ok` | confirm what is staged (nothing is played until you confirm) |
+| `undo` | take back the last staged meld, lay-off or swap |
+| `discard Qs` | discard a card: confirms what is staged and ends your turn |
+| `hint` | which contract melds your hand can make now (put in the input line) |
+| `scores` | the score sheet over the seven deals (F4) |
+| `sort`, `next`, `help`, `quit` | sort the hand; the next deal or game; this help; leave |
+
+Melds on the table are numbered #0, #1, … in the order they were laid, and
+shown in front of the player who laid them.
+
+**Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits
+`c d h s`; `*` is a joker. Start typing a card and press **Tab** (or →) to
+complete it from your hand.
+
+**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit · Escape closes this panel.
+"""
+
+_STAGED = (k.LayDown, k.LayOff, k.SwapJoker)
+
+
+class KontraktAdapter(GameAdapter):
+    """A Kontraktsrummy game (seven deals) for seat 0 against bots; new games on request."""
+
+    game = "kontrakt"
+    title = "Kontraktsrummy"
+    words = KONTRAKT_WORDS
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        bots: Sequence[Bot | None],
+        *,
+        seed: int | None = None,
+        options: dict[str, bool] | None = None,
+    ) -> None:
+        super().__init__(names, bots)
+        self.seed = seed
+        self.options = k.KontraktOptions(**(options or {}))
+        self._rng = random.Random(seed)
+        self.number = 0
+        self.between_deals = False
+        self.game_obj = self._new_game(len(names) - 1)
+
+    def _new_game(self, dealer: int) -> k.KontraktGame:
+        self.number += 1
+        seed = self.seed if self.number == 1 and self.seed is not None else None
+        if seed is None:
+            seed = self._rng.randrange(2**63)
+        self.between_deals = False
+        return k.KontraktGame(self.names, seed=seed, dealer=dealer, options=self.options)
+
+    @property
+    def engine(self) -> k.KontraktGame:
+        """The game now being played."""
+        return self.game_obj
+
+    def parse(self, text: str) -> Any:
+        """See :func:`rummykit.tui.commands.parse_kontrakt`."""
+        return parse_kontrakt(text, self.seat)
+
+    def format(self, action: Any) -> str:
+        """See :func:`rummykit.tui.commands.format_kontrakt`."""
+        return format_kontrakt(action)
+
+    def staging(self, action: Any) -> Staging:
+        """Laying is staged; a discard confirms it; the rest is taken at once."""
+        if isinstance(action, _STAGED):
+            return "stage"
+        return "commit" if isinstance(action, k.Discard) else "now"
+
+    def apply(self, action: Any) -> Any:
+        """Apply to the game; a deal that ends (not the last) pauses play for its summary."""
+        event = self.game_obj.apply(action)
+        if isinstance(event, k.DealEnded) and not self.game_obj.is_over:
+            self.between_deals = True
+        return event
+
+    def fallback(self) -> k.Action:
+        """The engine's first legal action for the seat to act."""
+        return self.game_obj.legal_actions()[0]
+
+    def added_cards(self, staged: Sequence[Any]) -> Counter[str]:
+        """The hand cards the staged actions lay on the table."""
+        out: Counter[str] = Counter()
+        for a in staged:
+            if isinstance(a, k.LayDown):
+                out.update(str(c.plain()) for m in a.melds for c in m)
+            else:
+                out[str(a.card.plain())] += 1
+        return out
+
+    # ------------------------------------------------------------ deals and games
+
+    def paused(self) -> bool:
+        """Play waits between deals and after the seventh."""
+        return self.between_deals or self.game_obj.is_over
+
+    def game_over(self) -> bool:
+        """True after the seventh deal (K4)."""
+        return self.game_obj.is_over
+
+    def resume(self) -> str:
+        """The next deal, or a new game after the seventh."""
+        if self.game_obj.is_over:
+            self.game_obj = self._new_game((self.game_obj.dealer + 1) % len(self.names))
+            return f"a new game (game {self.number}): deal 1, contract {self.game_obj.contract}"
+        self.between_deals = False
+        g = self.game_obj
+        return f"deal {g.deal + 1} of 7: contract {g.contract}; {g.players[g.dealer]} dealt"
+
+    def record(self) -> Any:
+        """The game's record (one entry per deal)."""
+        return self.game_obj.to_record()
+
+    def record_stem(self) -> str:
+        """One record file per game."""
+        seed = f"-seed{self.seed}" if self.seed is not None else ""
+        return f"kontrakt{seed}-game{self.number}"
+
+    # ------------------------------------------------------------ help
+
+    def hint(self, engine: Any) -> Reply:
+        """The contract melds the hand can make now, or the lay-offs and swaps once down."""
+        game: k.KontraktGame = engine
+        if game.is_over or self.between_deals:
+            return Reply("play is paused: press Enter to go on", "info")
+        view = game.view(self.seat, log=False)
+        help_ = k.hint_for(view)
+        my_turn = view["turn"] == self.seat
+        phase = view["phase"]
+        prefill = None
+        if help_["complete"]:
+            acts = [
+                a
+                for a in k.legal_actions_for(view)
+                if isinstance(a, (k.LayOff, k.SwapJoker, k.LayDown)) and game.can(a)
+            ]
+            if not acts:
+                text = "your contract is down; nothing more to lay now: discard"
+            else:
+                cmds = [format_kontrakt(a) for a in acts[:6]]
+                text = "you can: " + "; ".join(cmds)
+                prefill = cmds[0]
+        elif help_["whole"]:
+            cmd = "meld " + " | ".join(" ".join(m) for m in help_["whole"])
+            text = f"your hand makes the whole contract ({help_['contract']}): {cmd}"
+            prefill = cmd
+        elif help_["parts"]:
+            cmd = "meld " + " | ".join(" ".join(m) for m in help_["parts"])
+            text = f"your hand makes part of the contract: {cmd}"
+            prefill = cmd
+        else:
+            needs = " or ".join(_needs(n) for n in help_["need"])
+            text = f"no contract meld in your hand yet; still needed: {needs}"
+        if phase == "upcard_offer" and my_turn:
+            prefill = None
+            text += " (first answer the upcard offer)"
+        elif phase == "draw" and my_turn:
+            prefill = None
+            text += " (first draw)"
+        elif not my_turn:
+            prefill = None
+        return Reply("hint: " + text, "info", prefill=prefill)
+
+    def help_text(self) -> str:
+        """The help panel."""
+        return HELP
+
+    # ------------------------------------------------------------ pictures
+
+    def prompt(self, view: dict[str, Any], staged: Sequence[Any]) -> str:
+        """What to do now."""
+        names = view["players"]
+        if view["over"]:
+            best = view["winners"]
+            who = " and ".join("you" if w == self.seat else names[w] for w in best)
+            return (
+                f"Game over after seven deals: {who} won with {view['totals'][best[0]]}."
+                " Press Enter (next) for a new game, or quit."
+            )
+        if self.between_deals:
+            last = view["scores"][-1]
+            return (
+                f"Deal {len(view['scores'])} is over: you score {last[self.seat]}"
+                f" (total {view['totals'][self.seat]}). Press Enter for deal"
+                f" {view['deal'] + 1} ({view['contract']['text']})."
+            )
+        turn = view["turn"]
+        phase = view["phase"]
+        top = view["discard_pile"][-1] if view["discard_pile"] else None
+        top_text = Card.parse(top).pretty() if top else ""
+        if turn != self.seat:
+            if phase == "upcard_offer":
+                return f"{names[turn]} is asked about the upcard {top_text}…"
+            return f"{names[turn]} is playing…"
+        if phase == "upcard_offer":
+            if view["forhand"] == self.seat:
+                return f"The first upcard is {top_text}: take it, or decline."
+            return (
+                f"The upcard {top_text} is offered to you: buy it (plus the stock's top) or pass."
+            )
+        if phase == "draw":
+            if view["stock_only"] or not top:
+                return "Your turn: draw from the stock."
+            return f"Your turn: draw (from the stock) or draw discard (take {top_text})."
+        staged_note = (
+            "Staged cards are highlighted: Enter confirms, undo takes back. " if staged else ""
+        )
+        if view["laid"][self.seat]["complete"]:
+            return staged_note + "Lay off (layoff Th on 3), swap jokers, meld more, then discard."
+        contract = view["contract"]["text"]
+        return (
+            staged_note + f"Lay down your contract ({contract}) with meld …, then discard a card."
+        )
+
+    def status(self, view: dict[str, Any]) -> Text:
+        """Deal, contract, stock and whose turn."""
+        out = Text(f" Kontraktsrummy · deal {view['deal'] + 1} of 7 · ")
+        out.append(f"contract: {view['contract']['text']}", style="bold cyan")
+        out.append(f" · stock {view['stock_size']} · ")
+        if view["over"]:
+            out.append("game over", style="bold")
+        elif self.between_deals:
+            out.append("deal over", style="bold")
+        elif view["turn"] == self.seat:
+            out.append("your turn", style="bold green")
+        else:
+            out.append(f"{view['players'][view['turn']]}'s turn", style="bold")
+        return out
+
+    def players_panel(self, view: dict[str, Any]) -> RenderableType:
+        """Cards in hand, what of the contract is laid, and the running total of each player."""
+        table = Table(box=None, padding=(0, 1), expand=True)
+        table.add_column("", width=1)
+        table.add_column("player")
+        table.add_column("cards", justify="right")
+        table.add_column("laid")
+        table.add_column("total", justify="right")
+        for seat, name in enumerate(view["players"]):
+            mark = "▶" if view["turn"] == seat else ""
+            who = player_label(name, seat, self.seat, self.bots[seat])
+            if seat == view["dealer"]:
+                who += " [dim]· dealer[/dim]"
+            laid = view["laid"][seat]
+            progress = "[green]✓ down[/green]" if laid["complete"] else _progress(laid, view)
+            table.add_row(
+                mark, who, str(view["hand_sizes"][seat]), progress, str(view["totals"][seat])
+            )
+        return table
+
+    def table_panel(self, view: dict[str, Any], new: Counter[str]) -> RenderableType:
+        """The upcard offer, discard pile, and each player's melds, numbered."""
+        lines: list[RenderableType] = []
+        pile = view["discard_pile"]
+        head = Text("Discard pile: ")
+        if pile:
+            head.append_text(card_text(pile[-1]))
+            head.append(f"  ({len(pile)} card{'s' if len(pile) != 1 else ''})", style="dim")
+        else:
+            head.append("empty", style="dim")
+        head.append(f"   Stock: {view['stock_size']}")
+        if view["phase"] == "upcard_offer" and view["offer_to"] is not None:
+            asked = view["players"][view["offer_to"]]
+            head.append(f"   Upcard offered to {asked}", style="bold yellow")
+        if view["picked_up"]:
+            head.append("   (just taken: ", style="dim")
+            head.append_text(card_text(view["picked_up"]))
+            head.append(")", style="dim")
+        lines.append(head)
+        melds = view["table"]
+        if not melds:
+            lines.append(Text("No melds on the table yet.", style="dim"))
+        pending = Counter(new)
+        for seat, name in enumerate(view["players"]):
+            mine = [m for m in melds if m["owner"] == seat]
+            if not mine:
+                continue
+            row = Text()
+            row.append(("You" if seat == self.seat else name) + ": ", style="bold")
+            for i, m in enumerate(mine):
+                if i:
+                    row.append("   ")
+                row.append(f"#{m['number']} ", style="cyan")
+                row.append_text(meld_text(m["cards"], pending))
+            lines.append(row)
+        return Group(*lines)
+
+    def scores_panel(self, view: dict[str, Any]) -> RenderableType:
+        """The score sheet: each deal's penalties and the totals (K13, K14)."""
+        table = Table(title="Score sheet", expand=False)
+        table.add_column("deal")
+        table.add_column("contract")
+        names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
+        for name in names:
+            table.add_column(name, justify="right")
+        scores = view["scores"]
+        for d in range(7):
+            row = [str(d + 1), str(CONTRACTS[d])]
+            row += [str(p) for p in scores[d]] if d < len(scores) else ["" for _ in names]
+            table.add_row(*row)
+        table.add_row("", "total", *[str(t) for t in view["totals"]], style="bold")
+        return table
+
+    def describe(self, entry: dict[str, Any], index: int, view: dict[str, Any]) -> Text | None:
+        """One logged action or deal event in words."""
+        kind = entry["type"]
+        names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
+        if kind == "deal_start":
+            out = Text(f"Deal {entry['deal'] + 1} of 7 — contract: {entry['contract']}; upcard ")
+            out.append_text(card_text(entry["upcard"]))
+            out.stylize("bold cyan")
+            return out
+        if kind == "deal_end":
+            out = Text()
+            who = names[entry["out"]] if entry["out"] is not None else "nobody"
+            out.append(f"Deal {entry['deal'] + 1} over: {who} went out. Penalties: ", "bold yellow")
+            out.append(_by_name(names, entry["penalties"]))
+            out.append(". Totals: ")
+            out.append(_by_name(names, entry["totals"]))
+            return out
+        out = Text()
+        out.append(names[entry["seat"]], style="bold")
+        shown = entry.get("shown") or []
+        if kind == "take_upcard":
+            out.append(" took the upcard ")
+            out.append_text(cards_text(shown))
+        elif kind == "decline_upcard":
+            out.append(" declined the upcard")
+        elif kind == "buy_upcard":
+            out.append(" bought the upcard ")
+            out.append_text(cards_text(shown))
+            out.append(" and the stock's top card")
+            if entry.get("drawn"):
+                out.append(" (")
+                out.append_text(cards_text(entry["drawn"]))
+                out.append(")")
+        elif kind == "pass_upcard":
+            out.append(" passed on the upcard")
+        elif kind == "draw":
+            if entry.get("from") == "discard":
+                out.append(" took ")
+                out.append_text(cards_text(shown))
+                out.append(" from the discard pile")
+            else:
+                out.append(" drew from the stock")
+                if entry.get("drawn"):
+                    out.append(": ")
+                    out.append_text(cards_text(entry["drawn"]))
+            if entry.get("restocked"):
+                out.append(" (the discard pile was shuffled into a new stock)", style="dim")
+        elif kind == "meld":
+            out.append(" laid down ")
+            out.append_text(Text(" | ").join(cards_text(m) for m in entry["melds"]))
+        elif kind == "layoff":
+            out.append(" laid off ")
+            out.append_text(card_text(entry["card"]))
+            out.append(f" on #{entry['meld']}")
+        elif kind == "swap_joker":
+            out.append(" swapped ")
+            out.append_text(card_text(entry["card"]))
+            out.append(f" for the joker on #{entry['meld']}")
+        elif kind == "discard":
+            out.append(" discarded ")
+            out.append_text(card_text(entry["card"]))
+        else:  # pragma: no cover - an action the log does not know
+            out.append(f" {kind}")
+        if entry.get("went_out"):
+            out.append(" and went out!", style="bold yellow")
+        return out
+
+    def log_key(self, view: dict[str, Any]) -> object:
+        """Each game has its own log."""
+        return f"game {self.number}"
+
+
+def _needs(need: dict[str, int]) -> str:
+    parts = []
+    if need["groups"]:
+        parts.append(f"{need['groups']} group" + ("s" if need["groups"] > 1 else ""))
+    if need["runs"]:
+        parts.append(f"{need['runs']} run" + ("s" if need["runs"] > 1 else ""))
+    return " + ".join(parts) or "nothing"
+
+
+def _by_name(names: Sequence[str], numbers: Sequence[int]) -> str:
+    return ", ".join(f"{n} {p}" for n, p in zip(names, numbers, strict=True))
+
+
+def _progress(laid: dict[str, Any], view: dict[str, Any]) -> str:
+    if view["contract"]["all_at_once"]:
+        return "not yet"
+    contract = view["contract"]["choices"][0]
+    parts = []
+    if contract["groups"]:
+        parts.append(f"{laid['groups']}/{contract['groups']}g")
+    if contract["runs"]:
+        parts.append(f"{laid['runs']}/{contract['runs']}r")
+    return " ".join(parts)

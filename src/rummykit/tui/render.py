@@ -1,0 +1,124 @@
+"""Cards, hands and melds drawn as Rich text: pure functions of card text from a view.
+
+Red suits (♥ ♦) are red, black suits (♣ ♠) take the terminal's own colour,
+a joker is a magenta ★ (on the table with what it stands for: ★=8♥).
+
+>>> card_text("Th").plain
+'10♥'
+>>> hand_text(["Ks", "3c", "*", "Kd"], by="rank").plain
+'3♣  K♠ K♦  ★'
+>>> meld_text(["7h", "*:8h", "9h"]).plain
+'7♥ ★=8♥ 9♥'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from rich.text import Text
+
+from rummykit.cards import Card, Suit, rank_text
+
+__all__ = [
+    "RED",
+    "SortOrder",
+    "card_label",
+    "card_text",
+    "cards_text",
+    "hand_text",
+    "meld_text",
+    "sort_hand",
+]
+
+SortOrder = Literal["suit", "rank"]
+
+RED = "bold red"
+JOKER_STYLE = "bold magenta"
+NEW_STYLE = "reverse"
+"""Cards just added in a staged play."""
+
+_SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.CLUBS: 2, Suit.DIAMONDS: 3}
+"""Suits shown black, red, black, red, so that neighbours differ in colour."""
+
+
+def _rank(rank: int) -> str:
+    return "10" if rank == 10 else rank_text(rank)
+
+
+def card_label(card: Card) -> str:
+    """A card for people: 10♥, A♠, ★, ★=8♥ (a table joker), ★=8 (in a group).
+
+    >>> card_label(Card.parse("*:Q"))
+    '★=Q'
+    """
+    if card.suit is None:
+        meant = card.stands_for
+        if meant is None:
+            return "★"
+        suit = meant.suit.symbol if meant.suit is not None else ""
+        return f"★={_rank(meant.rank)}{suit}"
+    return _rank(card.rank) + card.suit.symbol
+
+
+def _style(card: Card) -> str:
+    if card.suit is None:
+        return JOKER_STYLE
+    return RED if card.suit.is_red else ""
+
+
+def card_text(text: str | Card, *, highlight: bool = False) -> Text:
+    """One card as coloured text; ``highlight`` marks a card just added."""
+    card = text if isinstance(text, Card) else Card.parse(text)
+    style = _style(card)
+    if highlight:
+        style = f"{style} {NEW_STYLE}".strip()
+    return Text(card_label(card), style=style)
+
+
+def cards_text(cards: Iterable[str | Card], sep: str = " ") -> Text:
+    """Cards in the given order, separated by ``sep``."""
+    return Text(sep).join(card_text(c) for c in cards)
+
+
+def meld_text(cards: Sequence[str], new: Counter[str] | None = None) -> Text:
+    """A meld in its order; cards counted in ``new`` are highlighted (and used up from it)."""
+    parts = []
+    for c in cards:
+        plain = str(Card.parse(c).plain())
+        mark = new is not None and new[plain] > 0
+        if mark and new is not None:
+            new[plain] -= 1
+        parts.append(card_text(c, highlight=mark))
+    return Text(" ").join(parts)
+
+
+def _suit_place(card: Card) -> int:
+    return _SUIT_ORDER[card.suit] if card.suit is not None else 9
+
+
+def sort_hand(hand: Iterable[str], by: SortOrder = "suit") -> list[Card]:
+    """The hand's cards sorted by suit (then rank) or by rank (then suit); jokers last.
+
+    >>> [str(c) for c in sort_hand(["Ks", "3c", "*", "Kd", "2s"], "suit")]
+    ['2s', 'Ks', '3c', 'Kd', '*']
+    """
+    cards = [Card.parse(t) for t in hand]
+    if by == "suit":
+        return sorted(cards, key=lambda c: (c.suit is None, _suit_place(c), c.rank))
+    return sorted(cards, key=lambda c: (c.suit is None, c.rank, _suit_place(c)))
+
+
+def hand_text(hand: Iterable[str], by: SortOrder = "suit") -> Text:
+    """The hand sorted, with a wider gap between suits (or ranks), jokers last."""
+    cards = sort_hand(hand, by)
+    out = Text()
+    last: object = None
+    for i, card in enumerate(cards):
+        key: object = (card.suit if by == "suit" else card.rank) if not card.is_joker else "joker"
+        if i:
+            out.append("  " if key != last else " ")
+        out.append_text(card_text(card))
+        last = key
+    return out

@@ -1,0 +1,324 @@
+"""Vatikanen in the terminal: the adapter between the engine and the common UI.
+
+The session (:class:`rummykit.vatikanen.Session`) is the authority: this
+module turns typed text into its actions, asks it for hints, and draws its
+view. A play is staged until confirmed; draw and pass are taken at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from rummykit import vatikanen as v
+from rummykit.bots import Bot
+from rummykit.cards import Card, vatikanen_value
+from rummykit.tui.commands import VATIKANEN_WORDS, format_vatikanen, parse_vatikanen
+from rummykit.tui.controller import GameAdapter, Reply, Staging, player_label
+from rummykit.tui.render import cards_text, meld_text
+
+__all__ = ["HELP", "VatikanenAdapter"]
+
+HELP = """\
+# Vatikanen: how to play
+
+**Goal:** be the first to get rid of all your cards. The others then pay you
+what is left in their hands (joker 25, ace 15, K Q J 10 ten each, 2-9 face value).
+
+**Your turn:** either *play* cards from your hand onto the table, or *draw*
+one card from the stock (your turn then ends).
+
+- Your **first play** (opening) must be exactly **one run** of 3 or more cards
+  of one suit from your hand, like `7♥ 8♥ 9♥`. The table is not touched then.
+- After you have opened you may lay as many cards as you like: new melds,
+  cards added to any meld, and you may **rearrange the whole table** as long
+  as you add at least one card and every meld is valid afterwards.
+- A **run** is 3+ cards of one suit in a row (ace low A-2-3 or high Q-K-A, not
+  K-A-2); a **group** is 3+ cards of one rank (suits may repeat).
+- A **joker** ★ stands for any card; on the table it keeps standing for the
+  card it was laid as (★=8♥) until a real 8♥ takes its place.
+- When the stock is empty you *pass* instead of drawing.
+
+## Commands
+
+| type | does |
+|---|---|
+| `play 7h 8h 9h` | lay these cards; the table is arranged for you |
+| `play 7h \\| 7h 8h 9h \\| Tc Th Ts` | lay 7h; after the first `\\|`: the **whole new table** |
+| Enter or `ok` | confirm the staged play (nothing is played until you confirm) |
+| `undo` | take the staged play back |
+| `draw` | draw a card; your turn ends |
+| `pass` | pass (only when the stock is empty) |
+| `hint` | the best play (most cards), put in the input line for you |
+| `sort` | sort your hand by suit or by rank |
+| `next` | after a game: deal the next game of the session |
+| `help`, `quit` | this help; leave (the record is saved) |
+
+**Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits
+`c d h s` (clubs, diamonds, hearts, spades); `*` is a joker (`*:8h` on a
+table meld says what it stands for). Upper or lower case, as you like.
+Start typing a card and press **Tab** (or →) to complete it from your hand.
+
+**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit · Escape closes this panel.
+"""
+
+
+class VatikanenAdapter(GameAdapter):
+    """A Vatikanen session for seat 0 against bots."""
+
+    game = "vatikanen"
+    title = "Vatikanen"
+    words = VATIKANEN_WORDS
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        bots: Sequence[Bot | None],
+        *,
+        seed: int | None = None,
+        options: dict[str, bool] | None = None,
+    ) -> None:
+        super().__init__(names, bots)
+        self.seed = seed
+        self.session = v.Session(list(names), seed=seed, **(options or {}))
+        self._hint: tuple[object, v.Play] | None = None
+
+    @property
+    def engine(self) -> v.Game:
+        """The game of the session now being played."""
+        return self.session.game
+
+    def parse(self, text: str) -> Any:
+        """See :func:`rummykit.tui.commands.parse_vatikanen`."""
+        return parse_vatikanen(text, self.seat)
+
+    def format(self, action: Any) -> str:
+        """See :func:`rummykit.tui.commands.format_vatikanen`."""
+        return format_vatikanen(action)
+
+    def staging(self, action: Any) -> Staging:
+        """A play waits for confirmation; draw and pass are taken at once."""
+        return "stage" if isinstance(action, v.Play) else "now"
+
+    def prepared(self, action: Any) -> Any:
+        """The hint's play with its table, when the person plays the cards the hint gave.
+
+        The solver already arranged that table for this very position; the
+        engine still checks it (V9), which is much cheaper than arranging again.
+        """
+        if not isinstance(action, v.Play) or action.table is not None or self._hint is None:
+            return action
+        where, play = self._hint
+        if where != self._position() or play.table is None or not self.engine.opened(self.seat):
+            return action
+        if Counter(c.plain() for c in play.add) != Counter(c.plain() for c in action.add):
+            return action
+        return v.Play(action.seat, action.add, play.table)
+
+    def _position(self) -> object:
+        game = self.engine
+        return (game.number, len(game.log))
+
+    def settled(self, action: Any, event: Any) -> Any:
+        """A play without a table is confirmed with the table the engine arranged for it."""
+        if isinstance(action, v.Play) and action.table is None and not self.engine_opening():
+            table = tuple(tuple(m.cards) for m in event.table)
+            return v.Play(action.seat, action.add, table)
+        return action
+
+    def engine_opening(self) -> bool:
+        """True while the person has not opened (V7: the opening play carries no table)."""
+        return not self.engine.opened(self.seat)
+
+    def fallback(self) -> v.Action:
+        """Draw, or pass with an empty stock."""
+        seat = self.engine.turn
+        assert seat is not None
+        return v.Draw(seat) if self.engine.stock_size else v.Pass(seat)
+
+    def added_cards(self, staged: Sequence[Any]) -> Counter[str]:
+        """The cards the staged play adds."""
+        return Counter(str(c.plain()) for a in staged for c in a.add)
+
+    # ------------------------------------------------------------ games
+
+    def paused(self) -> bool:
+        """After each game the person starts the next one."""
+        return self.engine.over
+
+    def game_over(self) -> bool:
+        """True when the current game has ended (V13, V15)."""
+        return self.engine.over
+
+    def resume(self) -> str:
+        """The next game of the session, the deal passing to the left (V16)."""
+        game = self.session.next_game()
+        first = game.players[game.turn] if game.turn is not None else "?"
+        return f"game {game.number}: {game.players[game.dealer]} deals, {first} plays first"
+
+    def record(self) -> Any:
+        """The whole session so far as one record (one deal per game)."""
+        return self.session.to_record()
+
+    def record_stem(self) -> str:
+        """One record file per session."""
+        return "vatikanen" + (f"-seed{self.seed}" if self.seed is not None else "")
+
+    # ------------------------------------------------------------ help
+
+    def hint(self, engine: Any) -> Reply:
+        """The solver's best play (most cards), put in the input line."""
+        game: v.Game = engine
+        if game.over:
+            return Reply("the game is over: type next for the next game", "info")
+        play = game.best_play(self.seat)
+        if play is not None and game is self.engine:
+            self._hint = (self._position(), play)
+        if play is None:
+            what = "draw" if game.stock_size else "pass"
+            opened = game.opened(self.seat)
+            why = "no play is possible" if opened else "no run of 3+ cards to open with"
+            return Reply(f"hint: {why}: {what}", "info", prefill=what)
+        cards = " ".join(str(c.plain()) for c in play.add)
+        kind = "open with" if not game.opened(self.seat) else "play"
+        return Reply(
+            f"hint: {kind} {len(play.add)} card(s): {cards} (Enter stages it)",
+            "info",
+            prefill=f"play {cards}",
+        )
+
+    def help_text(self) -> str:
+        """The help panel."""
+        return HELP
+
+    # ------------------------------------------------------------ pictures
+
+    def prompt(self, view: dict[str, Any], staged: Sequence[Any]) -> str:
+        """What to do now."""
+        if view["over"]:
+            return self._end_text(view) + " Press Enter (next) for the next game, or quit."
+        turn = view["turn"]
+        if turn != self.seat:
+            return f"{view['players'][turn]} is playing…"
+        if staged:
+            return "Your play is staged (highlighted): Enter confirms it, undo takes it back."
+        stock = "draw" if view["stock_size"] else "pass (the stock is empty)"
+        if not view["opened"][self.seat]:
+            return (
+                f"Your turn: open with one run of 3+ cards (play 7h 8h 9h), or {stock}."
+                " hint shows one."
+            )
+        return f"Your turn: play cards (play 7h 8h 9h), or {stock}. hint shows the best play."
+
+    def _end_text(self, view: dict[str, Any]) -> str:
+        end = view["end"]
+        names = view["players"]
+        if end["reason"] == "out":
+            w = end["winners"][0]
+            who = "You" if w == self.seat else names[w]
+            return f"Game over: {who} went out and won {end['payments'][w]}."
+        if end["reason"] == "blocked":
+            who = ", ".join(names[w] for w in end["winners"])
+            return f"Game over: the game is blocked; lowest hand: {who}."
+        return "Game over: blocked, no winner."
+
+    def status(self, view: dict[str, Any]) -> Text:
+        """Game number, stock and whose turn."""
+        out = Text(f" Vatikanen · game {view['game_number']} · stock {view['stock_size']} · ")
+        if view["over"]:
+            out.append("game over", style="bold")
+        elif view["turn"] == self.seat:
+            out.append("your turn", style="bold green")
+        else:
+            out.append(f"{view['players'][view['turn']]}'s turn", style="bold")
+        return out
+
+    def players_panel(self, view: dict[str, Any]) -> RenderableType:
+        """Cards in hand, opened or not, and the session balance of each player."""
+        table = Table(box=None, padding=(0, 1), expand=True)
+        table.add_column("", width=1)
+        table.add_column("player")
+        table.add_column("cards", justify="right")
+        table.add_column("opened")
+        table.add_column("balance", justify="right")
+        for seat, name in enumerate(view["players"]):
+            mark = "▶" if view["turn"] == seat else ""
+            who = player_label(name, seat, self.seat, self.bots[seat])
+            opened = "yes" if view["opened"][seat] else "no"
+            table.add_row(
+                mark, who, str(view["hand_sizes"][seat]), opened, _money(view["balances"][seat])
+            )
+        return table
+
+    def table_panel(self, view: dict[str, Any], new: Counter[str]) -> RenderableType:
+        """The table's melds, side by side when there are many."""
+        melds = view["table"]
+        if not melds:
+            return Text("The table is empty: the first play must be one run (V7).", style="dim")
+        pending = Counter(new)
+        texts = [meld_text(m, pending) for m in melds]
+        head = Text(f"{len(melds)} meld(s), {sum(len(m) for m in melds)} cards", style="dim")
+        return Group(head, Columns(texts, padding=(0, 3)))
+
+    def describe(self, entry: dict[str, Any], index: int, view: dict[str, Any]) -> Text | None:
+        """One logged action in words."""
+        name = self._name(entry["seat"], view)
+        kind = entry["type"]
+        out = Text()
+        out.append(name, style="bold")
+        if kind == "draw":
+            out.append(" drew ")
+            out.append_text(cards_text([entry["card"]]) if "card" in entry else Text("a card"))
+        elif kind == "pass":
+            out.append(" passed")
+        else:
+            added = entry["add"]
+            opening = not any(
+                e["seat"] == entry["seat"] and e["type"] == "play" for e in view["log"][:index]
+            )
+            out.append(f" {'opened with' if opening else 'played'} {len(added)}: ")
+            out.append_text(cards_text(added))
+        end = entry.get("end")
+        if end is not None:
+            out.append("\n")
+            out.append_text(_end_line(end, view, self.seat))
+        return out
+
+    def log_key(self, view: dict[str, Any]) -> object:
+        """Each game of the session has its own log."""
+        return f"game {view['game_number']}"
+
+    def _name(self, seat: int, view: dict[str, Any]) -> str:
+        return "You" if seat == self.seat else str(view["players"][seat])
+
+
+def _money(value: float) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:+.2f}"
+    return f"{int(value):+d}"
+
+
+def _end_line(end: dict[str, Any], view: dict[str, Any], seat: int) -> Text:
+    names = ["You" if i == seat else n for i, n in enumerate(view["players"])]
+    if end["reason"] == "out":
+        w = end["winners"][0]
+        head = f"{names[w]} went out! "
+    elif end["reason"] == "blocked":
+        head = "Blocked: lowest hand " + ", ".join(names[w] for w in end["winners"]) + ". "
+    else:
+        head = "Blocked, no winner. "
+    pays = ", ".join(
+        f"{n} {_money(p)}" for n, p in zip(names, end["payments"], strict=True) if p != 0
+    )
+    return Text(head + (pays or "no payments"), style="bold yellow")
+
+
+def hand_value(hand: Sequence[str]) -> int:
+    """V13: the value of a hand given as card text."""
+    return sum(vatikanen_value(Card.parse(c)) for c in hand)
