@@ -8,15 +8,53 @@ a rank goes to its group. See ``docs/solver.md`` for the design.
 A suit's runs in progress are kept canonical: runs start only where the number
 of cells in runs rises and end only where it falls, and the oldest runs end
 first. The state of a suit is then the triple ``(n1, n2, n3)``: open runs of
-length 1, 2 and 3 or more.
+length 1, 2 and 3 or more, numbered once in :data:`RUN_STATES`. Within a
+position the suits are decided one after another, so that partial choices
+that agree merge; choices that are dominated (a run ended that could go on at
+no cost) are never made.
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 
 SUITS = 4
+MAX_OPEN = 8
+"""Most runs of one suit open at once (copies of a card plus jokers)."""
+
+
+def _run_states() -> list[tuple[int, int, int]]:
+    out = []
+    for total in range(MAX_OPEN + 1):
+        for n1 in range(total + 1):
+            for n2 in range(total - n1 + 1):
+                out.append((n1, n2, total - n1 - n2))
+    return out
+
+
+RUN_STATES = _run_states()
+"""Every suit state ``(n1, n2, n3)``; a suit's state is its index here."""
+_INDEX = {st: i for i, st in enumerate(RUN_STATES)}
+OPEN = [n1 + n2 + n3 for n1, n2, n3 in RUN_STATES]
+"""Runs open in each state."""
+MUST = [n1 + n2 for n1, n2, _ in RUN_STATES]
+"""Runs in each state that must go on (shorter than three)."""
+
+
+def _next(i: int, x: int) -> int:
+    n1, n2, n3 = RUN_STATES[i]
+    have = n1 + n2 + n3
+    if x < n1 + n2 or x > MAX_OPEN:
+        return -1
+    if x >= have:
+        return _INDEX[(x - have, n1, n2 + n3)]
+    return _INDEX[(0, n1, n2 + n3 - (have - x))]
+
+
+NEXT = [[_next(i, x) for x in range(MAX_OPEN + 1)] for i in range(len(RUN_STATES))]
+"""``NEXT[state][x]``: the suit's state after ``x`` cells in runs at the next position, or -1."""
+CLOSED = frozenset(i << 1 for i, (n1, n2, _) in enumerate(RUN_STATES) if n1 == 0 and n2 == 0)
+"""Suit states (with the jokers-only flag clear) where every open run may end."""
 
 
 @dataclass(slots=True)
@@ -46,6 +84,8 @@ class Counts:
     weight: list[int]
     wjoker: int
     base: int = 0
+    joker_runs: bool = False
+    """Whether three or more jokers are in play, so a run could hold jokers only."""
 
 
 @dataclass(slots=True)
@@ -60,24 +100,13 @@ class Solution:
     hand_jokers: int = 0
 
 
-def new_run_state(state: tuple[int, int, int], x: int) -> tuple[int, int, int] | None:
-    """The suit's runs after ``x`` cells at the next position, or None if a run is cut short."""
-    n1, n2, n3 = state
-    if x < n1 + n2:
-        return None
-    have = n1 + n2 + n3
-    if x >= have:
-        return (x - have, n1, n2 + n3)
-    return (0, n1, n2 + n3 - (have - x))
-
-
-Choice = tuple[int, tuple[tuple[int, int, int], ...], int]
-Key = tuple[tuple[tuple[int, int, int], ...], tuple[int, ...], int]
+# An option for one suit at one position:
+# (new state, cards in runs, jokers in runs, cards in group, gain, group naturals,
+#  naturals used, ended runs that could have gone on)
+Option = tuple[int, int, int, int, int, int, int, int]
 
 
 def _group_ok(cp: Counts, total: int, nat: int, cmax: int) -> bool:
-    if total == 0:
-        return True
     if nat < 1 or total < 3:
         return False
     if cp.big_groups:
@@ -90,124 +119,189 @@ def _group_ok(cp: Counts, total: int, nat: int, cmax: int) -> bool:
     return False
 
 
+def _options(
+    cp: Counts, st: int, mode: int, rank: int, s: int, u0: int, jleft: int
+) -> list[Option]:
+    """What one suit may do at one position. ``mode``: 0 group off, 1 group on, 2 aces low."""
+    m = cp.mand[rank][s]
+    a = m + cp.opt[rank][s]
+    fj = cp.fixed[rank][s]
+    w = cp.weight[rank]
+    cap = a - u0
+    base, flag = st >> 1, st & 1
+    nxt = NEXT[base]
+    have = OPEN[base]
+    keep = min(have, cap)
+    out: list[Option] = []
+    for js in range(jleft + 1):
+        for xc in range(max(0, m - u0) if mode == 0 else 0, cap + 1):
+            x = xc + js
+            if x > MAX_OPEN or nxt[x] < 0:
+                continue
+            ns = nxt[x] << 1
+            if x == 0:
+                if flag:
+                    continue  # a run of jokers only: no natural card (house rule)
+            elif cp.joker_runs and xc <= fj and (flag or have == 0):
+                ns |= 1
+            if mode == 2:
+                out.append((ns, xc, js, 0, 0, 0, 0, 0))
+                continue
+            ended = 1 if xc < keep - js else 0
+            if mode == 0:
+                if ended and xc + 1 <= cap:
+                    continue  # dominated: one more card keeps a run going, and scores
+                used = u0 + xc
+                out.append((ns, xc, js, 0, (used - m) * w, 0, used - fj, 0))
+            elif cp.big_groups:
+                c = cap - xc
+                fixed_in_group = max(0, fj - u0 - xc)
+                out.append((ns, xc, js, c, (a - m) * w, c - fixed_in_group, a - fj, ended))
+            else:
+                for c in range(max(0, m - u0 - xc), cap - xc + 1):
+                    used = u0 + xc + c
+                    fixed_in_group = max(0, fj - u0 - xc)
+                    out.append((ns, xc, js, c, (used - m) * w, c - fixed_in_group, used - fj, 0))
+    return out
+
+
+Key = tuple[int, ...]
+Back = tuple[Key, tuple[int, ...]] | None
+
+
 def solve(cp: Counts) -> Solution | None:
     """The best placement of the cards, or None when the mandatory ones cannot be placed."""
     npos = 14 if cp.ace_high else 13
     jmax = cp.wild_mand + cp.wild_opt
-    empty = (0, 0, 0)
-    start: Key = ((empty,) * SUITS, (0,) * SUITS, 0)
-    layers: list[dict[Key, tuple[int, Key | None, Choice | None]]] = [{start: (0, None, None)}]
+    empty = RUN_STATES.index((0, 0, 0)) << 1
+    # key: 4 suit states, 4 aces used low, jokers placed, has a group
+    start: Key = (empty,) * SUITS + (0,) * SUITS + (0, 0)
+    layers: list[dict[Key, tuple[int, Back]]] = [{start: (0, None)}]
+    # per position and mode, the partial layers (for the way back)
+    partials: dict[tuple[int, int], list[dict[Key, tuple[int, Back]]]] = {}
+    opt_cache: dict[tuple[int, ...], list[Option]] = {}
     for p in range(1, npos + 1):
         rank = 1 if p == 14 else p
         check = not (cp.ace_high and p == 1)
-        cur: dict[Key, tuple[int, Key | None, Choice | None]] = {}
-        for key, (score, _b, _c) in layers[-1].items():
-            states, lows, placed = key
-            jleft = jmax - placed
-            for mode in (0, 1) if check else (2,):
-                per_suit: list[list[tuple[int, int, int, int, int, tuple[int, int, int], int]]] = []
-                for s in range(SUITS):
-                    m = cp.mand[rank][s]
-                    a = m + cp.opt[rank][s]
-                    fj = cp.fixed[rank][s]
-                    w = cp.weight[rank]
-                    u0 = lows[s] if (cp.ace_high and p == 14) else 0
-                    cap = a - u0
-                    opts: list[tuple[int, int, int, int, int, tuple[int, int, int], int]] = []
-                    # (xc, js, c, gain, group naturals, new state, naturals used)
-                    for js in range(jleft + 1):
+        high = cp.ace_high and p == 14
+        cur: dict[Key, tuple[int, Back]] = {}
+        for mode in (0, 1) if check else (2,):
+            if mode == 0 and cp.gmand[rank]:
+                continue
+            # partial key: key (suits < s already new) + (gsum, gnat, cmax, natused, ended)
+            layer: dict[Key, tuple[int, Back]] = {}
+            for key, (score, _b) in layers[-1].items():
+                layer[(*key, 0, 0, 0, 0, 0)] = (score, (key, ()))
+            part_layers = [layer]
+            partials[(p, mode)] = part_layers
+            for s in range(SUITS):
+                nlayer: dict[Key, tuple[int, Back]] = {}
+                for pk, (score, _b) in layer.items():
+                    placed = pk[8]
+                    u0 = pk[4 + s] if high else 0
+                    ck = (pk[s], mode, rank, s, u0, jmax - placed)
+                    opts = opt_cache.get(ck)
+                    if opts is None:
+                        opts = _options(cp, pk[s], mode, rank, s, u0, jmax - placed)
+                        opt_cache[ck] = opts
+                    gsum, gnat, cmax, natu, ended = pk[10:15]
+                    for ns, xc, js, c, gain, gn, nu, en in opts:
+                        k = list(pk)
+                        k[s] = ns
                         if mode == 2:
-                            xcs = [(xc, 0) for xc in range(a + 1)]
-                        elif mode == 0:
-                            xcs = [(xc, 0) for xc in range(max(0, m - u0), cap + 1)]
-                        elif cp.big_groups:
-                            xcs = [(xc, cap - xc) for xc in range(cap + 1)]
-                        else:
-                            xcs = [
-                                (xc, c)
-                                for xc in range(cap + 1)
-                                for c in range(max(0, m - u0 - xc), cap - xc + 1)
-                            ]
-                        for xc, c in xcs:
-                            ns = new_run_state(states[s], xc + js)
-                            if ns is None:
-                                continue
-                            if mode == 2:
-                                opts.append((xc, js, 0, 0, 0, ns, 0))
-                                continue
-                            used = u0 + xc + c
-                            gain = (used - m) * w
-                            fixed_in_runs = min(fj, u0 + xc)
-                            gnat = c - (fj - fixed_in_runs)
-                            opts.append((xc, js, c, gain, gnat, ns, used - fj))
-                    per_suit.append(opts)
-                for combo in itertools.product(*per_suit):
-                    js_tot = sum(o[1] for o in combo)
-                    if js_tot > jleft:
-                        continue
-                    nat_used = sum(o[6] for o in combo)
-                    if mode != 2 and nat_used < cp.natmin[rank]:
-                        continue
-                    gsum = sum(o[2] for o in combo)
-                    gnat = sum(o[4] for o in combo)
-                    cmax = max(o[2] for o in combo)
-                    gain = sum(o[3] for o in combo)
-                    new_states = tuple(o[5] for o in combo)
-                    new_lows = tuple(o[0] for o in combo) if mode == 2 else lows
-                    if mode == 2 or mode == 0:
-                        jgs = [0]
-                        if mode == 0 and cp.gmand[rank]:
-                            continue
-                    else:
-                        jgs = list(range(jleft - js_tot + 1))
-                    for jg in jgs:
-                        if mode == 1:
-                            total = gsum + cp.gmand[rank] + jg
-                            if total == 0 or not _group_ok(cp, total, gnat, cmax):
-                                continue
-                        nkey: Key = (new_states, new_lows, placed + js_tot + jg)
+                            k[4 + s] = xc
+                        k[8] = placed + js
+                        if mode:
+                            k[10] = min(gsum + c, 5) if cp.big_groups else gsum + c
+                            k[11] = min(gnat + gn, 2)
+                            k[12] = max(cmax, c)
+                            k[14] = min(ended + en, 1)
+                        k[13] = min(natu + nu, cp.natmin[rank])
+                        nk = tuple(k)
                         nscore = score + gain
-                        old = cur.get(nkey)
+                        old = nlayer.get(nk)
                         if old is None or nscore > old[0]:
-                            picked: Choice = (
-                                mode,
-                                tuple((o[0], o[1], o[2]) for o in combo),
-                                jg,
-                            )
-                            cur[nkey] = (nscore, key, picked)
+                            nlayer[nk] = (nscore, (pk, (ns, xc, js, c)))
+                layer = nlayer
+                part_layers.append(layer)
+            for pk, (score, _b) in layer.items():
+                gsum, gnat, cmax, natu, ended = pk[10:15]
+                if mode != 2 and natu < cp.natmin[rank]:
+                    continue
+                placed = pk[8]
+                hasg = pk[9]
+                jgs = [0]
+                if mode == 1:
+                    jgs = []
+                    if cp.big_groups:
+                        if ended and gsum - 1 + cp.gmand[rank] >= 3 and gnat >= 2:
+                            continue  # dominated: a run ended only to feed the group
+                        need = max(0, 3 - gsum - cp.gmand[rank])
+                        if need <= jmax - placed:
+                            jgs = [need]
+                    else:
+                        jgs = list(range(jmax - placed + 1))
+                for jg in jgs:
+                    if mode == 1 and not _group_ok(cp, gsum + cp.gmand[rank] + jg, gnat, cmax):
+                        continue
+                    nk = (*pk[:8], placed + jg, 1 if hasg or mode == 1 else 0)
+                    old = cur.get(nk)
+                    if old is None or score > old[0]:
+                        cur[nk] = (score, (pk, (mode, jg)))
         layers.append(cur)
     best: tuple[int, Key] | None = None
-    for key, (score, _b, _c) in layers[-1].items():
-        states, _lows, placed = key
-        if any(st[0] or st[1] for st in states):
+    for key, (score, _b) in layers[-1].items():
+        if any(key[s] not in CLOSED for s in range(SUITS)):
             continue
-        hand_j = placed - cp.wild_mand
-        if not 0 <= hand_j <= cp.wild_opt:
+        placed = jmax if (key[9] and cp.big_groups) else key[8]
+        if placed < cp.wild_mand:
             continue
-        total = score + hand_j * cp.wjoker
+        total = score + (placed - cp.wild_mand) * cp.wjoker
         if best is None or total > best[0]:
             best = (total, key)
     if best is None:
         return None
+    return _walk_back(cp, best, layers, partials, npos)
+
+
+def _walk_back(
+    cp: Counts,
+    best: tuple[int, Key],
+    layers: list[dict[Key, tuple[int, Back]]],
+    partials: dict[tuple[int, int], list[dict[Key, tuple[int, Back]]]],
+    npos: int,
+) -> Solution:
+    total, key = best
+    jmax = cp.wild_mand + cp.wild_opt
+    extra = jmax - key[8] if (key[9] and cp.big_groups) else 0
     sol = Solution(
-        score=best[0] + cp.base,
+        score=total + cp.base,
         run_cards=[[0] * SUITS for _ in range(npos + 1)],
         run_jokers=[[0] * SUITS for _ in range(npos + 1)],
         group_cards=[[0] * SUITS for _ in range(14)],
         group_jokers=[0] * 14,
-        hand_jokers=best[1][2] - cp.wild_mand,
+        hand_jokers=key[8] + extra - cp.wild_mand,
     )
-    key = best[1]
     for p in range(npos, 0, -1):
-        _score, back, made = layers[p][key]
-        assert back is not None and made is not None
-        prev, choice = back, made
         rank = 1 if p == 14 else p
-        _mode, per, jg = choice
-        for s, (xc, js, c) in enumerate(per):
+        back = layers[p][key][1]
+        assert back is not None
+        pk, (mode, jg) = back
+        sol.group_jokers[rank] += jg
+        part = partials[(p, mode)]
+        for s in range(SUITS - 1, -1, -1):
+            back2 = part[s + 1][pk][1]
+            assert back2 is not None
+            pk, (_ns, xc, js, c) = back2
             sol.run_cards[p][s] = xc
             sol.run_jokers[p][s] = js
             sol.group_cards[rank][s] += c
-        sol.group_jokers[rank] += jg
-        key = prev
+        back0 = part[0][pk][1]
+        assert back0 is not None
+        key = back0[0]
+    if extra:
+        for rank in range(1, 14):
+            if sum(sol.group_cards[rank]) + sol.group_jokers[rank] + cp.gmand[rank]:
+                sol.group_jokers[rank] += extra
+                break
     return sol

@@ -32,31 +32,27 @@ def build_melds(
     runs: list[Meld] = []
     for s in range(SUITS):
         suit = Suit(s)
-        open_runs: deque[list[Card]] = deque()
-        starts: deque[int] = deque()
-        finished: list[tuple[int, list[Card]]] = []
-        for p in range(1, npos + 2):
-            x = 0 if p > npos else sol.run_cards[p][s] + sol.run_jokers[p][s]
-            while len(open_runs) > x:
-                finished.append((starts.popleft(), open_runs.popleft()))
-            while len(open_runs) < x:
-                open_runs.append([])
-                starts.append(p)
-            if p > npos:
-                break
+        spans = _spans([sol.run_cards[p][s] + sol.run_jokers[p][s] for p in range(npos + 1)])
+        cells: list[list[Card]] = [[] for _ in spans]
+        has_natural = [False] * len(spans)
+        for p in range(1, npos + 1):
             rank = 1 if p == 14 else p
-            cell = pools[rank][s]
-            cards: list[Card] = []
-            for _ in range(sol.run_cards[p][s]):
-                cards.append(cell[taken[rank][s]])
-                taken[rank][s] += 1
-            joker = Card(0, None, Meaning(rank, suit))
-            cards += [joker] * sol.run_jokers[p][s]
-            # wild jokers last, to the youngest runs; naturals to the oldest
-            for run, card in zip(open_runs, cards, strict=True):
-                run.append(card.with_meaning(Meaning(rank, suit)) if card.is_joker else card)
-        for start, cards_ in finished:
-            runs.append(Meld(MeldKind.RUN, tuple(cards_), start))
+            here = [i for i, (a, b) in enumerate(spans) if a <= p <= b]
+            pool = pools[rank][s]
+            cards = pool[taken[rank][s] : taken[rank][s] + sol.run_cards[p][s]]
+            taken[rank][s] += sol.run_cards[p][s]
+            cards += [Card(0, None, Meaning(rank, suit))] * sol.run_jokers[p][s]
+            # natural cards first to runs that have none yet, soonest ending first
+            here.sort(key=lambda i: (has_natural[i], spans[i][1], i))
+            cards.sort(key=lambda c: c.is_joker)
+            for i, card in zip(here, cards, strict=True):
+                if card.is_joker:
+                    card = card.with_meaning(Meaning(rank, suit))
+                else:
+                    has_natural[i] = True
+                cells[i].append(card)
+        for (a, _b), run_cards in zip(spans, cells, strict=True):
+            runs.append(Meld(MeldKind.RUN, tuple(run_cards), a))
     groups: list[Meld] = []
     for rank in range(1, 14):
         naturals: list[Card] = []
@@ -72,6 +68,22 @@ def build_melds(
             groups.append(Meld(MeldKind.GROUP, tuple(cards_), rank))
     runs.sort(key=lambda m: (m.suit or 0, m.start, len(m)))
     return runs + groups
+
+
+def _spans(x: list[int]) -> list[tuple[int, int]]:
+    """Cut a suit's cells in runs (``x[p]``, p >= 1) into runs: (first, last) positions.
+
+    Runs start where the count rises and the oldest end where it falls.
+    """
+    open_: deque[int] = deque()
+    out: list[tuple[int, int]] = []
+    for p in range(1, len(x) + 1):
+        n = x[p] if p < len(x) else 0
+        while len(open_) > n:
+            out.append((open_.popleft(), p - 1))
+        while len(open_) < n:
+            open_.append(p)
+    return out
 
 
 def _split_group(naturals: list[Card], jokers: list[Card], rules: MeldRules) -> list[list[Card]]:

@@ -141,6 +141,8 @@ def _counts(pos: Position, fr: Freeing) -> Counts | None:
         wild_opt=pos.wild_hand,
         weight=[0] * 14,
         wjoker=0,
+        joker_runs=pos.wild_table + pos.wild_hand + len(pos.run_jokers) + len(pos.group_jokers)
+        >= 3,
     )
     return cp
 

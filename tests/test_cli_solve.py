@@ -1,0 +1,92 @@
+"""``rummykit solve``: answers, JSON, batches and bad input (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rummykit.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["solve", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_V9_solve_text_marks_played_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--table", "Tc Th Th Ts | 7s 8s 9s", "--hand", "Js")
+    assert code == 0
+    assert "play: Js" in out
+    assert "7s 8s 9s Ts [Js]" in out
+
+
+def test_solve_json_exact_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--table", "7h 8h 9h | Kc Kd *", "--hand", "Th Jh Ks", "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert set(obj) == {"playable", "play", "table", "cards", "points", "ms"}
+    assert obj["playable"] is True and obj["cards"] == 3 and obj["points"] == 30
+    assert sorted(obj["play"]) == ["Jh", "Ks", "Th"]
+    assert ["Kc", "Kd", "Ks", "*:K"] in obj["table"]
+
+
+def test_solve_nothing_playable(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--table", "7h 8h 9h", "--hand", "2c", "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["playable"] is False and obj["play"] == [] and obj["table"] == [["7h", "8h", "9h"]]
+
+
+def test_V7_solve_opening(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--hand", "5h 6h 7h 9c", "--opening", "--json")
+    assert code == 0
+    assert json.loads(out)["table"] == [["5h", "6h", "7h"]]
+
+
+def test_V11_solve_free_jokers_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    table = "7h 8h 9h *:Th | 6s 7s 8s"
+    assert (
+        json.loads(run(capsys, "--table", table, "--hand", "Ts", "--json")[1])["playable"] is False
+    )
+    out = run(capsys, "--table", table, "--hand", "Ts", "--free-jokers", "--json")[1]
+    assert json.loads(out)["playable"] is True
+    out = run(capsys, "--table", "Jh Qh Kh", "--hand", "Ah", "--rules", "kontrakt", "--json")[1]
+    assert json.loads(out)["playable"] is False
+
+
+@pytest.mark.parametrize(
+    ("argv", "word"),
+    [
+        (["--table", "7h 8h 9x", "--hand", "Th"], "9x"),
+        (["--table", "7h 8h Tc", "--hand", "Th"], "not a meld"),
+        (["--table", "7h 8h 9h | 7h 7d 7s", "--hand", "7h"], "7h"),
+        (["--table", "7h 8h * | Kc Kd *", "--hand", "*"], "jokers"),
+        (["--table", "7h 8h 9h", "--hand", "Zz"], "Zz"),
+    ],
+)
+def test_solve_bad_input_exits_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], word: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert word in err
+
+
+def test_solve_batch(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lines = [
+        {"table": "Tc Th Th Ts | 7s 8s 9s", "hand": "Js"},
+        {"table": "", "hand": "5h 6h 7h", "opening": True},
+        {"table": "Jh Qh Kh", "hand": "Ah", "rules": "kontrakt", "objective": "points"},
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    code, out, _ = run(capsys, "--batch", str(path), "--json")
+    assert code == 0
+    answers = [json.loads(x) for x in out.splitlines()]
+    assert [a["playable"] for a in answers] == [True, True, False]
+    path.write_text('{"table": "7h 8h 9h", "hand": "Th"}\n{"table": "7h", "hand": "8h"}\n')
+    code, out, err = run(capsys, "--batch", str(path))
+    assert code == 2 and out == "" and ":2:" in err
