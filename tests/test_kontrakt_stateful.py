@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -167,6 +167,7 @@ class KontraktMachine(RuleBasedStateMachine):
         if not hasattr(self, "game"):
             return
         game = self.game
+        event(f"reached deal {game.deal + 1}" + (" (game over)" if game.is_over else ""))
         record = parse_record(game.to_record().to_json())
         result = replay_record(record)
         assert result.ok, result
