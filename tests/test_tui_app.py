@@ -8,10 +8,12 @@ pytest-asyncio is not needed: each test runs its coroutine with ``asyncio.run``.
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -62,11 +64,14 @@ async def type_line(
 
 
 def message(app: PlayApp) -> str:
-    return str(app.query_one("#message", Static).render())
+    return screen_text(app, "#message").strip()
 
 
 def screen_text(app: PlayApp, widget: str) -> str:
-    return str(app.query_one(widget, Static).render())
+    """The plain text a Static widget shows."""
+    console = Console(width=SIZE[0], record=True, file=io.StringIO())
+    console.print(app.query_one(widget, Static).content)
+    return console.export_text()
 
 
 def state(controller: Controller) -> tuple[Any, ...]:
@@ -100,6 +105,7 @@ def test_vatikanen_legal_play_is_staged_then_confirmed(tmp_path: Path) -> None:
         await pilot.pause()
         assert c.staged and state(c) == before  # nothing reached the engine
         assert "staged" in message(app)
+        assert "your turn" in screen_text(app, "#status")  # still yours until confirmed
         assert "Enter confirms" in screen_text(app, "#prompt")
         await type_line(app, pilot, "undo")
         assert not c.staged and state(c) == before
@@ -296,9 +302,13 @@ def test_kontrakt_whole_game_of_seven_deals_saves_a_record_that_replays(tmp_path
         for _ in range(3000):
             if game.is_over:
                 break
-            if c.adapter.paused():
+            if c.adapter.paused() and not seen_pause:
                 seen_pause = True
+                await pilot.pause()
                 assert "is over" in screen_text(app, "#prompt")
+                assert "went out" in screen_text(app, "#table") or "nobody" in screen_text(
+                    app, "#table"
+                )
             await _bot_turn(app, pilot, c)
         assert game.is_over and seen_pause
         path = c.record_path

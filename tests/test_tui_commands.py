@@ -251,3 +251,14 @@ def test_make_controller_defaults_and_limits(tmp_path: object) -> None:
         make_controller("vatikanen", players=6)
     with pytest.raises(ValueError, match="2 to 8"):
         make_controller("kontrakt", players=9)
+
+
+def test_play_command_rejects_a_bad_table_with_exit_code_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rummykit.cli import main
+
+    assert main(["play", "vatikanen", "--players", "7"]) == 2
+    assert "2 to 5 players" in capsys.readouterr().err
+    assert main(["play", "kontrakt", "--bots", "genius"]) == 2
+    assert "levels are" in capsys.readouterr().err

@@ -78,7 +78,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The help as Markdown."""
-        with VerticalScroll():
+        box = VerticalScroll()
+        box.border_title = "Help · ↑ ↓ PgUp PgDn scroll · Escape closes"
+        with box:
             yield Markdown(self.text + "\n\n*Escape closes this help.*")
 
 
@@ -111,7 +113,7 @@ class PlayApp(App[None]):
     CSS = """
     #status { height: 1; background: $primary; color: $text; }
     #main { height: 1fr; }
-    #left { width: 44; }
+    #left { width: 50; }
     #players { height: auto; border: round $secondary; border-title-color: $text; }
     #log { height: 1fr; border: round $secondary; }
     #right { width: 1fr; }
@@ -146,7 +148,7 @@ class PlayApp(App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Static(id="players")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
             with Vertical(id="right"):
                 with VerticalScroll(id="table-box"):
                     yield Static(id="table")

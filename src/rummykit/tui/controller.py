@@ -178,6 +178,10 @@ class GameAdapter(ABC):
     def help_text(self) -> str:
         """The help panel, as Markdown."""
 
+    @abstractmethod
+    def same_round(self, real: dict[str, Any], preview: dict[str, Any]) -> bool:
+        """True when ``preview`` (after the staged actions) is still the same game or deal."""
+
     def scores_panel(self, view: dict[str, Any]) -> RenderableType | None:
         """The score sheet, where the game has one."""
         return None
@@ -195,7 +199,7 @@ def player_label(name: str, seat: int, me: int, bot: Bot | None) -> str:
     """
     if seat == me:
         return name if name == "You" else f"{name} (you)"
-    return f"{name} [dim]({bot.level} bot)[/dim]" if bot is not None else name
+    return f"{name} [dim]{bot.level}[/dim]" if bot is not None else name
 
 
 @dataclass
@@ -242,9 +246,26 @@ class Controller:
         return out
 
     def view(self) -> dict[str, Any]:
-        """The person's view of the game, staged actions included."""
+        """The person's view of the game, staged actions included.
+
+        It is still the person's turn while actions are staged. When the staged
+        actions would end the game or deal (going out), the preview has moved
+        on, so the real view is shown (the reply said what confirming does).
+        """
+        real = self.real_view()
+        if not self.staged:
+            return real
         view: dict[str, Any] = self.preview().view(self.seat)
+        if not self.adapter.same_round(real, view):
+            return real
+        view["turn"] = real["turn"]
         return view
+
+    def goes_out(self) -> bool:
+        """True when confirming the staged actions ends the game or deal."""
+        if not self.staged:
+            return False
+        return not self.adapter.same_round(self.real_view(), self.preview().view(self.seat))
 
     def real_view(self) -> dict[str, Any]:
         """The person's view of the real game."""
@@ -335,7 +356,9 @@ class Controller:
             self.staged.append(parsed)
             self._to_apply.append(self.adapter.settled(parsed, event))
             self._preview = trial
-            return Reply(f"staged: {self.adapter.format(parsed)} (Enter to confirm, undo)", "info")
+            note = " — this empties your hand!" if self.goes_out() else ""
+            text = f"staged: {self.adapter.format(parsed)}{note} (Enter confirms, undo takes back)"
+            return Reply(text, "info")
         actions = [*self._unstage(), parsed] if how == "commit" else [parsed]
         return self._take(actions)
 

@@ -216,7 +216,8 @@ class KontraktAdapter(GameAdapter):
             prefill = cmd
         else:
             needs = " or ".join(_needs(n) for n in help_["need"])
-            text = f"no contract meld in your hand yet; still needed: {needs}"
+            text = f"no contract meld in your hand yet (still needed: {needs}): discard a card"
+            prefill = "discard "
         if phase == "upcard_offer" and my_turn:
             prefill = None
             text += " (first answer the upcard offer)"
@@ -274,9 +275,10 @@ class KontraktAdapter(GameAdapter):
         if view["laid"][self.seat]["complete"]:
             return staged_note + "Lay off (layoff Th on 3), swap jokers, meld more, then discard."
         contract = view["contract"]["text"]
-        return (
-            staged_note + f"Lay down your contract ({contract}) with meld …, then discard a card."
-        )
+        help_ = k.hint_for(view)
+        if not staged and not help_["whole"] and not help_["parts"]:
+            return f"Nothing of your contract ({contract}) to lay down yet: discard (discard Qs)."
+        return staged_note + f"Lay down your contract ({contract}): meld … (hint), then discard."
 
     def status(self, view: dict[str, Any]) -> Text:
         """Deal, contract, stock and whose turn."""
@@ -295,7 +297,14 @@ class KontraktAdapter(GameAdapter):
 
     def players_panel(self, view: dict[str, Any]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
-        table = Table(box=None, padding=(0, 1), expand=True)
+        table = Table(
+            box=None,
+            padding=(0, 1),
+            expand=True,
+            caption="▶ to act · D dealer · g groups, r runs",
+            caption_justify="left",
+            caption_style="dim",
+        )
         table.add_column("", width=1)
         table.add_column("player")
         table.add_column("cards", justify="right")
@@ -305,7 +314,7 @@ class KontraktAdapter(GameAdapter):
             mark = "▶" if view["turn"] == seat else ""
             who = player_label(name, seat, self.seat, self.bots[seat])
             if seat == view["dealer"]:
-                who += " [dim]· dealer[/dim]"
+                who += " [bold]D[/bold]"
             laid = view["laid"][seat]
             progress = "[green]✓ down[/green]" if laid["complete"] else _progress(laid, view)
             table.add_row(
@@ -314,7 +323,15 @@ class KontraktAdapter(GameAdapter):
         return table
 
     def table_panel(self, view: dict[str, Any], new: Counter[str]) -> RenderableType:
-        """The upcard offer, discard pile, and each player's melds, numbered."""
+        """The upcard offer, discard pile, and each player's melds, numbered.
+
+        Between deals and after the last: the deal's end instead (each hand
+        left and its penalty), from the log's ``deal_end`` entry.
+        """
+        if (self.between_deals or view["over"]) and view.get("log"):
+            ended = [e for e in view["log"] if e["type"] == "deal_end"]
+            if ended:
+                return self._deal_summary(ended[-1], view)
         lines: list[RenderableType] = []
         pile = view["discard_pile"]
         head = Text("Discard pile: ")
@@ -349,6 +366,25 @@ class KontraktAdapter(GameAdapter):
                 row.append_text(meld_text(m["cards"], pending))
             lines.append(row)
         return Group(*lines)
+
+    def _deal_summary(self, end: dict[str, Any], view: dict[str, Any]) -> RenderableType:
+        names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
+        who = names[end["out"]] if end["out"] is not None else "nobody (the stock ran out)"
+        title = Text(f"Deal {end['deal'] + 1} of 7 is over: {who} went out.", style="bold yellow")
+        table = Table(box=None, padding=(0, 1))
+        table.add_column("player")
+        table.add_column("cards left")
+        table.add_column("penalty", justify="right")
+        table.add_column("total", justify="right")
+        for seat, name in enumerate(names):
+            table.add_row(
+                name,
+                cards_text(end["hands"][seat]),
+                str(end["penalties"][seat]),
+                str(end["totals"][seat]),
+            )
+        foot = Text("F4 shows the whole score sheet.", style="dim")
+        return Group(title, Text(""), table, Text(""), foot)
 
     def scores_panel(self, view: dict[str, Any]) -> RenderableType:
         """The score sheet: each deal's penalties and the totals (K13, K14)."""
@@ -432,6 +468,10 @@ class KontraktAdapter(GameAdapter):
         if entry.get("went_out"):
             out.append(" and went out!", style="bold yellow")
         return out
+
+    def same_round(self, real: dict[str, Any], preview: dict[str, Any]) -> bool:
+        """The preview is shown unless the staged actions end the deal (K13)."""
+        return bool(preview["deal"] == real["deal"] and not preview["over"])
 
     def log_key(self, view: dict[str, Any]) -> object:
         """Each game has its own log."""

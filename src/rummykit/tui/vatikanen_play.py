@@ -241,15 +241,24 @@ class VatikanenAdapter(GameAdapter):
 
     def players_panel(self, view: dict[str, Any]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""
-        table = Table(box=None, padding=(0, 1), expand=True)
+        table = Table(
+            box=None,
+            padding=(0, 1),
+            expand=True,
+            caption="▶ to act · D dealer",
+            caption_justify="left",
+            caption_style="dim",
+        )
         table.add_column("", width=1)
         table.add_column("player")
         table.add_column("cards", justify="right")
-        table.add_column("opened")
+        table.add_column("opened", justify="center")
         table.add_column("balance", justify="right")
         for seat, name in enumerate(view["players"]):
             mark = "▶" if view["turn"] == seat else ""
             who = player_label(name, seat, self.seat, self.bots[seat])
+            if seat == view["dealer"]:
+                who += " [bold]D[/bold]"
             opened = "yes" if view["opened"][seat] else "no"
             table.add_row(
                 mark, who, str(view["hand_sizes"][seat]), opened, _money(view["balances"][seat])
@@ -289,6 +298,10 @@ class VatikanenAdapter(GameAdapter):
             out.append("\n")
             out.append_text(_end_line(end, view, self.seat))
         return out
+
+    def same_round(self, real: dict[str, Any], preview: dict[str, Any]) -> bool:
+        """The preview is shown unless the staged play ends the game (V13)."""
+        return not preview["over"]
 
     def log_key(self, view: dict[str, Any]) -> object:
         """Each game of the session has its own log."""
