@@ -583,3 +583,12 @@ def test_K13_no_going_out_before_the_whole_contract() -> None:
         game.lay_down(0, M("7h 7h 7d 7d 7s", "8c 8c 8d 8d 8h"))  # one card left: no
     game.lay_down(0, M("7h 7h 7d 7d", "8c 8c 8d 8d 8h"))
     assert len(game.hand(0)) == 2
+
+
+def test_K10_joker_as_written_with_its_meaning() -> None:
+    game = g2({0: "8h 8d 8s 2h 2s 2d 4c 5c 6c *", 1: "Kd Qc 9d 9h 3h 4s 5d Ts Jh 2c"}, upcard="9s")
+    game.take_upcard(0)
+    game.lay_down(0, M("8h 8d 8s", "2h 2s 2d", "4c 5c 6c"))
+    game.lay_off(0, JOKER, 2, C("*:3c"))
+    assert str(game.table[2].meld) == "*:3c 4c 5c 6c"
+    assert rule_of(game, LayOff(0, C("9s"), 2, C("7c"))) == "K10"

@@ -855,6 +855,8 @@ class KontraktGame:
         plain = s.deck[i]
         old = list(target.meld.cards)
         m = target.meld
+        if as_ is not None and as_.is_joker:  # "*:Th" says the same as "Th"
+            as_ = None if as_.stands_for is None else as_.stands_for.card
         if as_ is not None and not plain.is_joker and as_.plain() != plain:
             raise RuleError("K10", "'as' is only for a joker: what it stands for")
         if m.kind is MeldKind.GROUP:
