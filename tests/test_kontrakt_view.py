@@ -184,3 +184,12 @@ def test_soak_many_games_without_error() -> None:
     from kontrakt_games import main
 
     assert main(["--games", "10000", "--jobs", "2"]) == 0
+
+
+def test_play_out_from_the_bot_interface() -> None:
+    from rummykit.bots import play_out
+
+    game = KontraktGame(5, seed=12)
+    bots = [make_bot("kontrakt", "basic", i) for i in range(5)]
+    taken = play_out(game, bots)
+    assert game.is_over and taken == sum(1 for e in game.log if hasattr(e, "action"))
