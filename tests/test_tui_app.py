@@ -325,3 +325,21 @@ def test_kontrakt_whole_game_of_seven_deals_saves_a_record_that_replays(tmp_path
         assert c.adapter.engine is not game and c.adapter.engine.deal == 0
 
     run_app(c, body)
+
+
+def test_V9_vatikanen_explicit_table_is_staged_and_played(tmp_path: Path) -> None:
+    from rummykit import vatikanen as v
+
+    c = make_controller("vatikanen", players=2, seed=1, records=tmp_path)
+    game = v.Game.from_position(["Js 2c", "Kd Kh"], ["Tc Th Th Ts", "7s 8s 9s"])
+    c.adapter.session.games[-1] = game  # type: ignore[attr-defined]
+    reply = c.submit("play Js | Tc Th | 7s 8s 9s Ts Js")
+    assert reply.kind == "error" and reply.text.startswith("V9: ")
+    assert not c.staged and len(game.hand(0)) == 2
+    reply = c.submit("play Js | Tc Th Th | 7s 8s 9s Ts Js")
+    assert reply.kind == "info" and c.staged
+    assert c.view()["table"] == [["Tc", "Th", "Th"], ["7s", "8s", "9s", "Ts", "Js"]]
+    assert [str(x) for x in game.hand(0)] == ["Js", "2c"]  # not played yet
+    assert c.submit("").kind == "done"
+    assert game.view(0)["table"] == [["Tc", "Th", "Th"], ["7s", "8s", "9s", "Ts", "Js"]]
+    assert game.turn == 1
