@@ -13,6 +13,7 @@ from solver_oracle import assert_valid_meld
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, MeldRules
 from rummykit.solver import best_play
 
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from positions import random_position  # noqa: E402
 

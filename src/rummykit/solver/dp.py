@@ -120,9 +120,13 @@ def _group_ok(cp: Counts, total: int, nat: int, cmax: int) -> bool:
 
 
 def _options(
-    cp: Counts, st: int, mode: int, rank: int, s: int, u0: int, jleft: int
+    cp: Counts, st: int, mode: int, rank: int, s: int, u0: int, jleft: int, hasg: int
 ) -> list[Option]:
-    """What one suit may do at one position. ``mode``: 0 group off, 1 group on, 2 aces low."""
+    """What one suit may do at one position. ``mode``: 0 group off, 1 group on, 2 aces low.
+
+    A wild joker never takes a run cell while a card of that cell stays out of
+    the runs, once a group exists to take the joker instead (the swap is as good).
+    """
     m = cp.mand[rank][s]
     a = m + cp.opt[rank][s]
     fj = cp.fixed[rank][s]
@@ -146,6 +150,8 @@ def _options(
                 ns |= 1
             if mode == 2:
                 out.append((ns, xc, js, 0, 0, 0, 0, 0))
+                continue
+            if js and xc < cap and cp.big_groups and (hasg or (mode == 1 and cap - xc >= 2)):
                 continue
             ended = 1 if xc < keep - js else 0
             if mode == 0:
@@ -199,10 +205,10 @@ def solve(cp: Counts) -> Solution | None:
                 for pk, (score, _b) in layer.items():
                     placed = pk[8]
                     u0 = pk[4 + s] if high else 0
-                    ck = (pk[s], mode, rank, s, u0, jmax - placed)
+                    ck = (pk[s], mode, rank, s, u0, jmax - placed, pk[9])
                     opts = opt_cache.get(ck)
                     if opts is None:
-                        opts = _options(cp, pk[s], mode, rank, s, u0, jmax - placed)
+                        opts = _options(cp, pk[s], mode, rank, s, u0, jmax - placed, pk[9])
                         opt_cache[ck] = opts
                     gsum, gnat, cmax, natu, ended = pk[10:15]
                     for ns, xc, js, c, gain, gn, nu, en in opts:
@@ -248,6 +254,8 @@ def solve(cp: Counts) -> Solution | None:
                     old = cur.get(nk)
                     if old is None or score > old[0]:
                         cur[nk] = (score, (pk, (mode, jg)))
+        if cp.big_groups and jmax:
+            _drop_spent_jokers(cur)
         layers.append(cur)
     best: tuple[int, Key] | None = None
     for key, (score, _b) in layers[-1].items():
@@ -262,6 +270,20 @@ def solve(cp: Counts) -> Solution | None:
     if best is None:
         return None
     return _walk_back(cp, best, layers, partials, npos)
+
+
+def _drop_spent_jokers(cur: dict[Key, tuple[int, Back]]) -> None:
+    """Once a group exists, spare jokers can always join it: fewer placed is no worse."""
+    drop = []
+    for key, (score, _b) in cur.items():
+        if key[9] and key[8]:
+            for fewer in range(key[8]):
+                other = cur.get((*key[:8], fewer, 1))
+                if other is not None and other[0] >= score:
+                    drop.append(key)
+                    break
+    for key in drop:
+        del cur[key]
 
 
 def _walk_back(
