@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from solver_ilp import ilp_best
-from solver_oracle import assert_valid_meld
 
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, MeldRules
 from rummykit.solver import best_play
+from solver_ilp import ilp_best
+from solver_oracle import assert_valid_meld
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
@@ -28,7 +28,8 @@ def _check(rules: MeldRules, seed: int, n: int, sizes: tuple[int, ...], jokers: 
         table, hand = list(pos.table), list(pos.hand)
         want = ilp_best(table, hand, rules, objective, free_jokers=free)
         got = best_play(table, hand, rules=rules, objective=objective, free_jokers=free)
-        where = f"{rules.name} {[str(m) for m in table]} + {[str(c) for c in hand]} {objective} free={free}"
+        where = f"{rules.name} {[str(m) for m in table]} + {[str(c) for c in hand]}"
+        where += f" {objective} free={free}"
         if want is None:
             assert got is None, where
             continue
