@@ -113,7 +113,7 @@ class PlayApp(App[None]):
     CSS = """
     #status { height: 1; background: $primary; color: $text; }
     #main { height: 1fr; }
-    #left { width: 50; }
+    #left { width: 40%; max-width: 50; min-width: 32; }
     #players { height: auto; border: round $secondary; border-title-color: $text; }
     #log { height: 1fr; border: round $secondary; }
     #right { width: 1fr; }
