@@ -89,8 +89,10 @@ def _grow_meld(
         same = [c for c in naturals if c.rank == seed.rank]
         rng.shuffle(same)
         if rules.group_distinct_suits:
-            seen: set[Suit | None] = set()
-            same = [c for c in same if not (c.suit in seen or seen.add(c.suit))]
+            first: dict[Suit | None, Card] = {}
+            for c in same:
+                first.setdefault(c.suit, c)
+            same = list(first.values())
         cap = rules.max_group_size or 8
         size = rng.choice((3, 3, 4, 4, 5, 6))
         cards = same[: min(size, cap)]

@@ -1,0 +1,209 @@
+"""Benchmark the table solver against the PyPI package ``rummikub-solver`` (issue 2).
+
+Run: ``.venv/bin/python benchmarks/solver.py [--count N] [--sizes 0,20,40,60,80]``.
+``rummikub-solver`` must be installed in the venv for the comparison (it is not
+a project dependency): ``.venv/bin/pip install rummikub-solver``.
+
+Both solvers get the same random positions under Rummikub rules (hands of
+8-14, 0-2 jokers); the answer (cards placed) must agree on every position
+without jokers, or the run fails (exit 1). With jokers the peer leaves out
+some sets on purpose, so differences are reported, not fatal. Then full-deck
+Vatikanen positions are timed. The figures go to the Solver section of
+``docs/benchmarks.md`` (``--no-docs`` to skip).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from positions import Position, random_position
+from rummykit.cards import Card
+from rummykit.melds import RUMMIKUB, VATIKANEN
+from rummykit.solver import best_play
+
+DOCS = Path(__file__).parent.parent / "docs" / "benchmarks.md"
+BEGIN, END = "<!-- solver:begin -->", "<!-- solver:end -->"
+
+
+def tile(card: Card) -> int:
+    """The peer's tile number: colour-major 1-52, joker 53."""
+    if card.is_joker or card.suit is None:
+        return 53
+    return int(card.suit) * 13 + card.rank
+
+
+def time_ours(pos: Position, rules: Any, repeat: int) -> tuple[float, int]:
+    best = float("inf")
+    count = 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        play = best_play(list(pos.table), list(pos.hand), rules=rules)
+        best = min(best, time.perf_counter() - t0)
+        count = 0 if play is None else play.count
+    return best * 1000, count
+
+
+def time_peer(pos: Position, repeat: int) -> tuple[float, int]:
+    import rummikub_solver as rs
+
+    rules = rs.RuleSet(solver_backend=rs.MILPSolver.SCIPY)
+    best = float("inf")
+    count = 0
+    for _ in range(repeat):
+        state = rules.new_game()
+        table = [tile(c) for m in pos.table for c in m.cards]
+        if table:
+            state.add_table(*table)
+        state.add_rack(*[tile(c) for c in pos.hand])
+        state.initial = False
+        t0 = time.perf_counter()
+        sol = rules.solve(state)
+        best = min(best, time.perf_counter() - t0)
+        count = len(sol.tiles) if sol is not None else 0
+    return best * 1000, count
+
+
+def stats(xs: list[float]) -> tuple[float, float, float]:
+    xs = sorted(xs)
+    p90 = xs[min(len(xs) - 1, round(0.9 * (len(xs) - 1)))]
+    return statistics.median(xs), p90, xs[-1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=10, help="positions per table size")
+    ap.add_argument("--sizes", default="0,20,40,60,80", help="table sizes (cards)")
+    ap.add_argument("--vatikanen", type=int, default=10, help="full-deck Vatikanen positions")
+    ap.add_argument("--vatikanen-size", type=int, default=80, help="their table size")
+    ap.add_argument("--repeat", type=int, default=1, help="best of N solves per position")
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--no-peer", action="store_true", help="time our solver only")
+    ap.add_argument("--no-docs", action="store_true", help="do not update docs/benchmarks.md")
+    args = ap.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    rng = random.Random(args.seed)
+    have_peer = not args.no_peer
+    if have_peer:
+        try:
+            import rummikub_solver  # noqa: F401
+        except ImportError:
+            print("rummikub-solver is not installed: timing ours only", file=sys.stderr)
+            have_peer = False
+    rows = []
+    ours_all: list[float] = []
+    peer_all: list[float] = []
+    disagree = 0
+    joker_diffs = 0
+    for size in sizes:
+        ours: list[float] = []
+        peer: list[float] = []
+        for _ in range(args.count):
+            pos = random_position(rng, RUMMIKUB, size, rng.randint(8, 14), jokers=rng.randint(0, 2))
+            ms, n = time_ours(pos, RUMMIKUB, args.repeat)
+            ours.append(ms)
+            if have_peer:
+                pms, pn = time_peer(pos, args.repeat)
+                peer.append(pms)
+                jokers = any(c.is_joker for m in pos.table for c in m.cards) or any(
+                    c.is_joker for c in pos.hand
+                )
+                if pn != n:
+                    tag = "with jokers" if jokers else "WITHOUT jokers"
+                    print(f"differ ({tag}): ours {n}, peer {pn}: {pos}", file=sys.stderr)
+                    if jokers:
+                        joker_diffs += 1
+                    else:
+                        disagree += 1
+        ours_all += ours
+        peer_all += peer
+        rows.append((size, stats(ours), stats(peer) if peer else None))
+        print(f"table {size:>3}: ours median/p90/max {_fmt(stats(ours))}", end="")
+        print(f"   peer {_fmt(stats(peer))}" if peer else "", flush=True)
+    vat: list[float] = []
+    vat_sizes: list[int] = []
+    for _ in range(args.vatikanen):
+        pos = random_position(rng, VATIKANEN, args.vatikanen_size, rng.randint(8, 14))
+        ms, _n = time_ours(pos, VATIKANEN, args.repeat)
+        vat.append(ms)
+        vat_sizes.append(pos.table_size)
+        print(f"vatikanen table {pos.table_size}: {ms:.1f} ms", flush=True)
+    lines = _report(args, rows, ours_all, peer_all, vat, vat_sizes, disagree, joker_diffs)
+    print("\n".join(lines))
+    if not args.no_docs:
+        _write_docs(lines)
+    if disagree:
+        print(f"FAIL: {disagree} position(s) without jokers disagree", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _fmt(t: tuple[float, float, float]) -> str:
+    return " / ".join(f"{x:.1f}" for x in t) + " ms"
+
+
+def _report(
+    args: argparse.Namespace,
+    rows: list[tuple[int, tuple[float, float, float], tuple[float, float, float] | None]],
+    ours_all: list[float],
+    peer_all: list[float],
+    vat: list[float],
+    vat_sizes: list[int],
+    disagree: int,
+    joker_diffs: int,
+) -> list[str]:
+    cmd = "python benchmarks/solver.py " + " ".join(sys.argv[1:])
+    out = [
+        "## Solver",
+        "",
+        f"Machine: {platform.machine()}, {platform.python_implementation()}"
+        f" {platform.python_version()}, {dt.date.today().isoformat()}. Command: `{cmd.strip()}`.",
+        "Times per position in ms (median / p90 / max), Rummikub rules on both sides,"
+        f" {args.count} positions per table size, hands of 8-14, 0-2 jokers.",
+        "",
+        "| table cards | ours | rummikub-solver | p90 ratio |",
+        "|---|---|---|---|",
+    ]
+    for size, ours, peer in rows:
+        ratio = f"{peer[1] / max(ours[1], 1e-9):.1f}x" if peer else "-"
+        out.append(f"| {size} | {_fmt(ours)} | {_fmt(peer) if peer else '-'} | {ratio} |")
+    if peer_all:
+        o, p = stats(ours_all), stats(peer_all)
+        out.append(f"| all | {_fmt(o)} | {_fmt(p)} | {p[1] / max(o[1], 1e-9):.1f}x |")
+        out.append("")
+        out.append(
+            f"Disagreements without jokers: {disagree}; with jokers (the peer omits"
+            f" some joker sets): {joker_diffs}."
+        )
+    if vat:
+        v = stats(vat)
+        out += [
+            "",
+            f"Vatikanen (2 packs, 2 jokers), {len(vat)} positions with tables of"
+            f" {min(vat_sizes)}-{max(vat_sizes)} cards: median / p90 / max {_fmt(v)};"
+            f" over 20 ms: {sum(1 for x in vat if x > 20)}.",
+        ]
+    return out
+
+
+def _write_docs(lines: list[str]) -> None:
+    block = BEGIN + "\n" + "\n".join(lines) + "\n" + END
+    text = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Benchmarks\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    DOCS.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
