@@ -35,9 +35,9 @@ from typing import Any, Literal
 from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import RuleError
-from rummykit.melds import VATIKANEN, Meld, MeldError, read_meld
+from rummykit.melds import VATIKANEN, Meld, MeldError
 from rummykit.record import DealRecord, GameRecord, RecordError, ReplayResult
-from rummykit.vatikanen_table import check_opening, check_table
+from rummykit.vatikanen_table import check_opening, check_table, read_table_meld
 
 __all__ = [
     "CARDS_PER_PLAYER",
@@ -272,6 +272,7 @@ class Game:
         self._turn = forhand(dealer, n)
         self._passes = 0
         self.log: list[Event] = []
+        self._log_json: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (public, actor's)
         self.end: GameEnd | None = None
         self._position = False
 
@@ -297,7 +298,7 @@ class Game:
         game has no deal to record (:meth:`to_record` refuses).
         """
         hand_cards = [parse_cards(h) if isinstance(h, str) else list(h) for h in hands]
-        melds = [read_meld(parse_cards(m) if isinstance(m, str) else m, VATIKANEN) for m in table]
+        melds = [read_table_meld(parse_cards(m) if isinstance(m, str) else m) for m in table]
         placed = [c.plain() for h in hand_cards for c in h]
         placed += [c.plain() for m in melds for c in m.cards]
         rest = Counter(full_deck(PACKS, JOKERS))
@@ -402,7 +403,7 @@ class Game:
         table_cards = [c.plain() for m in self._table for c in m.cards]
         assert Counter(table_cards) == Counter(self.deck[i] for i in self._table_ids)
         for meld in self._table:
-            read_meld(meld.cards, VATIKANEN)
+            read_table_meld(meld.cards)
 
     # ------------------------------------------------------------ checks
 
@@ -567,6 +568,8 @@ class Game:
     ) -> Event:
         event = Event(len(self.log), action, card, table, end)
         self.log.append(event)
+        public = event.to_json(None)
+        self._log_json.append((public, event.to_json(event.seat) if card else public))
         if end is None:
             self._turn = (self._turn + 1) % self.n_players
         else:
@@ -650,6 +653,7 @@ class Game:
         Own hand (none for a spectator), the table with joker meanings, every
         hand's size, the stock's size (never its order), whose turn, who has
         opened, balances, and the log with other seats' drawn cards removed.
+        The log's entries are shared between views: treat a view as read-only.
         """
         return {
             "game": "vatikanen",
@@ -669,8 +673,11 @@ class Game:
             "balances": [number(b) for b in self.balances],
             "over": self.over,
             "end": None if self.end is None else self.end.to_json(),
-            "log": [e.to_json(seat) for e in self.log],
+            "log": [own if e.seat == seat else public for e, (public, own) in self._logged()],
         }
+
+    def _logged(self) -> Iterable[tuple[Event, tuple[dict[str, Any], dict[str, Any]]]]:
+        return zip(self.log, self._log_json, strict=True)
 
     # ------------------------------------------------------------ records
 

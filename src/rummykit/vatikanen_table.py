@@ -37,6 +37,7 @@ __all__ = [
     "frees_allowed",
     "keeps_meaning",
     "plain_counter",
+    "read_table_meld",
 ]
 
 
@@ -99,9 +100,44 @@ def _describe_diff(missing: Counter[Card], extra: Counter[Card]) -> str:
     return " and ".join(parts)
 
 
-def _read(cards: Sequence[Card]) -> Meld:
+def read_table_meld(cards: Sequence[Card]) -> Meld:
+    """Read a meld of the table, where a joker may stand for a card (V11, V12).
+
+    Like :func:`~rummykit.melds.read_meld`, and a joker that stood for a card
+    in a run (``*:6d``) also counts as that card in a group of its rank
+    (V12: a table joker counts as the card it stands for), keeping its meaning.
+
+    >>> from rummykit.cards import parse_cards
+    >>> str(read_table_meld(parse_cards("*:6d 6c 6s")))
+    '6c 6s *:6d'
+    """
     try:
         return read_meld(cards, VATIKANEN)
+    except MeldError:
+        suited = [c.stands_for for c in cards if c.is_joker and c.stands_for is not None]
+        if not any(m.suit is not None for m in suited):
+            raise
+        bare = [c.with_meaning(Meaning(c.stands_for.rank)) if c.stands_for else c for c in cards]
+        try:
+            group = read_meld(bare, VATIKANEN)
+        except MeldError:
+            raise MeldError(
+                f"{format_cards(cards)} is neither a run (one suit, consecutive)"
+                " nor a group (one rank) (V5, V6)"
+            ) from None
+        if group.kind is not MeldKind.GROUP:
+            raise
+        meanings = iter([c.stands_for for c in cards if c.is_joker])
+        out = tuple(
+            c.with_meaning(next(meanings) or Meaning(group.start)) if c.is_joker else c
+            for c in group.cards
+        )
+        return Meld(MeldKind.GROUP, out, group.start)
+
+
+def _read(cards: Sequence[Card]) -> Meld:
+    try:
+        return read_table_meld(cards)
     except MeldError as exc:
         text = format_cards(cards)
         raise RuleError("V9", f"the table would hold {text}, which is no meld: {exc}") from None

@@ -6,8 +6,10 @@ rebuild the cards from its text.
 ``random`` samples a legal action. It lists the plays it can find without
 search: openings (V7) and new melds from the hand (runs of 3-5 cards, a joker
 may fill one place; groups of 3 of one rank), and single cards laid at either
-end of a table meld (V8). With probability 1/4 it also asks the solver to
-place one random hand card anywhere (a rearrangement, V9). It then draws (or
+end of a table meld (V8). With probability 1/4, while the table holds at
+most :data:`SOLVER_TABLE_LIMIT` cards, it also asks the solver to place one
+random hand card anywhere (a rearrangement, V9); the limit keeps random
+games fast, since the solver's time grows steeply with the table. It then draws (or
 passes, with an empty stock) with probability 1/2, else makes one of the
 listed plays chosen uniformly; with nothing listed it draws or passes.
 
@@ -25,19 +27,23 @@ from typing import Any
 from rummykit import solver
 from rummykit.bots.base import register
 from rummykit.cards import Card, parse_cards
-from rummykit.melds import VATIKANEN, Meld, classify, read_meld
+from rummykit.melds import VATIKANEN, Meld, MeldKind, classify
 from rummykit.vatikanen import Action, Draw, Pass, Play
+from rummykit.vatikanen_table import read_table_meld
 
-__all__ = ["GreedyBot", "RandomBot", "hand_melds", "read_view"]
+__all__ = ["SOLVER_TABLE_LIMIT", "GreedyBot", "RandomBot", "hand_melds", "lay_offs", "read_view"]
 
 Table = tuple[tuple[Card, ...], ...]
+
+SOLVER_TABLE_LIMIT = 40
+"""The random bot asks the solver for a rearrangement only up to this many table cards."""
 
 
 def read_view(view: Mapping[str, Any]) -> tuple[int, list[Card], list[Meld], bool]:
     """The seat, its hand, the table's melds and whether it has opened, from a view."""
     seat = view["seat"]
     hand = parse_cards(view["hand"])
-    table = [read_meld(parse_cards(m), VATIKANEN) for m in view["table"]]
+    table = [read_table_meld(parse_cards(m)) for m in view["table"]]
     return seat, hand, table, bool(view["opened"][seat])
 
 
@@ -74,12 +80,25 @@ def hand_melds(hand: Sequence[Card], *, runs_only: bool = False) -> list[list[Ca
     return [m for m in out if classify(m, VATIKANEN) is not None]
 
 
-def _lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Table]]:
+def _fits_end(card: Card, meld: Meld) -> bool:
+    """A quick test: could ``card`` extend ``meld`` at an end? (:func:`classify` decides.)"""
+    if card.is_joker:
+        return True
+    if meld.kind is MeldKind.GROUP:
+        return card.rank == meld.start
+    if card.suit != meld.suit:
+        return False
+    return card.rank in (meld.start - 1, meld.end + 1, meld.end + 1 - 13)
+
+
+def lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Table]]:
     """Single cards laid at an end of a table meld, with the table they make."""
     base = tuple(tuple(m.cards) for m in table)
     out = []
-    for card in set(hand):
+    for card in dict.fromkeys(hand):
         for i, meld in enumerate(table):
+            if not _fits_end(card, meld):
+                continue
             for cards in ((*meld.cards, card), (card, *meld.cards)):
                 if classify(cards, VATIKANEN) is not None:
                     out.append((card, (*base[:i], cards, *base[i + 1 :])))
@@ -107,9 +126,10 @@ class RandomBot:
         else:
             for meld in hand_melds(hand):
                 plays.append(Play(seat, tuple(meld), (*base, tuple(meld))))
-            for card, new in _lay_offs(hand, table):
+            for card, new in lay_offs(hand, table):
                 plays.append(Play(seat, (card,), new))
-            if hand and self.rng.random() < 0.25:
+            small = sum(len(m) for m in table) <= SOLVER_TABLE_LIMIT
+            if hand and small and self.rng.random() < 0.25:
                 card = self.rng.choice(hand)
                 arranged = solver.arrange_play(table, [card], rules=VATIKANEN)
                 if arranged is not None:
