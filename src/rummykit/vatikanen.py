@@ -611,7 +611,9 @@ class Game:
         found = solver.best_opening(self.hand(seat), rules=VATIKANEN, objective=objective)
         if found is None:
             return None
-        return Play(seat, tuple(found.cards), _table_cards(found.table))
+        want = Counter(c.plain() for c in found.cards)
+        run = next(m for m in found.table if Counter(m.plain_cards()) == want)
+        return Play(seat, run.cards, (*_table_cards(self._table), run.cards))
 
     def best_play(self, seat: int | None = None, objective: Objective = "cards") -> Play | None:
         """The solver's best legal play for ``seat`` (most cards or points); None if none.
