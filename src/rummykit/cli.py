@@ -14,7 +14,7 @@ from typing import Any
 
 from rummykit import __version__
 
-COMMANDS: tuple[str, ...] = ("cli_replay", "cli_play", "cli_solve")
+COMMANDS: tuple[str, ...] = ("cli_replay", "cli_play", "cli_solve", "cli_simulate")
 """Sub-command modules under ``rummykit``, in the order ``--help`` lists them."""
 
 

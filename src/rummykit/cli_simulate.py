@@ -1,0 +1,300 @@
+"""``rummykit simulate``: bots play many games with duplicate deals; win rates and ratings.
+
+    rummykit simulate --game vatikanen --players 2 --bots greedy,random --games 200
+    rummykit simulate --game kontrakt --players 4 --bots basic,random --games 40 --json
+    rummykit simulate --game vatikanen --bots greedy,cmd:"python examples/random_bot.py"
+
+``--bots`` names one bot per seat, comma-separated; with fewer bots than
+players the last one fills the other seats (``strong,greedy`` with four
+players is strong against three greedy). A bot is a level of the game's bot
+registry or ``cmd:COMMAND``, a program speaking ``rummykit-bot/1``
+(``docs/bot-protocol.md``).
+
+``--games G`` is rounded up to a whole number of decks: each deck is played
+once in each of the N seat rotations, so G games are ceil(G / N) decks.
+
+Exit 0 when every game was played to its end, 1 when some game could not be
+(the error is printed; the game is left out of the figures), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rummykit.arena import (
+    GAMES,
+    ArenaConfig,
+    GameResult,
+    fill_lineup,
+    normalize_spec,
+    split_specs,
+    summarize,
+)
+from rummykit.arena_run import Progress, default_workers, run_match
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+MAX_PRINTED_MESSAGES = 20
+
+
+def add_parser(sub: Any) -> None:
+    """Register the sub-command."""
+    p = sub.add_parser(
+        "simulate",
+        help="let bots play many games (duplicate deals) and measure them",
+        description="Let bots play many games with duplicate deals: every deck is played once "
+        "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95%% "
+        "interval, mean score and Elo-style ratings.",
+    )
+    p.add_argument("--game", choices=GAMES, required=True)
+    p.add_argument(
+        "--players", type=int, help="players at the table (default: the number of bots, min 2)"
+    )
+    p.add_argument(
+        "--bots",
+        required=True,
+        help="bot per seat, comma-separated: a level (random, greedy, basic, strong) or "
+        'cmd:"COMMAND"; the last one fills the remaining seats',
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games to play, rounded up to a multiple of the players (default 100)",
+    )
+    p.add_argument("--seed", type=int, help="match seed (default: a random one, printed)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        help=f"local processes (default: every core, here {default_workers()}; 1 = in-process)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster (no address: a local Ray instance); needs rummykit[cluster]",
+    )
+    p.add_argument("--records", metavar="DIR", help="write every game's record into DIR")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", metavar="FILE", help="draw win rates with their intervals (.png/.svg)")
+    p.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds an external bot has for each answer (default 5)",
+    )
+    p.add_argument(
+        "--bot-startup",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="extra seconds for an external bot's first answer of a game (default 10)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.set_defaults(handler=run)
+
+
+def _fail(message: str) -> int:
+    print(f"rummykit simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, list[str]]:
+    """The match the arguments ask for, and notes for the user; ValueError for bad input."""
+    specs = [normalize_spec(s) for s in split_specs(args.bots) if s.strip()]
+    if not specs:
+        raise ValueError("--bots names no bot")
+    players = args.players if args.players is not None else max(2, len(specs))
+    notes = []
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    decks = math.ceil(args.games / players)
+    games = decks * players
+    if games != args.games:
+        notes.append(
+            f"{args.games} games rounded up to {games}: {decks} deck(s) x {players} rotations"
+        )
+    if args.bot_timeout <= 0 or args.bot_startup < 0:
+        raise ValueError("--bot-timeout must be positive and --bot-startup not negative")
+    seed = args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+        notes.append(f"seed {seed} (give --seed {seed} to play the same games again)")
+    config = ArenaConfig(
+        game=args.game,
+        players=players,
+        lineup=fill_lineup(specs, players),
+        games=games,
+        seed=seed,
+        bot_timeout=args.bot_timeout,
+        bot_startup=args.bot_startup,
+        records=args.records is not None,
+    )
+    return config, notes
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the match and print the summary."""
+    try:
+        config, notes = config_from_args(args)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.workers is not None and args.workers < 1:
+        return _fail("--workers must be at least 1")
+    if args.plot is not None:
+        problem = check_plot(args.plot)
+        if problem:
+            return _fail(problem)
+    records = Path(args.records) if args.records is not None else None
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return _fail(f"cannot make {records}: {exc}")
+    for note in notes:
+        print(f"rummykit simulate: {note}", file=sys.stderr)
+    progress = None if args.quiet else Progress(bar=False if args.json else None)
+
+    def keep(result: GameResult) -> None:
+        if records is not None and result.record is not None:
+            path = records / f"{config.game}-{result.index:06d}.json"
+            path.write_text(result.record, encoding="utf-8")
+
+    try:
+        match = run_match(
+            config,
+            workers=args.workers,
+            ray_address=args.ray,
+            progress=progress,
+            on_result=keep,
+        )
+    except RuntimeError as exc:
+        return _fail(str(exc))
+    summary = summarize(config, match.results, seconds=match.seconds)
+    report_problems(match.results)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(format_summary(summary, config, match.backend))
+    if args.plot is not None:
+        plot_summary(summary, args.plot)
+        if not args.json:
+            print(f"plot: {args.plot}")
+    return 1 if any(r.error is not None for r in match.results) else 0
+
+
+def report_problems(results: list[GameResult]) -> None:
+    """Print the games that failed and the first fault messages to stderr."""
+    printed = 0
+    for r in results:
+        if r.error is not None:
+            print(f"rummykit simulate: game {r.index} failed: {r.error}", file=sys.stderr)
+        for message in r.messages:
+            if printed < MAX_PRINTED_MESSAGES:
+                print(f"rummykit simulate: {message}", file=sys.stderr)
+            printed += 1
+    if printed > MAX_PRINTED_MESSAGES:
+        more = printed - MAX_PRINTED_MESSAGES
+        print(f"rummykit simulate: ... and {more} more bot faults", file=sys.stderr)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str = "") -> str:
+    """The summary as a table for a terminal."""
+    n = config.players
+    decks = config.decks
+    head = (
+        f"{summary['game']}, {n} players: {summary['games']} games"
+        f" ({decks} deck(s) x {n} seat rotations), seed {config.seed}"
+        + (f", {backend}" if backend else "")
+        + f", {summary['seconds']:.1f} s"
+    )
+    score_name = "mean score" if config.game == "vatikanen" else "mean penalty"
+    sign = "+" if config.game == "vatikanen" else ""
+    results: Mapping[str, Mapping[str, Any]] = summary["results"]
+    width = max([4, *(len(b) for b in results)])
+    method = next((e["ci95_method"] for e in results.values()), "wilson")
+    lines = [
+        head,
+        f"{'bot':<{width}}  {'games':>6}  {'wins':>8}  {'win rate':>8}  "
+        f"{'95% CI (' + method + ')':<20}  {score_name:>12}  {'95% CI':<18}  {'Elo':>6}"
+        f"  {'ms/move':>8}",
+    ]
+    for bot, e in results.items():
+        lo, hi = e["ci95"]
+        slo, shi = e["score_ci95"]
+        win_ci = f"[{_pct(lo)}, {_pct(hi)}]"
+        score_ci = f"[{slo:{sign}.1f}, {shi:{sign}.1f}]"
+        lines.append(
+            f"{bot:<{width}}  {e['games']:>6}  {e['wins']:>8.1f}  {_pct(e['win_rate']):>8}  "
+            f"{win_ci:<20}  {e['mean_score']:>{sign}12.2f}  {score_ci:<18}  "
+            f"{e['elo']:>6.0f}  {e['ms_per_move']:>8.1f}"
+        )
+    if config.game == "vatikanen":
+        lines.append("score: the game's zero-sum payment (V13, V15); higher is better")
+    else:
+        lines.append("penalty: total of the seven deals (K13, K14); lower is better")
+    lines.append(f"par win rate with {n} players: {_pct(1 / n)} (ties share a win)")
+    for bot, e in results.items():
+        if e["faults"] or e["substituted_moves"] or e["errors"]:
+            kinds = ", ".join(f"{k} {v}" for k, v in e["fault_kinds"].items())
+            lines.append(
+                f"{bot}: {e['faults']} fault(s) ({kinds or 'none'}),"
+                f" {e['substituted_moves']} move(s) played by the random bot,"
+                f" {e['errors']} game(s) failed"
+            )
+    return "\n".join(lines)
+
+
+def check_plot(path: str) -> str | None:
+    """Why ``--plot path`` cannot work, or None."""
+    if Path(path).suffix.lower() not in PLOT_SUFFIXES:
+        return f"--plot writes {', '.join(PLOT_SUFFIXES)} files, not {path}"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return "--plot needs matplotlib: pip install 'rummykit[plot]'"
+    return None
+
+
+def plot_summary(summary: Mapping[str, Any], path: str) -> None:
+    """Draw each bot's win rate with its 95% interval, and the par line, into ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results: Mapping[str, Mapping[str, Any]] = summary["results"]
+    names = list(results)
+    rates = [100 * results[b]["win_rate"] for b in names]
+    lows = [r - 100 * results[b]["ci95"][0] for r, b in zip(rates, names, strict=True)]
+    highs = [100 * results[b]["ci95"][1] - r for r, b in zip(rates, names, strict=True)]
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(names) + 2), 4.0))
+    xs = list(range(len(names)))
+    ax.bar(xs, rates, color="#8fb3d9", edgecolor="#2b5c8a")
+    ax.errorbar(xs, rates, yerr=[lows, highs], fmt="none", ecolor="black", capsize=6)
+    par = 100 / summary["players"]
+    ax.axhline(par, color="#c0392b", linestyle="--", linewidth=1, label=f"par {par:.0f}%")
+    ax.set_xticks(xs)
+    ax.set_xticklabels([n if len(n) <= 24 else n[:21] + "..." for n in names])
+    ax.set_ylabel("win rate (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(
+        f"{summary['game']}, {summary['players']} players, {summary['games']} games (95% intervals)"
+    )
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
