@@ -14,6 +14,7 @@ game's record replays to the same balances. ``--jobs`` runs games in
 parallel; ``--one I`` replays game I alone (to debug a failure)::
 
     python benchmarks/games.py --soak 10000 --jobs 2
+    python benchmarks/games.py --soak 5000 --start 5000 --jobs 2   # a second shard
 """
 
 from __future__ import annotations
@@ -172,8 +173,12 @@ def soak_one(i: int) -> dict[str, Any]:
     }
 
 
-def soak(total: int, jobs: int, out: Path) -> int:
-    """Run the soak; write a summary to ``out``; return the number of failures."""
+def soak(total: int, jobs: int, out: Path, first: int = 0) -> int:
+    """Run soak games ``first`` .. ``first + total - 1``; write a summary to ``out``.
+
+    Return the number of failures. Games are independent, so a long soak can
+    be split into shards with ``--start``.
+    """
     start = time.perf_counter()
     reasons: Counter[str] = Counter()
     by_mode: Counter[str] = Counter()
@@ -181,7 +186,7 @@ def soak(total: int, jobs: int, out: Path) -> int:
     actions = 0
     done = 0
     with multiprocessing.Pool(jobs) as pool:
-        for row in pool.imap_unordered(soak_one, range(total), chunksize=4):
+        for row in pool.imap_unordered(soak_one, range(first, first + total), chunksize=4):
             done += 1
             if row["ok"]:
                 reasons[row["reason"]] += 1
@@ -190,8 +195,9 @@ def soak(total: int, jobs: int, out: Path) -> int:
             else:
                 failures.append(row)
                 print(f"game {row['i']} FAILED:\n{row['error']}", file=sys.stderr, flush=True)
-            if done % 250 == 0 or done == total:
+            if done % 50 == 0 or done == total:
                 summary = {
+                    "first": first,
                     "games": done,
                     "of": total,
                     "failures": len(failures),
@@ -276,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games per player count")
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/")
     parser.add_argument("--soak", type=int, metavar="N", help="play and check N games")
+    parser.add_argument("--start", type=int, default=0, help="first soak game (shards)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the soak")
     parser.add_argument("--out", type=Path, default=Path("soak.json"), help="soak summary")
     parser.add_argument("--one", type=int, metavar="I", help="play soak game I and report")
@@ -286,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         print(row.get("error") or json.dumps(row))
         return 0 if row["ok"] else 1
     if args.soak:
-        return 1 if soak(args.soak, args.jobs, args.out) else 0
+        return 1 if soak(args.soak, args.jobs, args.out, args.start) else 0
     section = benchmark(args.games)
     print(section)
     if not args.no_write:
