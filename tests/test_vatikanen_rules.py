@@ -587,3 +587,10 @@ def test_V11_each_freed_joker_needs_its_own_real_card() -> None:
     with_js = table_of("5c 5d 5s", "* 6h 7h *", "8s 9s Ts Js")
     game.play(Play(0, cards("6h 7h Js"), with_js))
     assert "*:5h 6h 7h *:8h" in table_text(game)
+
+
+def test_V7_opening_table_names_the_run_in_order() -> None:
+    game = Game.from_position(["7h 9h * 2c", "3c"], opened=[False, False])
+    assert rule_of(game, Play(0, cards("7h 9h *"), table_of("7h 9h *"))) == "V7"
+    game.play(Play(0, cards("7h 9h *"), table_of("7h * 9h")))
+    assert table_text(game) == ["7h *:8h 9h"]

@@ -155,25 +155,26 @@ def check_opening(
     why = "your first play must be one run of at least 3 cards from your hand"
     if len(add) < 3:
         raise RuleError("V7", f"{why}: {format_cards(add)} is too short")
-    try:
-        run = read_meld(add, VATIKANEN)
-    except MeldError as exc:
-        raise RuleError("V7", f"{why}: {exc}") from None
-    if run.kind is not MeldKind.RUN:
-        raise RuleError("V7", f"{why}, not a group: {format_cards(add)}")
     if new is None:
-        return [*table, run]
+        return [*table, _opening_run(add, why)]
     if len(new) != len(table) + 1:
         raise RuleError("V7", f"{why}; the table is not touched that turn")
     old_keys = [plain_counter(m.cards) for m in table]
     for i, meld in enumerate(new):
         rest = [plain_counter(m) for j, m in enumerate(new) if j != i]
         if plain_counter(meld) == plain_counter(add) and rest == old_keys:
-            placed = read_meld(meld, VATIKANEN)
-            if placed.kind is not MeldKind.RUN:
-                raise RuleError("V7", f"{why}, not a group: {format_cards(meld)}")
-            return [*table[:i], placed, *table[i:]]
+            return [*table[:i], _opening_run(meld, why), *table[i:]]
     raise RuleError("V7", f"{why}; the table is not touched that turn")
+
+
+def _opening_run(cards: Sequence[Card], why: str) -> Meld:
+    try:
+        run = read_meld(cards, VATIKANEN)
+    except MeldError as exc:
+        raise RuleError("V7", f"{why}: {exc}") from None
+    if run.kind is not MeldKind.RUN:
+        raise RuleError("V7", f"{why}, not a group: {format_cards(cards)}")
+    return run
 
 
 def check_table(
