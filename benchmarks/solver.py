@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--no-peer", action="store_true", help="time our solver only")
     ap.add_argument("--no-docs", action="store_true", help="do not update docs/benchmarks.md")
+    ap.add_argument("--note", default="", help="a sentence to add to the report")
     args = ap.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     rng = random.Random(args.seed)
@@ -183,6 +184,8 @@ def _report(
             f"Disagreements without jokers: {disagree}; with jokers (the peer omits"
             f" some joker sets): {joker_diffs}."
         )
+    if args.note:
+        out += ["", args.note]
     if vat:
         v = stats(vat)
         out += [

@@ -41,12 +41,12 @@ def _check(rules: MeldRules, seed: int, n: int, sizes: tuple[int, ...], jokers: 
 
 @pytest.mark.parametrize("rules", [VATIKANEN, KONTRAKT, RUMMIKUB], ids=lambda r: r.name)
 def test_V12_matches_ilp_without_jokers(rules: MeldRules) -> None:
-    _check(rules, 1, 8, (10, 30, 50, 70), jokers=0)
+    _check(rules, 1, 6, (10, 30, 50), jokers=0)
 
 
 @pytest.mark.parametrize("rules", [VATIKANEN, RUMMIKUB], ids=lambda r: r.name)
 def test_V11_matches_ilp_with_table_jokers(rules: MeldRules) -> None:
-    _check(rules, 2, 6, (20, 40, 60), jokers=2)
+    _check(rules, 2, 4, (20, 30), jokers=2)
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from rummykit.solver import best_play
 from solver_oracle import assert_valid_meld, best_score
 from solver_positions import random_position
 
-ROUNDS = 60
+ROUNDS = 100
 RULES = {"vatikanen": VATIKANEN, "kontrakt": KONTRAKT, "rummikub": RUMMIKUB}
 
 
@@ -28,9 +28,20 @@ def check_table(table: list[Meld], old: list[Meld], played: list, rules: MeldRul
 @pytest.mark.parametrize("name", list(RULES))
 @pytest.mark.parametrize("objective", ["cards", "points"])
 def test_V12_best_play_matches_brute_force(name: str, objective: str) -> None:
+    _compare(name, objective, ROUNDS, f"{name}-{objective}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(RULES))
+@pytest.mark.parametrize("objective", ["cards", "points"])
+def test_V12_best_play_matches_brute_force_many(name: str, objective: str) -> None:
+    _compare(name, objective, 2000, f"many-{name}-{objective}")
+
+
+def _compare(name: str, objective: str, rounds: int, seed: str) -> None:
     rules = RULES[name]
-    rng = random.Random(f"{name}-{objective}")
-    for i in range(ROUNDS):
+    rng = random.Random(seed)
+    for i in range(rounds):
         table, hand = random_position(
             rng,
             rules,
