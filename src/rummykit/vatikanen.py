@@ -55,6 +55,7 @@ __all__ = [
     "Session",
     "action_from_json",
     "action_to_json",
+    "deck_size",
     "game_deck",
     "replay_record",
 ]
