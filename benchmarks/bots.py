@@ -11,6 +11,7 @@ how long each match took.
     python benchmarks/bots.py --workers 16       # more local processes
     python benchmarks/bots.py --ray ADDRESS      # on a Ray cluster ('' = a local instance)
     python benchmarks/bots.py --only vatikanen-2p,determinism --no-write
+    python benchmarks/bots.py --games 100        # at most 100 games per match
 
 The matches (full game counts; ``--quick`` plays far fewer):
 
@@ -135,6 +136,14 @@ STANDARD = [
 ]
 
 
+def _games(std: Standard, quick: bool, cap: int | None) -> int:
+    """The match's game count: standard or quick, at most ``cap``, whole decks."""
+    games = std.quick if quick else std.games
+    if cap is not None:
+        games = min(games, max(std.players, cap - cap % std.players))
+    return games
+
+
 def _example_spec() -> str:
     return "cmd:" + shlex.join([sys.executable, str(EXAMPLE)])
 
@@ -147,7 +156,9 @@ def bot_settings(game: str, level: str) -> str:
     simple = {
         k: v
         for k, v in sorted(vars(bot).items())
-        if not k.startswith("_") and k not in ("seed", "level") and isinstance(v, int | float | str)
+        if not k.startswith("_")
+        and k not in ("seed", "level")
+        and isinstance(v, int | float | str | None)
     }
     return ", ".join(f"{k}={v}" for k, v in simple.items()) or "-"
 
@@ -205,18 +216,20 @@ def _short(spec: str) -> str:
     return spec.replace(sys.executable, "python").replace(str(ROOT) + "/", "")
 
 
-def report(rows: list[dict[str, Any]], notes: list[str], quick: bool, total: float) -> str:
+def report(
+    rows: list[dict[str, Any]], notes: list[str], quick: bool, total: float, command: str
+) -> str:
     """The Bots section as Markdown."""
     out = [
         "## Bots",
         "",
-        "Written by `python benchmarks/bots.py"
-        + (" --quick" if quick else "")
-        + "` (do not edit by hand). Arena matches with duplicate deals: every deck is"
-        " played once in each seat rotation. `seat-games` counts each seat a bot held;"
+        f"Written by `{command}` (do not edit by hand). Arena matches with duplicate"
+        " deals: every deck is played once in each seat rotation. `seat-games` counts"
+        " each seat a bot held;"
         " a shared win counts 1/k to each of the k winners. The 95% interval of the win"
-        " rate is a per-deck cluster bootstrap (`bootstrap`, 2,000 resamples; decks are"
-        " the independent units) when a match has at least 10 decks, else Wilson's."
+        " rate is Wilson's, widened (`deck-clustered`) by the design effect of the decks"
+        " when a match has at least 10 decks (the games of one deck are correlated; never"
+        " narrower than Wilson's); the score interval likewise."
         " Vatikanen's score is the game's zero-sum payment (higher is better);"
         " Kontrakt's penalty is the total of the seven deals (lower is better). Elo:"
         " Bradley-Terry fit of the pairwise results of every game (by score), the first"
@@ -317,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--only", help="comma-separated match names")
+    parser.add_argument(
+        "--games", type=int, metavar="N", help="at most N games per match (rounded to the players)"
+    )
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
@@ -342,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
             std.game,
             std.players,
             fill_lineup(list(bots), std.players),
-            games=std.quick if args.quick else std.games,
+            games=_games(std, args.quick, args.games),
             seed=args.seed,
         )
         row = play(std.name, config, workers=args.workers, ray=args.ray, quiet=args.quiet)
@@ -354,7 +370,12 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(determinism(args.workers, args.ray, args.quick, args.quiet))
     if only is None or "external" in only:
         rows.extend(external(args.quick, args.workers, args.quiet))
-    text = report(rows, notes, args.quick, time.perf_counter() - started)
+    if args.games is not None:
+        notes.append(f"At most {args.games} games per match (`--games {args.games}`).")
+    command = shlex.join(
+        ["python", "benchmarks/bots.py", *(sys.argv[1:] if argv is None else argv)]
+    )
+    text = report(rows, notes, args.quick, time.perf_counter() - started, command)
     print(text)
     if not args.no_write:
         write_section(text)

@@ -1,4 +1,4 @@
-"""The arena's statistics: Wilson intervals, the cluster bootstrap and the Elo fit."""
+"""The arena's statistics: Wilson intervals, deck-clustered intervals and the Elo fit."""
 
 from __future__ import annotations
 
@@ -7,7 +7,15 @@ import random
 
 import pytest
 
-from rummykit.arena_stats import Cluster, cluster_bootstrap, fit_elo, mean_interval, wilson
+from rummykit.arena_stats import (
+    Cluster,
+    clustered_mean,
+    clustered_rate,
+    fit_elo,
+    mean_interval,
+    ratio_variance,
+    wilson,
+)
 
 
 @pytest.mark.parametrize(
@@ -38,32 +46,53 @@ def test_mean_interval() -> None:
     assert hi - lo == pytest.approx(2 * 1.959964 * math.sqrt(5 / 3 / 4), rel=1e-5)
 
 
-def test_bootstrap_is_deterministic_and_near_wilson_for_independent_games() -> None:
+def test_ratio_variance_of_independent_games_is_binomial() -> None:
     rng = random.Random(3)
-    clusters = {
-        "a": [Cluster(2, sum(rng.random() < 0.6 for _ in range(2)), 0.0) for _ in range(400)]
-    }
-    one = cluster_bootstrap(clusters, seed=9, resamples=1000)
-    assert one == cluster_bootstrap(clusters, seed=9, resamples=1000)
-    (lo, hi), _ = one["a"]
-    wins = sum(c.wins for c in clusters["a"])
+    pairs = [(1.0, float(rng.random() < 0.6)) for _ in range(4000)]
+    p = sum(y for _, y in pairs) / 4000
+    assert ratio_variance(pairs) == pytest.approx(p * (1 - p) / 4000, rel=0.01)
+
+
+def test_clustered_rate_is_wilson_for_independent_games() -> None:
+    rng = random.Random(3)
+    clusters = [Cluster(2, sum(rng.random() < 0.6 for _ in range(2)), 0.0) for _ in range(400)]
+    lo, hi, deff = clustered_rate(clusters)
+    wins = sum(c.wins for c in clusters)
     wlo, whi = wilson(wins, 800)
-    assert lo == pytest.approx(wlo, abs=0.015)
-    assert hi == pytest.approx(whi, abs=0.015)
+    assert deff < 1.2
+    assert lo == pytest.approx(wlo, abs=0.01) and hi == pytest.approx(whi, abs=0.01)
 
 
-def test_bootstrap_sees_correlated_clusters() -> None:
+def test_clustered_rate_widens_for_correlated_clusters() -> None:
     # Both games of a cluster have the same result: the effective sample halves,
-    # so the interval is wider than Wilson's, which takes the games as independent.
+    # so the interval is about sqrt(2) times wider than Wilson's.
     rng = random.Random(4)
-    data = []
-    for _ in range(300):
-        w = float(rng.random() < 0.5)
-        data.append(Cluster(2, 2 * w, 0.0))
-    (lo, hi), _ = cluster_bootstrap({"a": data}, seed=1, resamples=1000)["a"]
-    wins = sum(c.wins for c in data)
+    clusters = [Cluster(2, 2 * float(rng.random() < 0.5), 0.0) for _ in range(300)]
+    lo, hi, deff = clustered_rate(clusters)
+    wins = sum(c.wins for c in clusters)
     wlo, whi = wilson(wins, 600)
-    assert (hi - lo) > 1.25 * (whi - wlo)
+    assert deff == pytest.approx(2, rel=0.05)
+    assert (hi - lo) == pytest.approx(math.sqrt(2) * (whi - wlo), rel=0.05)
+
+
+def test_clustered_rate_is_never_narrower_than_wilson_and_handles_extremes() -> None:
+    # Duplicate deals that cancel perfectly (one win per deck of 2) have zero
+    # cluster variance: the interval stays Wilson's.
+    even = [Cluster(2, 1, 0.0)] * 50
+    assert clustered_rate(even) == (*wilson(50, 100), 1.0)
+    all_won = [Cluster(2, 2, 0.0)] * 50
+    lo, hi, _ = clustered_rate(all_won)
+    assert hi == 1.0 and lo == pytest.approx(wilson(100, 100)[0])
+
+
+def test_clustered_mean() -> None:
+    values = [10.0, -10.0] * 50
+    clusters = [Cluster(2, 1, 0.0)] * 50
+    lo, hi = clustered_mean(clusters, values)
+    assert (lo, hi) == pytest.approx(mean_interval(values))
+    same = [Cluster(2, 1, 20.0), Cluster(2, 1, -20.0)] * 25
+    lo2, hi2 = clustered_mean(same, [10.0, 10.0, -10.0, -10.0] * 25)
+    assert hi2 - lo2 > 1.3 * (hi - lo)
 
 
 def test_elo_recovers_a_synthetic_tournament() -> None:

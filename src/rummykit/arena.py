@@ -38,7 +38,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummykit.arena_stats import Cluster, cluster_bootstrap, fit_elo, mean_interval, wilson
+from rummykit.arena_stats import (
+    Cluster,
+    clustered_mean,
+    clustered_rate,
+    fit_elo,
+    mean_interval,
+    wilson,
+)
 from rummykit.bots import levels, make_bot
 from rummykit.bots.base import Bot
 from rummykit.bots.external import BotFault, ExternalBot
@@ -46,7 +53,7 @@ from rummykit.errors import RuleError
 
 __all__ = [
     "GAMES",
-    "MIN_BOOTSTRAP_DECKS",
+    "MIN_CLUSTER_DECKS",
     "TIMING_KEYS",
     "ArenaConfig",
     "GameResult",
@@ -68,8 +75,8 @@ GAMES = ("vatikanen", "kontrakt")
 PLAYERS = {"vatikanen": (2, 5), "kontrakt": (2, 8)}
 """The number of players each game allows (V1, K1)."""
 
-MIN_BOOTSTRAP_DECKS = 10
-"""With at least this many decks ``ci95`` is the per-deck bootstrap, else Wilson."""
+MIN_CLUSTER_DECKS = 10
+"""With at least this many decks ``ci95`` allows for the decks' clusters, else plain Wilson."""
 
 MAX_MESSAGES = 5
 """Fault messages kept per game (the counts are always complete)."""
@@ -364,7 +371,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
             fallbacks[seat] = make_bot(config.game, "random", fb_seed)
         try:
             table.apply(fallbacks[seat].choose(view))
-        except rejected:
+        except Exception:  # the random bot failed too: the plainest legal action
             table.apply(table.safe_action(seat))
 
     try:
@@ -473,15 +480,15 @@ def summarize(
     results: Sequence[GameResult],
     *,
     seconds: float = 0.0,
-    resamples: int = 2000,
 ) -> dict[str, Any]:
     """The match's JSON summary (the shape ``rummykit simulate --json`` prints).
 
     Per bot spec, over all the seats it held: ``games`` (seat-games), ``wins``
     (a tie for the win shares it: each of k winners gets 1/k), ``win_rate``,
-    ``ci95`` (per-deck cluster bootstrap percentile interval when the match
-    has at least :data:`MIN_BOOTSTRAP_DECKS` decks, else Wilson; which is
-    in ``ci95_method``), ``ci95_wilson``, ``mean_score`` and ``score_ci95``,
+    ``ci95`` (with at least :data:`MIN_CLUSTER_DECKS` decks, Wilson's interval
+    widened by the design effect of the decks, :func:`~rummykit.arena_stats.clustered_rate`,
+    else Wilson's; which is in ``ci95_method``, the effect in ``design_effect``),
+    ``ci95_wilson``, ``mean_score`` and ``score_ci95``,
     ``elo`` (pairwise results by score, the first bot 1500), ``faults``,
     ``fault_kinds``, ``substituted_moves``, ``ms_per_move`` and ``errors``.
     """
@@ -523,22 +530,19 @@ def summarize(
                 entry = pairs.setdefault(key, [0.0, 0.0])
                 entry[0] += s
                 entry[1] += 1
-    boot: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
-    if len(decks) >= MIN_BOOTSTRAP_DECKS:
-        clusters = {b: [Cluster(*decks[d][b]) for d in sorted(decks)] for b in bots}
-        boot = cluster_bootstrap(
-            clusters, seed=derive_seed(config.seed, "bootstrap"), resamples=resamples
-        )
+    clustered = len(decks) >= MIN_CLUSTER_DECKS
     elo = fit_elo(bots, {k: (v[0], v[1]) for k, v in pairs.items()})
     out: dict[str, Any] = {}
     for b in bots:
         t = tally[b]
         rate = t.wins / t.games if t.games else 0.0
         wilson_ci = wilson(t.wins, t.games)
-        if b in boot:
-            ci, score_ci, method = boot[b][0], boot[b][1], "bootstrap"
+        if clustered:
+            clusters = [Cluster(*decks[d][b]) for d in sorted(decks)]
+            lo, hi, deff = clustered_rate(clusters)
+            ci, score_ci, method = (lo, hi), clustered_mean(clusters, t.scores), "deck-clustered"
         else:
-            ci, score_ci, method = wilson_ci, mean_interval(t.scores), "wilson"
+            ci, score_ci, method, deff = wilson_ci, mean_interval(t.scores), "wilson", 1.0
         out[b] = {
             "games": int(t.games),
             "wins": _num(t.wins),
@@ -547,6 +551,7 @@ def summarize(
             "mean_score": _num(sum(t.scores) / len(t.scores)) if t.scores else 0.0,
             "ci95_method": method,
             "ci95_wilson": [_num(wilson_ci[0]), _num(wilson_ci[1])],
+            "design_effect": round(deff, 3),
             "score_ci95": [_num(score_ci[0]), _num(score_ci[1])],
             "elo": round(elo.get(b, 1500.0), 1),
             "faults": sum(t.faults.values()),

@@ -1,13 +1,13 @@
 """Statistics for the arena: win rates with confidence intervals, and Elo-style ratings.
 
-Everything here is plain Python (no numpy) and deterministic: the bootstrap
-draws from a seeded generator.
+Everything here is plain Python (no numpy) and deterministic.
 
 - :func:`wilson` is the Wilson score interval of a proportion, which stays
   inside [0, 1] and behaves at 0 and at 100%.
-- :func:`cluster_bootstrap` resamples whole *clusters* (in the arena: every
-  game played from one deck, in all its seat rotations), because duplicate
-  games of one deck are not independent of each other.
+- :func:`clustered_rate` and :func:`clustered_mean` widen the intervals by
+  the *design effect* of clusters (in the arena: the games played from one
+  deck, in all its seat rotations), because duplicate games of one deck are
+  not independent of each other.
 - :func:`fit_elo` fits Bradley-Terry strengths to pairwise results by the
   MM algorithm (Hunter 2004) and writes them on the Elo scale.
 
@@ -22,16 +22,17 @@ draws from a seeded generator.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "Z95",
     "Cluster",
-    "cluster_bootstrap",
+    "clustered_mean",
+    "clustered_rate",
     "fit_elo",
     "mean_interval",
+    "ratio_variance",
     "wilson",
 ]
 
@@ -83,66 +84,69 @@ class Cluster:
     score: float
 
 
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
-    """The ``q`` quantile (0-1) of sorted values, linearly interpolated."""
-    if not sorted_values:
+def ratio_variance(pairs: Sequence[tuple[float, float]]) -> float:
+    """The cluster-robust variance of ``sum(y) / sum(g)`` over clusters ``(g, y)``.
+
+    The usual linearization (sandwich) estimator for a ratio of cluster
+    totals: ``k/(k-1) * sum((y - r*g)**2) / sum(g)**2`` with ``r`` the ratio;
+    0 with fewer than two clusters.
+
+    >>> ratio_variance([(2, 1), (2, 1), (2, 1)])
+    0.0
+    >>> round(ratio_variance([(2, 2), (2, 0)]), 4)
+    0.25
+    """
+    k = len(pairs)
+    total = sum(g for g, _ in pairs)
+    if k < 2 or total <= 0:
         return 0.0
-    pos = q * (len(sorted_values) - 1)
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    frac = pos - lo
-    return sorted_values[lo] * (1 - frac) + sorted_values[hi] * frac
+    r = sum(y for _, y in pairs) / total
+    return k / (k - 1) * sum((y - r * g) ** 2 for g, y in pairs) / (total * total)
 
 
-def cluster_bootstrap(
-    clusters: Mapping[str, Sequence[Cluster]],
-    *,
-    seed: int,
-    resamples: int = 2000,
-) -> dict[str, tuple[tuple[float, float], tuple[float, float]]]:
-    """Percentile 95% intervals of each bot's win rate and mean score, resampling clusters.
+def clustered_rate(clusters: Sequence[Cluster], z: float = Z95) -> tuple[float, float, float]:
+    """A 95% interval of a win rate whose games come in correlated clusters, and its design effect.
 
-    ``clusters[bot][k]`` is bot's sums in cluster ``k``; every bot lists the
-    same clusters in the same order. Each resample draws the clusters with
-    replacement (the same draw for every bot) and computes each bot's
-    ``sum(wins) / sum(games)`` and ``sum(score) / sum(games)``. Returns, per
-    bot, ``((win_lo, win_hi), (score_lo, score_hi))``.
+    The interval is Wilson's with the effective number of games ``n / deff``,
+    where the design effect ``deff`` is the cluster-robust variance of the
+    rate (:func:`ratio_variance`) over the binomial one, ``p(1-p)/n``, and
+    never below 1: the interval is never narrower than Wilson's for
+    independent games, and wider when the games of one cluster (one deck)
+    go together. At 0% or 100% it is Wilson's. Returns ``(lo, hi, deff)``.
 
-    >>> data = {"a": [Cluster(2, 1, 0.0), Cluster(2, 2, 4.0)]}
-    >>> ci = cluster_bootstrap(data, seed=1, resamples=200)["a"]
-    >>> ci[0][0] >= 0.5 and ci[0][1] <= 1.0
+    >>> lo, hi, deff = clustered_rate([Cluster(2, 2, 0), Cluster(2, 0, 0)] * 50)
+    >>> deff > 1.9 and (hi - lo) > (wilson(100, 200)[1] - wilson(100, 200)[0]) * 1.35
     True
     """
-    names = list(clusters)
-    if not names:
-        return {}
-    k = len(clusters[names[0]])
-    rng = random.Random(seed)
-    rates: dict[str, list[float]] = {name: [] for name in names}
-    means: dict[str, list[float]] = {name: [] for name in names}
-    for _ in range(resamples):
-        picks = [rng.randrange(k) for _ in range(k)] if k else []
-        for name in names:
-            data = clusters[name]
-            games = wins = score = 0.0
-            for i in picks:
-                c = data[i]
-                games += c.games
-                wins += c.wins
-                score += c.score
-            if games > 0:
-                rates[name].append(wins / games)
-                means[name].append(score / games)
-    out: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
-    lo_q, hi_q = 0.025, 0.975
-    for name in names:
-        r = sorted(rates[name])
-        m = sorted(means[name])
-        out[name] = (
-            (_percentile(r, lo_q), _percentile(r, hi_q)),
-            (_percentile(m, lo_q), _percentile(m, hi_q)),
-        )
-    return out
+    n = sum(c.games for c in clusters)
+    wins = sum(c.wins for c in clusters)
+    if n <= 0:
+        return 0.0, 1.0, 1.0
+    p = wins / n
+    binomial = p * (1 - p) / n
+    robust = ratio_variance([(c.games, c.wins) for c in clusters])
+    deff = max(1.0, robust / binomial) if binomial > 0 else 1.0
+    lo, hi = wilson(wins / deff, n / deff, z)
+    return lo, hi, deff
+
+
+def clustered_mean(
+    clusters: Sequence[Cluster], values: Sequence[float], z: float = Z95
+) -> tuple[float, float]:
+    """A normal 95% interval of a mean score whose games come in correlated clusters.
+
+    ``values`` are the single scores, ``clusters`` their sums by cluster. The
+    variance is the larger of the cluster-robust one and the one for
+    independent scores (see :func:`clustered_rate`).
+    """
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    iid = sum((v - mean) ** 2 for v in values) / (n - 1) / n if n > 1 else 0.0
+    robust = ratio_variance([(c.games, c.score) for c in clusters])
+    half = z * math.sqrt(max(iid, robust))
+    return mean - half, mean + half
 
 
 def fit_elo(

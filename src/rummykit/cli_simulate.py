@@ -40,6 +40,35 @@ from rummykit.arena import (
 from rummykit.arena_run import Progress, default_workers, run_match
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+EPILOG = """\
+seats and games:
+  --bots a,b with 4 players seats a, b, b, b (the last bot fills the other
+  seats). Game i is played from deck i // N in seat rotation i % N: the bot
+  listed p-th sits at seat (p + rotation) % N, so every deck is played once
+  with every bot in every seat. G is rounded up to whole decks: ceil(G/N)
+  decks x N rotations.
+
+figures, per bot (over every seat it held):
+  games      seat-games played (3 greedy seats in 10 games: 30)
+  wins       a shared win (tied totals, V15 split) counts 1/k to each winner
+  95% CI     Wilson's interval; with 10 or more decks widened by the design
+             effect of the decks (the games of one deck are correlated), never
+             narrower; the JSON also has ci95_wilson, design_effect, score_ci95
+  score      Vatikanen: the game's zero-sum payment (higher is better);
+             Kontrakt: the total penalty of the seven deals (lower is better)
+  Elo        Bradley-Terry fit of every game's pairwise results by score,
+             the first bot 1500
+
+randomness:
+  every game's deck and bot seeds derive from (--seed, game, seat) only:
+  the same seed gives the same games with any --workers and with --ray.
+
+external bots:
+  cmd:"python mybot.py" runs a program speaking rummykit-bot/1
+  (docs/bot-protocol.md). A late, bad or illegal answer, or a crash, is
+  counted and replaced by a random legal action; the match goes on.
+"""
 MAX_PRINTED_MESSAGES = 20
 
 
@@ -51,6 +80,8 @@ def add_parser(sub: Any) -> None:
         description="Let bots play many games with duplicate deals: every deck is played once "
         "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95%% "
         "interval, mean score and Elo-style ratings.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--game", choices=GAMES, required=True)
     p.add_argument(
@@ -229,7 +260,7 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
     lines = [
         head,
         f"{'bot':<{width}}  {'games':>6}  {'wins':>8}  {'win rate':>8}  "
-        f"{'95% CI (' + method + ')':<20}  {score_name:>12}  {'95% CI':<18}  {'Elo':>6}"
+        f"{'95% CI (' + method + ')':<24}  {score_name:>12}  {'95% CI':<18}  {'Elo':>6}"
         f"  {'ms/move':>8}",
     ]
     for bot, e in results.items():
@@ -239,7 +270,7 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
         score_ci = f"[{slo:{sign}.1f}, {shi:{sign}.1f}]"
         lines.append(
             f"{bot:<{width}}  {e['games']:>6}  {e['wins']:>8.1f}  {_pct(e['win_rate']):>8}  "
-            f"{win_ci:<20}  {e['mean_score']:>{sign}12.2f}  {score_ci:<18}  "
+            f"{win_ci:<24}  {e['mean_score']:>{sign}12.2f}  {score_ci:<18}  "
             f"{e['elo']:>6.0f}  {e['ms_per_move']:>8.1f}"
         )
     if config.game == "vatikanen":
@@ -294,7 +325,7 @@ def plot_summary(summary: Mapping[str, Any], path: str) -> None:
     ax.set_title(
         f"{summary['game']}, {summary['players']} players, {summary['games']} games (95% intervals)"
     )
-    ax.legend(loc="upper right")
+    ax.legend(loc="best")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
