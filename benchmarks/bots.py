@@ -279,10 +279,13 @@ def write_section(text: str) -> None:
     DOC.write_text(new, encoding="utf-8")
 
 
-def determinism(workers: int, ray: str | None, quick: bool, quiet: bool) -> dict[str, Any]:
+def determinism(
+    workers: int, ray: str | None, quick: bool, quiet: bool, bots: tuple[str, ...] | None = None
+) -> dict[str, Any]:
     """One small match with 1 worker, several workers and Ray: are the results the same?"""
     game = "vatikanen"
-    bots = ("strong", "greedy") if "strong" in levels(game) else ("greedy", "random")
+    if bots is None:
+        bots = ("strong", "greedy") if "strong" in levels(game) else ("greedy", "random")
     config = ArenaConfig(game, 2, bots, games=4 if quick else 40, seed=SEED + 1)
     runs = []
     several = max(2, workers)
@@ -335,6 +338,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument(
+        "--determinism-bots",
+        metavar="A,B",
+        help="the Vatikanen bots of the determinism match (default strong,greedy when"
+        " strong exists, else greedy,random)",
+    )
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     started = time.perf_counter()
@@ -342,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     notes = []
     for std in STANDARD:
         if only is not None and std.name not in only:
+            notes.append(f"`{std.name}`: not run by this invocation (`--only`).")
             continue
         bots = std.bots
         goal: str | None = std.goal
@@ -367,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
             row["verdict"] = std.check(row["summary"], config.lineup)
         rows.append(row)
     if only is None or "determinism" in only:
-        rows.append(determinism(args.workers, args.ray, args.quick, args.quiet))
+        chosen = tuple(args.determinism_bots.split(",")) if args.determinism_bots else None
+        rows.append(determinism(args.workers, args.ray, args.quick, args.quiet, chosen))
     if only is None or "external" in only:
         rows.extend(external(args.quick, args.workers, args.quiet))
     if args.games is not None:
