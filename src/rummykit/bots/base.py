@@ -48,8 +48,8 @@ BotFactory = Callable[[int | None], Bot]
 F = TypeVar("F", bound=Callable[[int | None], Any])
 
 BOT_MODULES: dict[str, list[str]] = {
-    "vatikanen": ["rummykit.bots.vatikanen_basic"],
-    "kontrakt": ["rummykit.bots.kontrakt_basic"],
+    "vatikanen": ["rummykit.bots.vatikanen_basic", "rummykit.bots.vatikanen_strong"],
+    "kontrakt": ["rummykit.bots.kontrakt_basic", "rummykit.bots.kontrakt_strong"],
 }
 """Per game, the modules that register its bots (imported on first lookup)."""
 

@@ -1,0 +1,408 @@
+"""The ``strong`` Kontraktsrummy bot: counts how far its hand is from the contract.
+
+How it thinks (``docs/bots.md`` has the measurements):
+
+- **Distance to the contract.** Like a mahjong player's *shanten*, the bot
+  measures a hand by the fewest cards still missing to make the melds the
+  contract still needs (:func:`distance`): it searches disjoint partial melds
+  (pairs and single cards of a rank for groups, three-card windows of a suit
+  for runs), the hand's jokers filling gaps (K5: every meld keeps a natural
+  card). Among the best decompositions it prefers the one with the most
+  *outs*: copies of the missing cards that are still unseen. The unseen cards
+  are those the view does not place (:func:`~rummykit.bots.sampling.kontrakt_unseen`:
+  not in the hand, on the table, in the discard pile, nor seen to go into
+  another hand), so a card the others are collecting counts for less.
+- **Drawing** (K8): it takes the discard pile's top when that lowers the
+  distance after its best discard, or keeps the distance and adds at least
+  ``outs_take`` outs; once its contract is down, when the card goes straight
+  onto the table; a joker always.
+- **The first upcard** (K7): förhand takes it on the same test; another
+  player buys it (two cards more in hand) only when it lowers the distance
+  of a hand still two or more cards away, or is a joker.
+- **Laying down** (K9-K12): as soon as it can, the most contract melds at
+  once; after the contract, joker swaps first (K11: a joker in hand fits
+  anywhere), new melds, then lay-offs, jokers last.
+- **Discarding**: the card whose loss hurts the hand least (distance, then
+  outs), breaking ties by shedding points, more so when an opponent whose
+  contract is down is near going out or the stock runs low; and it does not
+  feed the next player: no card that player could lay off once its contract
+  is down, nor a rank or suit neighbour of cards that player took from the
+  pile.
+
+The bot is deterministic (no randomness is needed); ``seed`` is kept for the
+interface. ``shed_weight`` scales how much the danger of the deal's end
+(an opponent with the contract down and few cards, a short stock) pushes
+the discard towards the highest card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummykit.bots.base import register
+from rummykit.bots.kontrakt_basic import _fits_table, usefulness
+from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen
+from rummykit.cards import JOKER, Card, Suit, kontrakt_value
+from rummykit.contracts import CONTRACTS, find_melds, largest_part
+from rummykit.kontrakt import (
+    Action,
+    BuyUpcard,
+    DeclineUpcard,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    PassUpcard,
+    SwapJoker,
+    TakeUpcard,
+    legal_actions_for,
+)
+
+__all__ = ["Shape", "StrongBot", "distance"]
+
+_LAYING = ("meld", "layoff", "swap_joker")
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """How far a hand is from a contract: ``missing`` cards, ``outs`` unseen cards that help,
+    and the ``kept`` cards the best decomposition uses."""
+
+    missing: int
+    outs: int
+    kept: Counter[Card]
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    use: tuple[tuple[Card, int], ...]
+    missing: int
+    wants: tuple[Card, ...]  # the cards that would fill it (a group: one card per rank)
+    group: bool
+
+
+def _parts(counts: Counter[Card], group: bool) -> list[_Part]:
+    out: list[_Part] = []
+    if group:
+        by_rank: dict[int, list[Card]] = {}
+        for card, n in counts.items():
+            if not card.is_joker and n > 0:
+                by_rank.setdefault(card.rank, []).extend([card] * n)
+        for rank, cards in by_rank.items():
+            take = Counter(cards[:3])
+            out.append(
+                _Part(tuple(take.items()), 3 - min(3, len(cards)), (Card(rank, Suit.CLUBS),), True)
+            )
+    else:
+        singles: set[Card] = set()
+        for suit in Suit:
+            have = [False] + [counts[Card(r, suit)] > 0 for r in range(1, 14)]
+            for start in range(1, 12):
+                ranks = [r for r in range(start, start + 3) if have[r]]
+                if len(ranks) >= 2:
+                    gaps = tuple(Card(r, suit) for r in range(start, start + 3) if not have[r])
+                    use = tuple((Card(r, suit), 1) for r in ranks)
+                    out.append(_Part(use, 3 - len(ranks), gaps, False))
+            for r in range(1, 14):
+                if have[r] and Card(r, suit) not in singles:
+                    singles.add(Card(r, suit))
+                    lo = min(max(1, r - 1), 11)
+                    gaps = tuple(Card(x, suit) for x in range(lo, lo + 3) if x != r)
+                    out.append(_Part(((Card(r, suit), 1),), 2, gaps, False))
+    out.sort(key=lambda p: p.missing)
+    return out
+
+
+def _wanted(part: _Part, unseen: Counter[Card]) -> set[Card]:
+    """The unseen card types that would bring ``part`` one card nearer to a meld."""
+    if part.group:
+        rank = part.wants[0].rank
+        return {c for c in unseen if c.rank == rank and not c.is_joker}
+    return set(part.wants)
+
+
+def distance(hand: Sequence[Card], groups: int, runs: int, unseen: Counter[Card]) -> Shape:
+    """The fewest cards missing for ``groups`` groups and ``runs`` runs of three, and outs.
+
+    A slot no partial meld fills costs three cards. Jokers in the hand fill
+    missing places (each meld keeps at least one natural card, K5). ``outs``
+    counts the unseen cards that would complete some partial meld as good as
+    the weakest one the best decomposition needs (mahjong's *ukeire*, roughly).
+    """
+    counts = Counter(c.plain() for c in hand)
+    jokers = counts.pop(JOKER, 0)
+    slots = [True] * groups + [False] * runs
+    pools = {g: _parts(counts, g) for g in set(slots)}
+    best: list[tuple[int, list[_Part], int]] = []
+
+    def search(i: int, lower: int, left: Counter[Card], missing: int, chosen: list[_Part]) -> None:
+        if best and missing - jokers >= best[0][0] and best[0][0] > 0:
+            return
+        if best and best[0][0] == 0:
+            return
+        if i == len(slots):
+            d = max(0, missing - jokers)
+            if not best or d < best[0][0]:
+                best[:] = [(d, list(chosen), missing)]
+            return
+        kind = slots[i]
+        start = lower if i > 0 and slots[i - 1] is kind else 0
+        pool = pools[kind]
+        placed = False
+        for j in range(start, len(pool)):
+            p = pool[j]
+            if all(left[c] >= n for c, n in p.use):
+                for c, n in p.use:
+                    left[c] -= n
+                chosen.append(p)
+                search(i + 1, j, left, missing + p.missing, chosen)
+                chosen.pop()
+                for c, n in p.use:
+                    left[c] += n
+                placed = True
+        if not placed:
+            search(i + 1, len(pool), left, missing + 3, chosen)
+
+    search(0, 0, counts, 0, [])
+    d, chosen, _missing = best[0]
+    kept: Counter[Card] = Counter()
+    for p in chosen:
+        kept.update(dict(p.use))
+    if jokers:
+        kept[JOKER] = jokers
+    outs = 0
+    if d > 0:
+        avail = counts.copy()
+        for p in chosen:
+            if p.missing == 0:
+                avail.subtract(dict(p.use))
+        open_parts = [p for p in chosen if p.missing > 0]
+        worst = max((p.missing for p in open_parts), default=3)
+        kinds = {p.group for p in open_parts} or set(slots)
+        wanted: set[Card] = set()
+        for kind in kinds:
+            for p in pools[kind]:
+                if 0 < p.missing <= worst and all(avail[c] >= n for c, n in p.use):
+                    wanted |= _wanted(p, unseen)
+        outs = sum(unseen[c] for c in wanted)
+    return Shape(d, outs, kept)
+
+
+def _needs(view: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The (groups, runs) still wanted, one pair per way of meeting the contract."""
+    laid = view["laid"][view["seat"]]
+    if laid["complete"]:
+        return []
+    contract = CONTRACTS[view["deal"]]
+    return [(max(0, g - laid["groups"]), max(0, r - laid["runs"])) for g, r in contract.choices]
+
+
+@register("kontrakt", "strong")
+class StrongBot:
+    """Plays for the fewest missing cards, sheds points when the deal nears its end."""
+
+    level = "strong"
+
+    def __init__(
+        self, seed: int | None = None, *, outs_take: int = 4, shed_weight: float = 0.5
+    ) -> None:
+        self.seed = seed  # the bot is deterministic; the seed is kept for the interface
+        self.outs_take = outs_take
+        self.shed_weight = shed_weight
+        self._cache: dict[tuple[str, tuple[tuple[int, int], ...]], Shape] = {}
+
+    # ------------------------------------------------------------ helpers
+
+    def _shape(
+        self, hand: Sequence[Card], needs: list[tuple[int, int]], unseen: Counter[Card]
+    ) -> Shape:
+        key = (" ".join(sorted(str(c) for c in hand)), tuple(needs))
+        found = self._cache.get(key)
+        if found is None:
+            found = min(
+                (distance(hand, g, r, unseen) for g, r in needs),
+                key=lambda s: (s.missing, -s.outs),
+            )
+            self._cache[key] = found
+        return found
+
+    def _best_discard(
+        self, view: Mapping[str, Any], hand: list[Card], banned: Card | None
+    ) -> tuple[tuple[float, ...], Card]:
+        """The discard that leaves the best hand, and its key (lower is better)."""
+        needs = _needs(view)
+        unseen = Counter(kontrakt_unseen(view))
+        danger = _danger(view)
+        feed = _feeds(view)
+        best: tuple[tuple[float, ...], Card] | None = None
+        for card in dict.fromkeys(hand):
+            if card == banned and hand.count(card) == 1 and len(hand) > 1:
+                continue
+            rest = list(hand)
+            rest.remove(card)
+            if needs:
+                shape = self._shape(rest, needs, unseen)
+                spare = usefulness(card, rest, *needs[0])
+                key: tuple[float, ...] = (
+                    shape.missing,
+                    -shape.outs - danger * self.shed_weight * kontrakt_value(card) + feed(card),
+                    spare,
+                    -kontrakt_value(card),
+                )
+            else:
+                key = (
+                    1000 if card.is_joker else 0,
+                    -kontrakt_value(card) + feed(card),
+                )
+            if best is None or key < best[0]:
+                best = (key, card)
+        assert best is not None
+        return best
+
+    # ------------------------------------------------------------ choose
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """Pick an action from the seat's view."""
+        if len(self._cache) > 20_000:
+            self._cache.clear()
+        seat: int = view["seat"]
+        hand = [Card.parse(t).plain() for t in view["hand"]]
+        phase = view["phase"]
+        pile = view["discard_pile"]
+        if phase == "upcard_offer":
+            up = Card.parse(pile[-1]).plain()
+            if seat == view["forhand"]:
+                return TakeUpcard(seat) if self._wants(view, hand, up) else DeclineUpcard(seat)
+            return BuyUpcard(seat) if self._buys(view, hand, up) else PassUpcard(seat)
+        if phase == "draw":
+            if pile and not view["stock_only"]:
+                top = Card.parse(pile[-1]).plain()
+                if self._wants(view, hand, top):
+                    return Draw(seat, "discard")
+            return Draw(seat, "stock")
+        return self._play(view, seat, hand)
+
+    def _wants(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
+        """Whether taking ``card`` (instead of a stock card) improves the hand."""
+        if card.is_joker:
+            return True
+        needs = _needs(view)
+        if not needs:
+            return _fits_table(card, view["table"])
+        unseen = Counter(kontrakt_unseen(view))
+        now = self._shape(hand, needs, unseen)
+        after = self._shape([*hand, card], needs, unseen)
+        if after.missing >= now.missing:
+            # More outs only: not a card it let go this deal (two such players
+            # would pass one card back and forth for ever).
+            if card in _discarded(view):
+                return False
+            gain = self.outs_take
+            return bool(gain and after.missing == now.missing and after.outs >= now.outs + gain)
+        # The card must still be kept after the best discard of the bigger hand.
+        key, _card = self._best_discard(view, [*hand, card], card)
+        return bool(key[0] < now.missing)
+
+    def _buys(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
+        if card.is_joker:
+            return True
+        needs = _needs(view)
+        if not needs:
+            return False
+        unseen = Counter(kontrakt_unseen(view))
+        now = self._shape(hand, needs, unseen)
+        after = self._shape([*hand, card], needs, unseen)
+        return after.missing < now.missing and now.missing >= 2
+
+    def _play(self, view: Mapping[str, Any], seat: int, hand: list[Card]) -> Action:
+        contract = CONTRACTS[view["deal"]]
+        laid = view["laid"][seat]
+        if not laid["complete"]:
+            melds: list[list[Card]] | None = None
+            if contract.all_at_once:
+                for g, r in contract.choices:
+                    melds = find_melds(hand, g, r)
+                    if melds is not None:
+                        break
+            else:
+                part = largest_part(
+                    hand, contract.groups - laid["groups"], contract.runs - laid["runs"]
+                )
+                melds = None if part is None else part[2]
+            if melds:
+                return LayDown(seat, tuple(tuple(m) for m in melds))
+        else:
+            acts = [a for a in legal_actions_for(view) if a.type in _LAYING]
+            swaps = [a for a in acts if isinstance(a, SwapJoker)]
+            if swaps:
+                return swaps[0]
+            new = [a for a in acts if isinstance(a, LayDown)]
+            if new:
+                return new[0]
+            offs = [a for a in acts if isinstance(a, LayOff)]
+            offs.sort(key=lambda a: a.card.is_joker)
+            if offs:
+                return offs[0]
+        picked = view["picked_up"]
+        banned = (
+            Card.parse(picked).plain()
+            if picked and not view["options"]["rediscard_pickup"]
+            else None
+        )
+        _key, card = self._best_discard(view, hand, banned)
+        return Discard(seat, card)
+
+
+def _danger(view: Mapping[str, Any]) -> float:
+    """How near the deal is to its end: 0 (early) to about 3 (someone is about to go out)."""
+    seat = view["seat"]
+    risk = 0.0
+    for s, laid in enumerate(view["laid"]):
+        if s == seat:
+            continue
+        size = view["hand_sizes"][s]
+        if laid["complete"]:
+            risk = max(risk, 3.0 if size <= 3 else 2.0 if size <= 6 else 1.0)
+    if view["stock_size"] < 10:
+        risk = max(risk, 1.0)
+    return risk
+
+
+def _feeds(view: Mapping[str, Any]) -> Any:
+    """A cost for discarding a card the next player is likely to take."""
+    seat = view["seat"]
+    n = len(view["hand_sizes"])
+    nxt = (seat + 1) % n
+    complete = view["laid"][nxt]["complete"]
+    table = view["table"]
+    taken = kontrakt_known_cards(view)[nxt]
+
+    def cost(card: Card) -> float:
+        if card.is_joker:
+            return 50.0
+        if complete:
+            return 20.0 if _fits_table(card, table) else 0.0
+        c = 0.0
+        for t in taken:
+            if t.is_joker:
+                continue
+            if t.rank == card.rank:
+                c += 8.0
+            elif t.suit == card.suit and abs(t.rank - card.rank) <= 2:
+                c += 4.0
+        return c
+
+    return cost
+
+
+def _discarded(view: Mapping[str, Any]) -> set[Card]:
+    """The cards the viewer has discarded this deal."""
+    seat, deal = view["seat"], view["deal"]
+    return {
+        Card.parse(e["card"]).plain()
+        for e in view.get("log") or []
+        if e.get("deal") == deal and e.get("seat") == seat and e.get("type") == "discard"
+    }

@@ -1,0 +1,201 @@
+"""The ``strong`` Vatikanen bot: keeps its jokers, and looks at the hidden hands near the end.
+
+How it thinks (``docs/bots.md`` has the measurements):
+
+1. **Go out when it can** (V13): the solver's most-cards play; if it empties
+   the hand, play it.
+2. **Keep the jokers** for going out. A joker fits almost anywhere (the end
+   of any run), so a joker in hand nearly guarantees the last card can be
+   played; ``greedy`` spends its jokers on the first play that takes one. The
+   bot asks the solver for its best play *without* its jokers (the opening
+   too, V7) and draws when only a joker would go down. With an empty stock
+   (V14) it plays jokers rather than pass.
+3. **Watch the hidden hands** (determinized Monte Carlo): when another player
+   is down to ``threat_cards`` cards or fewer, the bot deals the unseen cards
+   ``samples`` times consistently with its view
+   (:func:`~rummykit.bots.sampling.sample_vatikanen`) and asks the solver,
+   for each deal, whether that player could lay down the whole hand on the
+   table its candidate would leave (drawing leaves the table as it is). The
+   solver call per deal is :func:`~rummykit.solver.arrange_play`, cached per
+   table and hand. If playing raises the chance that an opponent goes out
+   next by more than ``hold_margin``, and drawing is allowed, the bot holds
+   its cards back and draws. If an opponent is very likely to go out anyway
+   (at least ``dump_at``), the bot sheds points instead: its play with the
+   most points (jokers included, 25 each), since the loser pays the hand's
+   value (V13).
+
+The work per move is bounded by iterations (``samples``), so the bot is
+reproducible from its seed; ``time_cap`` (seconds, optional) stops the
+sampling early, at the cost of reproducibility.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rummykit import solver
+from rummykit.bots.base import register
+from rummykit.bots.sampling import sample_vatikanen
+from rummykit.bots.vatikanen_basic import read_view
+from rummykit.cards import Card
+from rummykit.melds import VATIKANEN, Meld
+from rummykit.vatikanen import Action, Draw, Pass, Play
+from rummykit.vatikanen_table import read_table_meld
+
+__all__ = ["StrongBot"]
+
+Table = tuple[tuple[Card, ...], ...]
+
+
+def _no_play(view: Mapping[str, Any]) -> Action:
+    seat = view["seat"]
+    return Draw(seat) if view["stock_size"] > 0 else Pass(seat)
+
+
+def _as_play(seat: int, found: solver.Play) -> Play:
+    return Play(seat, tuple(found.cards), tuple(tuple(m.cards) for m in found.table))
+
+
+@register("vatikanen", "strong")
+class StrongBot:
+    """Keeps jokers for going out; holds back when a play would let an opponent out.
+
+    ``samples``: determinized deals per decision in the endgame (0: heuristics
+    only). ``threat_cards``: an opponent with this many cards or fewer is
+    watched. ``hold_margin`` and ``dump_at``: see the module docstring.
+    ``time_cap``: optional seconds per move for the sampling (not reproducible).
+    """
+
+    level = "strong"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        samples: int = 8,
+        threat_cards: int = 3,
+        hold_margin: float = 0.25,
+        dump_at: float = 0.75,
+        time_cap: float | None = None,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.threat_cards = threat_cards
+        self.hold_margin = hold_margin
+        self.dump_at = dump_at
+        self.time_cap = time_cap
+        self._outs: dict[tuple[str, str], bool] = {}
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """The action for the seat's view (only called on the bot's turn)."""
+        seat, hand, table, opened = read_view(view)
+        if not opened:
+            return self._opening(view, seat, hand)
+        free = bool(view["options"].get("free_jokers", False))
+        full = solver.best_play(table, hand, rules=VATIKANEN, objective="cards", free_jokers=free)
+        if full is None:
+            return _no_play(view)
+        if full.count == len(hand):
+            return _as_play(seat, full)  # V13: out
+        naturals = [c for c in hand if not c.is_joker]
+        play = full
+        if len(naturals) < len(hand):
+            kept = (
+                solver.best_play(
+                    table, naturals, rules=VATIKANEN, objective="cards", free_jokers=free
+                )
+                if naturals
+                else None
+            )
+            if kept is None:
+                if view["stock_size"] > 0:
+                    return Draw(seat)
+            else:
+                play = kept
+        return self._endgame(view, seat, hand, table, play, free)
+
+    def _opening(self, view: Mapping[str, Any], seat: int, hand: list[Card]) -> Action:
+        """V7: the longest run from the hand, jokers kept unless the stock is empty."""
+        naturals = [c for c in hand if not c.is_joker]
+        found = solver.best_opening(naturals, rules=VATIKANEN, objective="cards")
+        if found is None and (view["stock_size"] == 0 or len(naturals) == len(hand)):
+            found = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
+        if found is None:
+            return _no_play(view)
+        want = Counter(c.plain() for c in found.cards)
+        run = next(m for m in found.table if Counter(m.plain_cards()) == want)
+        return Play(seat, tuple(run.cards), None)
+
+    # ------------------------------------------------------------ endgame
+
+    def _threats(self, view: Mapping[str, Any], seat: int) -> list[int]:
+        """Opponents close to going out, in the order they play after ``seat``."""
+        sizes = view["hand_sizes"]
+        n = len(sizes)
+        order = [(seat + k) % n for k in range(1, n)]
+        return [s for s in order if sizes[s] <= self.threat_cards]
+
+    def _endgame(
+        self,
+        view: Mapping[str, Any],
+        seat: int,
+        hand: list[Card],
+        table: Sequence[Meld],
+        play: solver.Play,
+        free: bool,
+    ) -> Action:
+        threats = self._threats(view, seat)
+        if not threats or self.samples <= 0:
+            return _as_play(seat, play)
+        now = tuple(tuple(m.cards) for m in table)
+        after = tuple(tuple(m.cards) for m in play.table)
+        out_now = out_after = 0
+        done = 0
+        start = time.perf_counter()
+        for _ in range(self.samples):
+            if self.time_cap is not None and time.perf_counter() - start > self.time_cap:
+                break
+            deal = sample_vatikanen(view, self.rng)
+            hands = [(deal.hands[s], bool(view["opened"][s])) for s in threats]
+            out_now += any(self._can_go_out(now, h, o, free) for h, o in hands)
+            out_after += any(self._can_go_out(after, h, o, free) for h, o in hands)
+            done += 1
+        if done == 0:
+            return _as_play(seat, play)
+        p_now, p_after = out_now / done, out_after / done
+        if p_after - p_now > self.hold_margin and view["stock_size"] > 0:
+            return Draw(seat)
+        if p_now >= self.dump_at:
+            dump = solver.best_play(
+                table, hand, rules=VATIKANEN, objective="points", free_jokers=free
+            )
+            if dump is not None:
+                return _as_play(seat, dump)
+        return _as_play(seat, play)
+
+    def _can_go_out(self, table: Table, hand: list[Card], opened: bool, free: bool) -> bool:
+        """Whether ``hand`` could go down whole on ``table`` (one cached solver call).
+
+        A player who has not opened goes out only if the hand is one run (V7).
+        """
+        if not opened:
+            run = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
+            return run is not None and run.count == len(hand)
+        key = (_text(table), " ".join(sorted(str(c) for c in hand)))
+        known = self._outs.get(key)
+        if known is None:
+            if len(self._outs) > 4096:
+                self._outs.clear()
+            melds = [read_table_meld(m) for m in table]
+            known = solver.arrange_play(melds, hand, rules=VATIKANEN, free_jokers=free) is not None
+            self._outs[key] = known
+        return known
+
+
+def _text(table: Table) -> str:
+    """A table as text, joker meanings included (cards compare equal without them)."""
+    return "|".join(" ".join(str(c) for c in m) for m in table)

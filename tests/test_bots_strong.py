@@ -1,0 +1,230 @@
+"""The strong bots: determinism, views only, legal play, consistent sampling, a smoke match.
+
+The acceptance measurements (win rates, penalties over hundreds of games)
+are the arena's job (``rummykit simulate``, ``benchmarks/bots.py``); here
+only a few whole games keep the suite fast.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from rummykit.bots import levels, make_bot
+from rummykit.bots.kontrakt_strong import distance
+from rummykit.bots.sampling import (
+    kontrakt_known_cards,
+    kontrakt_unseen,
+    sample_kontrakt,
+    sample_vatikanen,
+    vatikanen_unseen,
+)
+from rummykit.bots.vatikanen_strong import StrongBot as VatikanenStrong
+from rummykit.cards import Card, full_deck, parse_cards
+from rummykit.kontrakt import KontraktGame, deck_for
+from rummykit.vatikanen import Draw, Game, Play
+
+
+def _roundtrip(view: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(json.dumps(view))
+    return out
+
+
+def test_strong_is_registered_for_both_games() -> None:
+    assert "strong" in levels("vatikanen")
+    assert "strong" in levels("kontrakt")
+
+
+# ---------------------------------------------------------------- Vatikanen
+
+
+def _vatikanen_midgame(seed: int, players: int = 2, moves: int = 12) -> Game:
+    game = Game(players, seed=seed)
+    bots = [make_bot("vatikanen", "greedy", s) for s in range(players)]
+    for _ in range(moves):
+        seat = game.turn
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)))
+    return game
+
+
+def test_vatikanen_strong_is_deterministic_and_reads_only_the_view() -> None:
+    game = _vatikanen_midgame(3)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    first = make_bot("vatikanen", "strong", 7).choose(view)
+    again = make_bot("vatikanen", "strong", 7).choose(_roundtrip(view))
+    assert first == again
+    assert game.is_legal(first)
+
+
+def test_V13_V7_vatikanen_strong_keeps_jokers_and_goes_out() -> None:
+    # V7: the opening is a run of naturals; the joker stays in the hand.
+    game = Game.from_position(["7h 8h 9h * Kc Kd", "2c 3c 4c 9s"], opened=[False, False])
+    action = VatikanenStrong(1).choose(game.view(0))
+    assert isinstance(action, Play) and not any(c.is_joker for c in action.add)
+    # V13: a play that empties the hand is made, jokers and all.
+    game = Game.from_position(["Jh *", "2c 3c 4c 9s"], ["8h 9h Th"])
+    action = VatikanenStrong(1).choose(game.view(0))
+    assert isinstance(action, Play) and len(action.add) == 2
+    # Only a joker would go down: draw instead.
+    game = Game.from_position(["* 2s", "2c 3c 4c 9s"], ["8h 9h Th"])
+    assert VatikanenStrong(1).choose(game.view(0)) == Draw(0)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12)])
+def test_vatikanen_strong_plays_whole_games_legally(players: int, seed: int) -> None:
+    game = Game(players, seed=seed)
+    bots = [
+        make_bot("vatikanen", "strong" if s == 0 else "greedy", seed + s) for s in range(players)
+    ]
+    for _ in range(2_000):
+        seat = game.turn
+        if seat is None:
+            break
+        action = bots[seat].choose(game.view(seat))
+        assert game.is_legal(action), action
+        game.apply(action)
+        game.check_invariants()
+    assert game.over
+
+
+def test_vatikanen_samples_agree_with_the_view() -> None:
+    game = _vatikanen_midgame(5, players=3, moves=20)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    table = [c.plain() for m in game.table for c in m.cards]
+    rng = random.Random(1)
+    for _ in range(5):
+        deal = sample_vatikanen(view, rng)
+        assert [len(h) for h in deal.hands] == view["hand_sizes"]
+        assert len(deal.stock) == view["stock_size"]
+        assert deal.hands[seat] == game.hand(seat)
+        everything = [c for h in deal.hands for c in h] + deal.stock + table
+        assert Counter(everything) == Counter(full_deck(2, 2))
+    # The unseen cards are exactly those the viewer has not seen: not its hand, not the table.
+    unseen = Counter(vatikanen_unseen(view))
+    assert unseen + Counter(game.hand(seat)) + Counter(table) == Counter(full_deck(2, 2))
+
+
+def test_vatikanen_sampling_is_reproducible() -> None:
+    view = _vatikanen_midgame(6).view(0)
+    assert sample_vatikanen(view, random.Random(3)) == sample_vatikanen(view, random.Random(3))
+
+
+# ---------------------------------------------------------------- Kontrakt
+
+
+def _kontrakt_game(players: int, seed: int, strong_seats: set[int]) -> KontraktGame:
+    game = KontraktGame(players, seed=seed)
+    bots = [
+        make_bot("kontrakt", "strong" if s in strong_seats else "basic", seed + s)
+        for s in range(players)
+    ]
+    while (seat := game.turn) is not None:
+        action = bots[seat].choose(game.view(seat))
+        assert game.can(action), action
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 21), (4, 22), (5, 23)])
+def test_kontrakt_strong_plays_whole_games_legally(players: int, seed: int) -> None:
+    game = _kontrakt_game(players, seed, {0, players - 1})
+    assert game.is_over
+    assert len(game.scores) == 7
+
+
+def _kontrakt_midgame(seed: int, players: int = 4, actions: int = 60) -> KontraktGame:
+    game = KontraktGame(players, seed=seed)
+    bots = [make_bot("kontrakt", "basic", s) for s in range(players)]
+    for _ in range(actions):
+        seat = game.turn
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)))
+    return game
+
+
+def test_kontrakt_strong_is_deterministic_and_reads_only_the_view() -> None:
+    game = _kontrakt_midgame(4)
+    for _ in range(12):
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        first = make_bot("kontrakt", "strong", 1).choose(view)
+        assert first == make_bot("kontrakt", "strong", 1).choose(_roundtrip(view))
+        assert game.can(first)
+        game.apply(first)
+
+
+def test_kontrakt_samples_agree_with_the_view() -> None:
+    game = _kontrakt_midgame(8, actions=80)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    known = kontrakt_known_cards(view)
+    table = [c.plain() for m in game.table for c in m.meld.cards]
+    rng = random.Random(2)
+    for _ in range(5):
+        deal = sample_kontrakt(view, rng)
+        assert [len(h) for h in deal.hands] == view["hand_sizes"]
+        assert len(deal.stock) == view["stock_size"]
+        assert deal.hands[seat] == game.hand(seat)
+        for s, cards in enumerate(known):
+            assert not Counter(cards) - Counter(deal.hands[s])
+            assert not Counter(cards) - Counter(game.hand(s))  # what is known is true
+        everything = [c for h in deal.hands for c in h] + deal.stock + table
+        everything += game.discard_pile
+        assert Counter(everything) == Counter(full_deck(*deck_for(4)))
+    # Nothing the viewer has seen elsewhere is unseen.
+    unseen = Counter(kontrakt_unseen(view))
+    seen = Counter(game.discard_pile) + Counter(table) + Counter(game.hand(seat))
+    assert unseen + seen <= Counter(full_deck(*deck_for(4)))
+
+
+def test_kontrakt_known_cards_follow_the_discard_pile() -> None:
+    game = KontraktGame(3, seed=9)
+    up = game.discard_pile[-1]
+    game.decline_upcard(1)
+    game.buy_upcard(2)  # K7: the upcard is shown going into seat 2's hand
+    assert kontrakt_known_cards(game.view(0))[2] == [up]
+
+
+def test_distance_counts_missing_cards_and_outs() -> None:
+    unseen = Counter(full_deck(2, 2))
+    hand = parse_cards("7h 7d 7s 9c 9d 2h 5s Kd")
+    shape = distance(hand, 2, 0, unseen)
+    assert shape.missing == 1 and shape.outs > 0
+    assert distance([*hand, Card.parse("9s")], 2, 0, unseen).missing == 0
+    assert distance(parse_cards("4c 5c 7c * 2d"), 0, 1, unseen).missing == 0
+
+
+def test_smoke_match_strong_at_least_basic() -> None:
+    # One deck of seven deals, strong in each seat in turn (duplicate deals).
+    strong = basic = 0.0
+    for seat in range(4):
+        game = _kontrakt_game(4, 32, {seat})
+        strong += game.totals[seat]
+        basic += (sum(game.totals) - game.totals[seat]) / 3
+    assert strong <= basic
+
+
+def test_smoke_match_strong_at_least_greedy() -> None:
+    # One deck in both seat rotations (duplicate deal): strong wins at least as often.
+    wins = {"strong": 0.0, "greedy": 0.0}
+    for rotation in (0, 1):
+        game = Game(2, seed=41)
+        names = ["strong", "greedy"] if rotation == 0 else ["greedy", "strong"]
+        bots = [make_bot("vatikanen", name, 41 + s) for s, name in enumerate(names)]
+        while (seat := game.turn) is not None:
+            game.apply(bots[seat].choose(game.view(seat)))
+        assert game.end is not None
+        for w in game.end.winners:
+            wins[names[w]] += 1 / len(game.end.winners)
+    assert wins["strong"] >= wins["greedy"]
