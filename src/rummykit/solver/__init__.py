@@ -32,6 +32,7 @@ from rummykit.solver.model import (
     position_from,
 )
 from rummykit.solver.opening import best_run
+from rummykit.solver.split import GiveUp, solve_split
 
 __all__ = ["Play", "arrange", "arrange_play", "best_opening", "best_play"]
 
@@ -61,7 +62,10 @@ def _solve_position(
         configure(cp, rules, objective)
         forced = forced_cards(pos, fr)
         cp.base = sum(forced[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
-        sol = solve(cp)
+        try:
+            sol = solve_split(cp)
+        except GiveUp:
+            sol = solve(cp)
         if sol is not None and (best is None or sol.score > best[0].score):
             best = (sol, fr, pos)
     return best

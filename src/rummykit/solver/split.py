@@ -1,0 +1,345 @@
+"""The fast path of the solver: suit by suit, joined by branch and bound (V5, V6, V12).
+
+Where groups have no upper size and suits may repeat in them (Vatikanen,
+Kontrakt), the suits are tied together only by the groups: what a rank puts
+into its group must be nothing, or at least three cards with a natural one.
+Everything else — runs, aces low or high, jokers in runs — is a matter of one
+suit. So each suit is solved alone by a small programme over its positions,
+with the group of every rank that could hold one taking whatever the suit
+leaves out of its runs. That is a relaxation: its value bounds the optimum
+from above. When the suits' answers also make every rank's group valid, the
+bound is reached and the answer is exact; when a rank's group is not valid,
+the search branches on that rank (its group is off, or it takes at least so
+many cards of given suits) and solves the suits again. Nodes are taken best
+bound first, so the first answer that checks is optimal.
+
+Late in a game almost every rank is thick with cards and the first node
+checks; in the rare position where the search grows, :class:`GiveUp` hands
+the position back to the joint programme of :mod:`.dp`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Sequence
+
+from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts, Solution
+
+__all__ = ["GiveUp", "solve_split"]
+
+_EMPTY = RUN_STATES.index((0, 0, 0))
+_CLOSED = frozenset(i for i, (n1, n2, _) in enumerate(RUN_STATES) if n1 == 0 and n2 == 0)
+_TIE = 1024
+"""Scale of the objective over the tie-break that keeps cards out of runs."""
+MAX_NODES = 400
+"""Nodes the search may open before it gives the position to the joint programme."""
+
+
+class GiveUp(Exception):
+    """The split search cannot settle this position cheaply: use the joint programme."""
+
+
+Bounds = tuple[tuple[int, int], ...]
+"""Per rank 0..13 of one suit: (fewest, most) cards of the cell in the rank's group."""
+Path = tuple[tuple[int, int, int], ...]
+"""Per position 0..npos of one suit: (naturals in runs, jokers in runs, cards in group)."""
+SuitAnswer = list[tuple[int, int, Path] | None]
+"""Per jokers in runs j: (value with tie-break, value, path), or None."""
+Node = tuple[tuple[Bounds, ...], tuple[int, ...]]
+"""A search node: every suit's group bounds; per rank, jokers kept out of runs for its group."""
+Relaxed = tuple[int, int, list[Path], list[int]]
+"""A relaxed answer: (score with tie-break, value, each suit's path, jokers in each suit's runs)."""
+
+
+_NST = len(RUN_STATES)
+
+
+def _cell_options(
+    m: int, a: int, a1: int, glo: int, ghi: int, w: int, high_end: bool
+) -> list[tuple[int, int, int, int]]:
+    """(naturals in runs, cards in group, score gain, value gain) for one cell.
+
+    ``a1`` aces of the cell were already used low (only at the high end, V5).
+    A group without an upper size takes all it may: more never hurts it.
+    """
+    floor = m - a1 if m > a1 else 0
+    avail = a - a1
+    out = []
+    for xn in range(avail + 1):
+        g = avail - xn if avail - xn < ghi else ghi
+        if g < glo or g < floor - xn:
+            continue
+        used = xn + g + (a1 if high_end else 0)
+        gain = (used - m) * w if used > m else 0
+        tie = xn if ghi > 0 else 0
+        out.append((xn, g, gain * _TIE - tie, gain))
+    return out
+
+
+def _suit(cp: Counts, s: int, bounds: Bounds, jmax: int, npos: int) -> SuitAnswer:
+    """The best placement of one suit's cells for each number of jokers in its runs.
+
+    A state is one int: run state + _NST * (jokers in runs + (jmax + 1) * aces used low).
+    """
+    high = cp.ace_high
+    jw = jmax + 1
+    layer: dict[int, tuple[int, int, object]] = {_EMPTY: (0, 0, None)}
+    layers = [layer]
+    for p in range(1, npos + 1):
+        rank = 1 if p == 14 else p
+        m = cp.mand[rank][s]
+        a = m + cp.opt[rank][s]
+        glo, ghi = bounds[rank]
+        low_pass = high and p == 1
+        by_a1 = {0: [(xn, 0, 0, 0) for xn in range(a + 1)]} if low_pass else {}
+        new: dict[int, tuple[int, int, object]] = {}
+        for key, (score, value, _b) in layer.items():
+            st = key % _NST
+            rest = key // _NST
+            j = rest % jw
+            a1 = rest // jw
+            opts = by_a1.get(a1)
+            if opts is None:
+                opts = _cell_options(m, a, a1 if p == 14 else 0, glo, ghi, cp.weight[rank], p == 14)
+                by_a1[a1] = opts
+            nxt = NEXT[st]
+            must = MUST[st]
+            top = len(nxt)
+            keep_a1 = 0 if p == 14 else a1
+            for xj in range(jw - j):
+                jn = j + xj
+                for xn, g, dscore, dvalue in opts:
+                    x = xn + xj
+                    if x < must or x >= top:
+                        continue
+                    ns = nxt[x]
+                    if ns < 0:
+                        continue
+                    nkey = ns + _NST * (jn + jw * (xn if low_pass else keep_a1))
+                    nscore = score + dscore - 2 * xj
+                    old = new.get(nkey)
+                    if old is None or nscore > old[0]:
+                        new[nkey] = (nscore, value + dvalue, (key, xn, xj, g))
+        layer = new
+        layers.append(layer)
+    out: SuitAnswer = [None] * jw
+    for key, (score, value, _b) in layer.items():
+        if key % _NST not in _CLOSED:
+            continue
+        j = (key // _NST) % jw
+        best = out[j]
+        if best is None or score > best[0]:
+            out[j] = (score, value, _walk(layers, key))
+    return out
+
+
+def _walk(layers: list[dict[int, tuple[int, int, object]]], key: int) -> Path:
+    path: list[tuple[int, int, int]] = []
+    for p in range(len(layers) - 1, 0, -1):
+        back = layers[p][key][2]
+        assert isinstance(back, tuple)
+        key, xn, xj, g = back
+        path.append((xn, xj, g))
+    path.append((0, 0, 0))
+    path.reverse()
+    return tuple(path)
+
+
+class _Search:
+    """Best-bound-first branch and bound over the rank groups."""
+
+    def __init__(self, cp: Counts) -> None:
+        self.cp = cp
+        self.npos = 14 if cp.ace_high else 13
+        self.jmax = cp.wild_mand + cp.wild_opt
+        self.cache: dict[tuple[int, Bounds], SuitAnswer] = {}
+
+    def root(self) -> tuple[Bounds, ...]:
+        cp = self.cp
+        out = []
+        for s in range(SUITS):
+            b = [(0, 0)]
+            for rank in range(1, 14):
+                total = sum(cp.mand[rank][t] + cp.opt[rank][t] for t in range(SUITS))
+                thick = total + cp.gmand[rank] + self.jmax >= 3 and total > 0
+                a = cp.mand[rank][s] + cp.opt[rank][s]
+                b.append((0, a if thick else 0))
+            out.append(tuple(b))
+        return tuple(out)
+
+    def suit(self, s: int, bounds: Bounds) -> SuitAnswer:
+        key = (s, bounds)
+        got = self.cache.get(key)
+        if got is None:
+            got = _suit(self.cp, s, bounds, self.jmax, self.npos)
+            self.cache[key] = got
+        return got
+
+    def relax(self, node: Node) -> Relaxed | None:
+        """The relaxation's best (score, value, paths, jokers in runs per suit), or None."""
+        bounds, reserve = node
+        answers = [self.suit(s, bounds[s]) for s in range(SUITS)]
+        cap = self.jmax - sum(reserve)
+        best: Relaxed | None = None
+        ranges = [[j for j, a in enumerate(ans) if a is not None] for ans in answers]
+        for js in itertools.product(*ranges):
+            if sum(js) > cap:
+                continue
+            got = [answers[s][j] for s, j in enumerate(js)]
+            score = sum(g[0] for g in got if g is not None)
+            if best is None or score > best[0]:
+                value = sum(g[1] for g in got if g is not None)
+                best = (score, value, [g[2] for g in got if g is not None], list(js))
+        return best
+
+    def check(
+        self, paths: list[Path], js: list[int], reserve: tuple[int, ...]
+    ) -> list[int] | Solution:
+        """A solution when every rank's group is valid, else the ranks whose group is not."""
+        cp = self.cp
+        npos = self.npos
+        free = self.jmax - sum(js)
+        totals = [0] * 14
+        naturals = [0] * 14
+        used = [[0] * SUITS for _ in range(14)]
+        for s in range(SUITS):
+            path = paths[s]
+            in_runs = [0] * 14
+            for p in range(1, npos + 1):
+                rank = 1 if p == 14 else p
+                xn, _xj, g = path[p]
+                in_runs[rank] += xn
+                totals[rank] += g
+                used[rank][s] += xn + g
+            for rank in range(1, 14):
+                g = used[rank][s] - in_runs[rank]
+                # table jokers of a cell go to its runs first
+                naturals[rank] += g - max(0, cp.fixed[rank][s] - in_runs[rank]) if g else 0
+        jg = [0] * 14
+        short = []
+        for rank in range(1, 14):
+            nat_used = sum(used[rank][s] - cp.fixed[rank][s] for s in range(SUITS))
+            if nat_used < cp.natmin[rank]:
+                raise GiveUp("a freed joker lacks its natural card on this rank")
+            t = totals[rank] + cp.gmand[rank]
+            if t == 0:
+                continue
+            if naturals[rank] < 1:
+                raise GiveUp("a group would hold table jokers only")
+            if t < 3:
+                jg[rank] = 3 - t
+                short.append(rank)
+        if sum(jg) > free:
+            return [r for r in short if jg[r] > reserve[r]]
+        free -= sum(jg)
+        if free:
+            host = next((r for r in range(1, 14) if totals[r] + cp.gmand[r] + jg[r] >= 3), None)
+            if host is None:
+                raise GiveUp("no group to take the spare jokers")
+            jg[host] += free
+        placed = sum(js) + sum(jg)
+        sol = Solution(
+            score=0,
+            run_cards=[[paths[s][p][0] for s in range(SUITS)] for p in range(npos + 1)],
+            run_jokers=[[paths[s][p][1] for s in range(SUITS)] for p in range(npos + 1)],
+            group_cards=[[0] * SUITS for _ in range(14)],
+            group_jokers=jg,
+            hand_jokers=placed - cp.wild_mand,
+        )
+        gain = 0
+        for s in range(SUITS):
+            for p in range(1, npos + 1):
+                sol.group_cards[1 if p == 14 else p][s] += paths[s][p][2]
+        for rank in range(1, 14):
+            for s in range(SUITS):
+                gain += (used[rank][s] - cp.mand[rank][s]) * cp.weight[rank]
+        sol.score = gain + (placed - cp.wild_mand) * cp.wjoker + cp.base
+        return sol
+
+    def children(self, node: Node, rank: int) -> list[Node]:
+        """Split on ``rank``'s group: off; or on, with at least so many cards from given
+        suits and so many jokers kept out of runs for it."""
+        cp = self.cp
+        bounds, reserve = node
+        his = [bounds[s][rank][1] for s in range(SUITS)]
+        los = [bounds[s][rank][0] for s in range(SUITS)]
+        kids: list[Node] = []
+        held = reserve[rank]
+        if cp.gmand[rank] == 0 and sum(los) == 0 and held == 0:
+            kids.append((_with(bounds, rank, [(0, 0)] * SUITS), reserve))
+        want = 3 - cp.gmand[rank]
+        spare = self.jmax - sum(reserve)
+        for q in range(held, min(held + spare, want - 1) + 1):
+            k = max(1, want - q)
+            more = (*reserve[:rank], q, *reserve[rank + 1 :])
+            for w in _compositions(k, his):
+                floors = [max(w[s], los[s]) for s in range(SUITS)]
+                if q == held and floors == los:
+                    continue
+                cells = [(floors[s], his[s]) for s in range(SUITS)]
+                kids.append((_with(bounds, rank, cells), more))
+        return kids
+
+    def run(self) -> Solution | None:
+        start: Node = (self.root(), (0,) * 14)
+        heap: list[tuple[int, int, int, Node, Relaxed]] = []
+        counter = itertools.count()
+        first = self.relax(start)
+        if first is None:
+            return None
+        heapq.heappush(heap, (-first[1], -first[0], next(counter), start, first))
+        seen = {start}
+        nodes = 0
+        while heap:
+            *_, node, got = heapq.heappop(heap)
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise GiveUp("the search grew past its node limit")
+            _score, _value, paths, js = got
+            verdict = self.check(paths, js, node[1])
+            if isinstance(verdict, Solution):
+                return verdict
+            options = [k for k in (self.children(node, r) for r in verdict) if k]
+            if not options:
+                raise GiveUp("no rank left to split")
+            for kid in min(options, key=len):
+                if kid in seen:
+                    continue
+                seen.add(kid)
+                bound = self.relax(kid)
+                if bound is not None:
+                    heapq.heappush(heap, (-bound[1], -bound[0], next(counter), kid, bound))
+        return None
+
+
+def _with(
+    node: tuple[Bounds, ...], rank: int, cells: Sequence[tuple[int, int]]
+) -> tuple[Bounds, ...]:
+    out = []
+    for s in range(SUITS):
+        b = list(node[s])
+        lo, hi = cells[s]
+        b[rank] = (lo, min(hi, node[s][rank][1]))
+        out.append(tuple(b))
+    return tuple(out)
+
+
+def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every way to take ``total`` cards from the suits, at most ``caps[s]`` from suit s."""
+    out = []
+    for w in itertools.product(*(range(min(c, total) + 1) for c in caps)):
+        if sum(w) == total:
+            out.append(w)
+    return out
+
+
+def solve_split(cp: Counts) -> Solution | None:
+    """The best placement by the split search; raises :class:`GiveUp` where it cannot settle.
+
+    Only for groups without an upper size (Vatikanen, Kontrakt) and at most two
+    jokers in play, where no run can be jokers only.
+    """
+    if not cp.big_groups or cp.joker_runs:
+        raise GiveUp("L336")
+    return _Search(cp).run()
