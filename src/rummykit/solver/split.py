@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts, Solution
 
-__all__ = ["GiveUp", "solve_split"]
+__all__ = ["GiveUp", "solve_split", "split_bound"]
 
 _EMPTY = RUN_STATES.index((0, 0, 0))
 _CLOSED = frozenset(i for i, (n1, n2, _) in enumerate(RUN_STATES) if n1 == 0 and n2 == 0)
@@ -77,23 +77,42 @@ def _cell_options(
     return out
 
 
-def _suit(cp: Counts, s: int, bounds: Bounds, jmax: int, npos: int) -> SuitAnswer:
+Layer = dict[int, tuple[int, int, object]]
+"""One position of a suit's programme: state -> (score, value, way back)."""
+
+
+def _suit(
+    cp: Counts,
+    s: int,
+    bounds: Bounds,
+    jmax: int,
+    npos: int,
+    prefixes: dict[tuple[int, int, Bounds], Layer],
+) -> SuitAnswer:
     """The best placement of one suit's cells for each number of jokers in its runs.
 
     A state is one int: run state + _NST * (jokers in runs + (jmax + 1) * aces used low).
+    Position p depends only on the bounds of the ranks up to p, so the layers
+    are shared through ``prefixes`` between search nodes that differ later.
     """
     high = cp.ace_high
     jw = jmax + 1
-    layer: dict[int, tuple[int, int, object]] = {_EMPTY: (0, 0, None)}
+    layer: Layer = {_EMPTY: (0, 0, None)}
     layers = [layer]
     for p in range(1, npos + 1):
+        pkey = (s, p, bounds[: min(p, 13) + 1])
+        cached = prefixes.get(pkey)
+        if cached is not None:
+            layer = cached
+            layers.append(layer)
+            continue
         rank = 1 if p == 14 else p
         m = cp.mand[rank][s]
         a = m + cp.opt[rank][s]
         glo, ghi = bounds[rank]
         low_pass = high and p == 1
         by_a1 = {0: [(xn, 0, 0, 0) for xn in range(a + 1)]} if low_pass else {}
-        new: dict[int, tuple[int, int, object]] = {}
+        new: Layer = {}
         for key, (score, value, _b) in layer.items():
             st = key % _NST
             rest = key // _NST
@@ -123,6 +142,7 @@ def _suit(cp: Counts, s: int, bounds: Bounds, jmax: int, npos: int) -> SuitAnswe
                         new[nkey] = (nscore, value + dvalue, (key, xn, xj, g))
         layer = new
         layers.append(layer)
+        prefixes[pkey] = layer
     out: SuitAnswer = [None] * jw
     for key, (score, value, _b) in layer.items():
         if key % _NST not in _CLOSED:
@@ -134,7 +154,7 @@ def _suit(cp: Counts, s: int, bounds: Bounds, jmax: int, npos: int) -> SuitAnswe
     return out
 
 
-def _walk(layers: list[dict[int, tuple[int, int, object]]], key: int) -> Path:
+def _walk(layers: list[Layer], key: int) -> Path:
     path: list[tuple[int, int, int]] = []
     for p in range(len(layers) - 1, 0, -1):
         back = layers[p][key][2]
@@ -154,6 +174,7 @@ class _Search:
         self.npos = 14 if cp.ace_high else 13
         self.jmax = cp.wild_mand + cp.wild_opt
         self.cache: dict[tuple[int, Bounds], SuitAnswer] = {}
+        self.prefixes: dict[tuple[int, int, Bounds], Layer] = {}
 
     def root(self) -> tuple[Bounds, ...]:
         cp = self.cp
@@ -172,7 +193,7 @@ class _Search:
         key = (s, bounds)
         got = self.cache.get(key)
         if got is None:
-            got = _suit(self.cp, s, bounds, self.jmax, self.npos)
+            got = _suit(self.cp, s, bounds, self.jmax, self.npos, self.prefixes)
             self.cache[key] = got
         return got
 
@@ -281,9 +302,21 @@ class _Search:
                 kids.append((_with(bounds, rank, cells), more))
         return kids
 
-    def run(self) -> Solution | None:
+    @property
+    def constant(self) -> int:
+        """What every answer scores besides the cells: all jokers placed, forced cards."""
+        cp = self.cp
+        return (self.jmax - cp.wild_mand) * cp.wjoker + cp.base
+
+    def bound(self) -> int | None:
+        """An upper bound on the score of any answer (None: there is none)."""
+        got = self.relax((self.root(), (0,) * 14))
+        return None if got is None else got[1] + self.constant
+
+    def run(self, floor: int | None = None) -> Solution | None:
+        """The best answer, or None when there is none scoring more than ``floor``."""
         start: Node = (self.root(), (0,) * 14)
-        heap: list[tuple[int, int, int, Node, Relaxed]] = []
+        heap: list[tuple[int, int, int, Node, Relaxed | None]] = []
         counter = itertools.count()
         first = self.relax(start)
         if first is None:
@@ -292,11 +325,21 @@ class _Search:
         seen = {start}
         nodes = 0
         while heap:
-            *_, node, got = heapq.heappop(heap)
+            neg_value, neg_score, _i, node, known = heapq.heappop(heap)
+            if floor is not None and self.constant - neg_value <= floor:
+                return None
+            if known is None:
+                # children wait under their parent's bound until they come up
+                known = self.relax(node)
+                if known is None:
+                    continue
+                if (known[1], known[0]) < (-neg_value, -neg_score):
+                    heapq.heappush(heap, (-known[1], -known[0], next(counter), node, known))
+                    continue
             nodes += 1
             if nodes > MAX_NODES:
                 raise GiveUp("the search grew past its node limit")
-            _score, _value, paths, js = got
+            _score, _value, paths, js = known
             verdict = self.check(paths, js, node[1])
             if isinstance(verdict, Solution):
                 return verdict
@@ -304,12 +347,9 @@ class _Search:
             if not options:
                 raise GiveUp("no rank left to split")
             for kid in min(options, key=len):
-                if kid in seen:
-                    continue
-                seen.add(kid)
-                bound = self.relax(kid)
-                if bound is not None:
-                    heapq.heappush(heap, (-bound[1], -bound[0], next(counter), kid, bound))
+                if kid not in seen:
+                    seen.add(kid)
+                    heapq.heappush(heap, (neg_value, neg_score, next(counter), kid, None))
         return None
 
 
@@ -334,12 +374,22 @@ def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
     return out
 
 
-def solve_split(cp: Counts) -> Solution | None:
-    """The best placement by the split search; raises :class:`GiveUp` where it cannot settle.
+def _search(cp: Counts) -> _Search:
+    if not cp.big_groups or cp.joker_runs:
+        raise GiveUp("groups have an upper size, or a run could be jokers only")
+    return _Search(cp)
 
-    Only for groups without an upper size (Vatikanen, Kontrakt) and at most two
+
+def solve_split(cp: Counts, floor: int | None = None) -> Solution | None:
+    """The best placement by the split search, or None when none scores more than ``floor``.
+
+    Raises :class:`GiveUp` where it cannot settle the position cheaply. Only
+    for groups without an upper size (Vatikanen, Kontrakt) and at most two
     jokers in play, where no run can be jokers only.
     """
-    if not cp.big_groups or cp.joker_runs:
-        raise GiveUp("L336")
-    return _Search(cp).run()
+    return _search(cp).run(floor)
+
+
+def split_bound(cp: Counts) -> int | None:
+    """An upper bound on the best score (None: no answer); :class:`GiveUp` where unknown."""
+    return _search(cp).bound()
