@@ -140,7 +140,7 @@ def test_generated_actions_are_all_legal() -> None:
 
 
 def test_bots_registered_and_deterministic() -> None:
-    assert levels("kontrakt") == ["basic", "random"]
+    assert {"basic", "random"} <= set(levels("kontrakt"))
     with pytest.raises(ValueError, match="levels"):
         make_bot("kontrakt", "grandmaster")
     totals = []
