@@ -317,7 +317,7 @@ class _Search:
         """The best answer, or None when there is none scoring more than ``floor``."""
         start: Node = (self.root(), (0,) * 14)
         heap: list[tuple[int, int, int, Node, Relaxed | None]] = []
-        counter = itertools.count()
+        counter = itertools.count(0, -1)  # among equal bounds, the newest first
         first = self.relax(start)
         if first is None:
             return None
