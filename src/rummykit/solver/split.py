@@ -40,6 +40,10 @@ class GiveUp(Exception):
     """The split search cannot settle this position cheaply: use the joint programme."""
 
 
+class _Spare(Exception):
+    """Spare jokers of a relaxed answer find no group with room (bounded groups)."""
+
+
 Bounds = tuple[tuple[int, int], ...]
 """Per rank 0..13 of one suit: (fewest, most) cards of the cell in the rank's group."""
 Path = tuple[tuple[int, int, int], ...]
@@ -56,24 +60,27 @@ _NST = len(RUN_STATES)
 
 
 def _cell_options(
-    m: int, a: int, a1: int, glo: int, ghi: int, w: int, high_end: bool
+    m: int, a: int, a1: int, glo: int, ghi: int, w: int, high_end: bool, every_g: bool = False
 ) -> list[tuple[int, int, int, int]]:
     """(naturals in runs, cards in group, score gain, value gain) for one cell.
 
     ``a1`` aces of the cell were already used low (only at the high end, V5).
-    A group without an upper size takes all it may: more never hurts it.
+    A group without an upper size takes all it may: more never hurts it. Where
+    groups have an upper size (``every_g``), every count in bounds is an option.
     """
     floor = m - a1 if m > a1 else 0
     avail = a - a1
     out = []
     for xn in range(avail + 1):
-        g = avail - xn if avail - xn < ghi else ghi
-        if g < glo or g < floor - xn:
-            continue
-        used = xn + g + (a1 if high_end else 0)
-        gain = (used - m) * w if used > m else 0
-        tie = xn if ghi > 0 else 0
-        out.append((xn, g, gain * _TIE - tie, gain))
+        top = avail - xn if avail - xn < ghi else ghi
+        low = max(glo, floor - xn, 0) if every_g else top
+        for g in range(low, top + 1):
+            if g < glo or g < floor - xn:
+                continue
+            used = xn + g + (a1 if high_end else 0)
+            gain = (used - m) * w if used > m else 0
+            tie = xn if ghi > 0 else 0
+            out.append((xn, g, gain * _TIE - tie, gain))
     return out
 
 
@@ -96,6 +103,7 @@ def _suit(
     are shared through ``prefixes`` between search nodes that differ later.
     """
     high = cp.ace_high
+    every_g = not cp.big_groups
     jw = jmax + 1
     layer: Layer = {_EMPTY: (0, 0, None)}
     layers = [layer]
@@ -120,7 +128,9 @@ def _suit(
             a1 = rest // jw
             opts = by_a1.get(a1)
             if opts is None:
-                opts = _cell_options(m, a, a1 if p == 14 else 0, glo, ghi, cp.weight[rank], p == 14)
+                opts = _cell_options(
+                    m, a, a1 if p == 14 else 0, glo, ghi, cp.weight[rank], p == 14, every_g
+                )
                 by_a1[a1] = opts
             nxt = NEXT[st]
             must = MUST[st]
@@ -173,6 +183,7 @@ class _Search:
         self.cp = cp
         self.npos = 14 if cp.ace_high else 13
         self.jmax = cp.wild_mand + cp.wild_opt
+        self.bounded = not cp.big_groups
         self.cache: dict[tuple[int, Bounds], SuitAnswer] = {}
         self.prefixes: dict[tuple[int, int, Bounds], Layer] = {}
 
@@ -185,6 +196,9 @@ class _Search:
                 total = sum(cp.mand[rank][t] + cp.opt[rank][t] for t in range(SUITS))
                 thick = total + cp.gmand[rank] + self.jmax >= 3 and total > 0
                 a = cp.mand[rank][s] + cp.opt[rank][s]
+                if self.bounded and cp.distinct:
+                    # a suit gives at most one card to each group of the rank
+                    a = min(a, (total + cp.gmand[rank] + self.jmax) // 3)
                 b.append((0, a if thick else 0))
             out.append(tuple(b))
         return tuple(out)
@@ -214,10 +228,29 @@ class _Search:
                 best = (score, value, [g[2] for g in got if g is not None], list(js))
         return best
 
+    def relax_all(self, node: Node) -> list[Relaxed]:
+        """Every combination of the suits' answers over jokers in runs, best first."""
+        bounds, reserve = node
+        answers = [self.suit(s, bounds[s]) for s in range(SUITS)]
+        cap = self.jmax - sum(reserve)
+        out: list[Relaxed] = []
+        ranges = [[j for j, a in enumerate(ans) if a is not None] for ans in answers]
+        for js in itertools.product(*ranges):
+            if sum(js) > cap:
+                continue
+            got = [answers[s][j] for s, j in enumerate(js)]
+            score = sum(g[0] for g in got if g is not None)
+            value = sum(g[1] for g in got if g is not None)
+            out.append((score, value, [g[2] for g in got if g is not None], list(js)))
+        out.sort(key=lambda r: (-r[1], -r[0]))
+        return out
+
     def check(
         self, paths: list[Path], js: list[int], reserve: tuple[int, ...]
     ) -> list[int] | Solution:
         """A solution when every rank's group is valid, else the ranks whose group is not."""
+        if self.bounded:
+            return self.check_bounded(paths, js, reserve)
         cp = self.cp
         npos = self.npos
         free = self.jmax - sum(js)
@@ -278,9 +311,145 @@ class _Search:
         sol.score = gain + (placed - cp.wild_mand) * cp.wjoker + cp.base
         return sol
 
+    def check_bounded(
+        self, paths: list[Path], js: list[int], reserve: tuple[int, ...]
+    ) -> list[int] | Solution:
+        """:meth:`check` where groups have an upper size (Rummikub: 3-4 distinct suits).
+
+        A rank's cards split into k groups when max_s g_s <= k (distinct suits),
+        k <= its naturals and 3k <= cards + jokers <= k * max size. Spare jokers
+        go where a group has room; :class:`_Spare` when none has.
+        """
+        cp = self.cp
+        npos = self.npos
+        free = self.jmax - sum(js)
+        totals = [0] * 14
+        naturals = [0] * 14
+        gmax = [0] * 14
+        used = [[0] * SUITS for _ in range(14)]
+        for s in range(SUITS):
+            path = paths[s]
+            in_runs = [0] * 14
+            for p in range(1, npos + 1):
+                rank = 1 if p == 14 else p
+                xn, _xj, g = path[p]
+                in_runs[rank] += xn
+                used[rank][s] += xn + g
+            for rank in range(1, 14):
+                g = used[rank][s] - in_runs[rank]
+                totals[rank] += g
+                if g > gmax[rank]:
+                    gmax[rank] = g
+                naturals[rank] += g - max(0, cp.fixed[rank][s] - in_runs[rank]) if g else 0
+        jg = [0] * 14
+        bad = []
+        for rank in range(1, 14):
+            nat_used = sum(used[rank][s] - cp.fixed[rank][s] for s in range(SUITS))
+            if nat_used < cp.natmin[rank]:
+                raise GiveUp("a freed joker lacks its natural card on this rank")
+            t = totals[rank] + cp.gmand[rank]
+            if t == 0:
+                continue
+            need = self.need(gmax[rank], t, naturals[rank])
+            if need is None:
+                bad.append(rank)
+            else:
+                jg[rank] = need
+        if bad:
+            return bad
+        if sum(jg) > free:
+            return [r for r in range(1, 14) if jg[r] > reserve[r]]
+        spare = free - sum(jg)
+        if spare and not self.place_spare(spare, jg, totals, gmax, naturals, 1):
+            raise _Spare
+        placed = sum(js) + sum(jg)
+        sol = Solution(
+            score=0,
+            run_cards=[[paths[s][p][0] for s in range(SUITS)] for p in range(npos + 1)],
+            run_jokers=[[paths[s][p][1] for s in range(SUITS)] for p in range(npos + 1)],
+            group_cards=[[0] * SUITS for _ in range(14)],
+            group_jokers=jg,
+            hand_jokers=placed - cp.wild_mand,
+        )
+        gain = 0
+        for s in range(SUITS):
+            for p in range(1, npos + 1):
+                sol.group_cards[1 if p == 14 else p][s] += paths[s][p][2]
+        for rank in range(1, 14):
+            for s in range(SUITS):
+                gain += (used[rank][s] - cp.mand[rank][s]) * cp.weight[rank]
+        sol.score = gain + (placed - cp.wild_mand) * cp.wjoker + cp.base
+        return sol
+
+    def need(self, gmax: int, total: int, nat: int) -> int | None:
+        """Fewest jokers that let ``total`` cards of a rank (at most ``gmax`` of a suit,
+        ``nat`` natural) form groups; None when no number does."""
+        cp = self.cp
+        k = max(1, gmax if cp.distinct else 1, -(-total // cp.max_group))
+        if k > nat:
+            return None
+        return max(0, 3 * k - total)
+
+    def fits(self, gmax: int, total: int, nat: int) -> bool:
+        """Whether ``total`` cards and jokers of a rank form groups as they are."""
+        need = self.need(gmax, total, nat)
+        return need == 0
+
+    def place_spare(
+        self,
+        spare: int,
+        jg: list[int],
+        totals: list[int],
+        gmax: list[int],
+        naturals: list[int],
+        start: int,
+    ) -> bool:
+        """Put ``spare`` jokers into groups of ranks >= ``start`` (in ``jg``) if they fit."""
+        if spare == 0:
+            return True
+        cp = self.cp
+        for rank in range(start, 14):
+            t = totals[rank] + cp.gmand[rank] + jg[rank]
+            if t == 0 or not self.fits(gmax[rank], t + 1, naturals[rank]):
+                continue
+            jg[rank] += 1
+            if self.place_spare(spare - 1, jg, totals, gmax, naturals, rank):
+                return True
+            jg[rank] -= 1
+        return False
+
+    def children_bounded(self, node: Node, rank: int) -> list[Node]:
+        """Split on ``rank``'s groups: off, or each exact count per suit that can form
+        groups, with the jokers it needs kept out of runs for it."""
+        cp = self.cp
+        bounds, reserve = node
+        los = [bounds[s][rank][0] for s in range(SUITS)]
+        his = [bounds[s][rank][1] for s in range(SUITS)]
+        if los == his:
+            return []
+        held = reserve[rank]
+        avail = self.jmax - sum(reserve) + held
+        kids: list[Node] = []
+        for w in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(los, his, strict=True))):
+            n = sum(w)
+            if n == 0:
+                if cp.gmand[rank] == 0:
+                    kids.append((_with(bounds, rank, [(0, 0)] * SUITS), reserve))
+                continue
+            # optimistic about naturals: table jokers of a cell may sit in its runs
+            q = self.need(max(w), n + cp.gmand[rank], n)
+            if q is None or q > avail:
+                continue
+            q = max(q, held)
+            more = (*reserve[:rank], q, *reserve[rank + 1 :])
+            kids.append((_with(bounds, rank, [(x, x) for x in w]), more))
+        return kids
+
     def children(self, node: Node, rank: int) -> list[Node]:
         """Split on ``rank``'s group: off; or on, with at least so many cards from given
         suits and so many jokers kept out of runs for it."""
+        if self.bounded:
+            return self.children_bounded(node, rank)
         cp = self.cp
         bounds, reserve = node
         his = [bounds[s][rank][1] for s in range(SUITS)]
@@ -301,6 +470,22 @@ class _Search:
                 cells = [(floors[s], his[s]) for s in range(SUITS)]
                 kids.append((_with(bounds, rank, cells), more))
         return kids
+
+    def other_checks(self, node: Node, known: Relaxed) -> list[int] | Solution:
+        """Where spare jokers found no room: the node's other answers of equal value,
+        with more jokers in runs; :class:`GiveUp` when none settles it."""
+        for alt in self.relax_all(node):
+            if alt[1] < known[1]:
+                break
+            if alt[3] == known[3]:
+                continue
+            try:
+                verdict = self.check(alt[2], alt[3], node[1])
+            except _Spare:
+                continue
+            if isinstance(verdict, Solution):
+                return verdict
+        raise GiveUp("spare jokers find no group with room")
 
     @property
     def constant(self) -> int:
@@ -340,7 +525,10 @@ class _Search:
             if nodes > MAX_NODES:
                 raise GiveUp("the search grew past its node limit")
             _score, _value, paths, js = known
-            verdict = self.check(paths, js, node[1])
+            try:
+                verdict = self.check(paths, js, node[1])
+            except _Spare:
+                verdict = self.other_checks(node, known)
             if isinstance(verdict, Solution):
                 return verdict
             options = [k for k in (self.children(node, r) for r in verdict) if k]
@@ -375,8 +563,10 @@ def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
 
 
 def _search(cp: Counts) -> _Search:
-    if not cp.big_groups or cp.joker_runs:
-        raise GiveUp("groups have an upper size, or a run could be jokers only")
+    if cp.joker_runs:
+        raise GiveUp("a run could be jokers only")
+    if not cp.big_groups and cp.max_group < 3:
+        raise GiveUp("groups too small to hold three cards")
     return _Search(cp)
 
 
