@@ -194,7 +194,13 @@ class _Search:
             b = [(0, 0)]
             for rank in range(1, 14):
                 total = sum(cp.mand[rank][t] + cp.opt[rank][t] for t in range(SUITS))
-                thick = total + cp.gmand[rank] + self.jmax >= 3 and total > 0
+                if self.bounded and cp.distinct:
+                    total_suits = sum(
+                        1 for t in range(SUITS) if cp.mand[rank][t] + cp.opt[rank][t] > 0
+                    )
+                    thick = total_suits + cp.gmand[rank] + self.jmax >= 3 and total > 0
+                else:
+                    thick = total + cp.gmand[rank] + self.jmax >= 3 and total > 0
                 a = cp.mand[rank][s] + cp.opt[rank][s]
                 if self.bounded and cp.distinct:
                     # a suit gives at most one card to each group of the rank
@@ -534,7 +540,8 @@ class _Search:
             options = [k for k in (self.children(node, r) for r in verdict) if k]
             if not options:
                 raise GiveUp("no rank left to split")
-            for kid in min(options, key=len):
+            kids = min(options, key=len)
+            for kid in kids:
                 if kid not in seen:
                     seen.add(kid)
                     heapq.heappush(heap, (neg_value, neg_score, next(counter), kid, None))
