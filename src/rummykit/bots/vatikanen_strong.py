@@ -76,9 +76,9 @@ class StrongBot:
         self,
         seed: int | None = None,
         *,
-        samples: int = 8,
-        threat_cards: int = 3,
-        hold_margin: float = 0.25,
+        samples: int | None = None,
+        threat_cards: int | None = None,
+        hold_margin: float | None = None,
         dump_at: float = 0.75,
         time_cap: float | None = None,
     ) -> None:
@@ -89,6 +89,20 @@ class StrongBot:
         self.dump_at = dump_at
         self.time_cap = time_cap
         self._outs: dict[tuple[str, str], bool] = {}
+
+    def _settings(self, players: int) -> tuple[int, int, float]:
+        """(samples, threat_cards, hold_margin): the given ones, else the defaults for the table.
+
+        Two players: 8 deals, watch 3 cards or fewer, hold back at +0.25; three
+        or more (more hands to fear, and each play feeds more of them): 12
+        deals, 6 cards, +0.10. Both measured (docs/bots.md).
+        """
+        two = players == 2
+        return (
+            self.samples if self.samples is not None else (8 if two else 12),
+            self.threat_cards if self.threat_cards is not None else (3 if two else 6),
+            self.hold_margin if self.hold_margin is not None else (0.25 if two else 0.10),
+        )
 
     def choose(self, view: Mapping[str, Any]) -> Action:
         """The action for the seat's view (only called on the bot's turn)."""
@@ -132,12 +146,12 @@ class StrongBot:
 
     # ------------------------------------------------------------ endgame
 
-    def _threats(self, view: Mapping[str, Any], seat: int) -> list[int]:
-        """Opponents close to going out, in the order they play after ``seat``."""
+    def _threats(self, view: Mapping[str, Any], seat: int, cards: int) -> list[int]:
+        """Opponents with ``cards`` or fewer, in the order they play after ``seat``."""
         sizes = view["hand_sizes"]
         n = len(sizes)
         order = [(seat + k) % n for k in range(1, n)]
-        return [s for s in order if sizes[s] <= self.threat_cards]
+        return [s for s in order if sizes[s] <= cards]
 
     def _endgame(
         self,
@@ -148,15 +162,16 @@ class StrongBot:
         play: solver.Play,
         free: bool,
     ) -> Action:
-        threats = self._threats(view, seat)
-        if not threats or self.samples <= 0:
+        samples, threat_cards, hold_margin = self._settings(len(view["hand_sizes"]))
+        threats = self._threats(view, seat, threat_cards)
+        if not threats or samples <= 0:
             return _as_play(seat, play)
         now = tuple(tuple(m.cards) for m in table)
         after = tuple(tuple(m.cards) for m in play.table)
         out_now = out_after = 0
         done = 0
         start = time.perf_counter()
-        for _ in range(self.samples):
+        for _ in range(samples):
             if self.time_cap is not None and time.perf_counter() - start > self.time_cap:
                 break
             deal = sample_vatikanen(view, self.rng)
@@ -167,7 +182,7 @@ class StrongBot:
         if done == 0:
             return _as_play(seat, play)
         p_now, p_after = out_now / done, out_after / done
-        if p_after - p_now > self.hold_margin and view["stock_size"] > 0:
+        if p_after - p_now > hold_margin and view["stock_size"] > 0:
             return Draw(seat)
         if p_now >= self.dump_at:
             dump = solver.best_play(
