@@ -45,9 +45,9 @@ def time_ours(pos: Position, rules: Any, repeat: int) -> tuple[float, int]:
     best = float("inf")
     count = 0
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         play = best_play(list(pos.table), list(pos.hand), rules=rules)
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
         count = 0 if play is None else play.count
     return best * 1000, count
 
@@ -65,11 +65,33 @@ def time_peer(pos: Position, repeat: int) -> tuple[float, int]:
             state.add_table(*table)
         state.add_rack(*[tile(c) for c in pos.hand])
         state.initial = False
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         sol = rules.solve(state)
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
         count = len(sol.tiles) if sol is not None else 0
     return best * 1000, count
+
+
+def game_positions(games: int, seed: int) -> list[Position]:
+    """Every turn of an opened player in greedy Vatikanen games (2-5 players)."""
+    from rummykit.bots.base import make_bot
+    from rummykit.vatikanen import Game
+
+    out: list[Position] = []
+    for g in range(games):
+        n = 2 + g % 4
+        game = Game(n, seed=seed * 1000 + g)
+        bots = [make_bot("vatikanen", "greedy", seed=seed * 1000 + g * 10 + s) for s in range(n)]
+        while (seat := game.turn) is not None:
+            if game.opened(seat):
+                out.append(Position(tuple(game.table), tuple(game.hand(seat))))
+            game.apply(bots[seat].choose(game.view(seat)))
+    return out
+
+
+def quantile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
 
 def stats(xs: list[float]) -> tuple[float, float, float]:
@@ -84,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="0,20,40,60,80", help="table sizes (cards)")
     ap.add_argument("--vatikanen", type=int, default=10, help="full-deck Vatikanen positions")
     ap.add_argument("--vatikanen-size", type=int, default=80, help="their table size")
+    ap.add_argument("--games", type=int, default=20, help="greedy Vatikanen games to time")
     ap.add_argument("--repeat", type=int, default=1, help="best of N solves per position")
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--no-peer", action="store_true", help="time our solver only")
@@ -137,7 +160,12 @@ def main(argv: list[str] | None = None) -> int:
         vat.append(ms)
         vat_sizes.append(pos.table_size)
         print(f"vatikanen table {pos.table_size}: {ms:.1f} ms", flush=True)
+    real = game_positions(args.games, args.seed) if args.games else []
+    game_ms = [time_ours(pos, VATIKANEN, args.repeat)[0] for pos in real]
+    if game_ms:
+        print(f"vatikanen games: {len(game_ms)} positions, max {max(game_ms):.1f} ms", flush=True)
     lines = _report(args, rows, ours_all, peer_all, vat, vat_sizes, disagree, joker_diffs)
+    lines += _report_games(args, real, game_ms)
     print("\n".join(lines))
     if not args.no_docs:
         _write_docs(lines)
@@ -167,7 +195,8 @@ def _report(
         "",
         f"Machine: {platform.machine()}, {platform.python_implementation()}"
         f" {platform.python_version()}, {dt.date.today().isoformat()}. Command: `{cmd.strip()}`.",
-        "Times per position in ms (median / p90 / max), Rummikub rules on both sides,"
+        "CPU time (`time.process_time`) per position in ms (median / p90 / max),"
+        " Rummikub rules on both sides,"
         f" {args.count} positions per table size, hands of 8-14, 0-2 jokers.",
         "",
         "| table cards | ours | rummikub-solver | p90 ratio |",
@@ -195,6 +224,21 @@ def _report(
             f" over 20 ms: {sum(1 for x in vat if x > 20)}.",
         ]
     return out
+
+
+def _report_games(args: argparse.Namespace, real: list[Position], ms: list[float]) -> list[str]:
+    if not ms:
+        return []
+    sizes = [p.table_size for p in real]
+    q = [statistics.median(ms), quantile(ms, 0.9), quantile(ms, 0.99), max(ms)]
+    return [
+        "",
+        f"Vatikanen positions from {args.games} greedy games (2-5 players, every turn of"
+        f" an opened player, tables of {min(sizes)}-{max(sizes)} cards, hands of"
+        f" {min(len(p.hand) for p in real)}-{max(len(p.hand) for p in real)}):"
+        f" {len(ms)} positions, median / p90 / p99 / max"
+        f" {' / '.join(f'{x:.1f}' for x in q)} ms; over 20 ms: {sum(1 for x in ms if x > 20)}.",
+    ]
 
 
 def _write_docs(lines: list[str]) -> None:
