@@ -1,7 +1,6 @@
 """The fast path of the solver: suit by suit, joined by branch and bound (V5, V6, V12).
 
-Where groups have no upper size and suits may repeat in them (Vatikanen,
-Kontrakt), the suits are tied together only by the groups: what a rank puts
+The suits are tied together only by the groups: what a rank puts
 into its group must be nothing, or at least three cards with a natural one.
 Everything else — runs, aces low or high, jokers in runs — is a matter of one
 suit. So each suit is solved alone by a small programme over its positions,
@@ -12,6 +11,11 @@ bound is reached and the answer is exact; when a rank's group is not valid,
 the search branches on that rank (its group is off, or it takes at least so
 many cards of given suits) and solves the suits again. Nodes are taken best
 bound first, so the first answer that checks is optimal.
+
+Rummikub groups (3-4 distinct suits) have an upper size, so a rank may hold
+several groups and each cell may give its group any count in bounds; the
+check asks whether the rank's counts split into groups, and the search
+branches on the exact count vectors of a rank that does not.
 
 Late in a game almost every rank is thick with cards and the first node
 checks; in the rare position where the search grows, :class:`GiveUp` hands
@@ -580,9 +584,8 @@ def _search(cp: Counts) -> _Search:
 def solve_split(cp: Counts, floor: int | None = None) -> Solution | None:
     """The best placement by the split search, or None when none scores more than ``floor``.
 
-    Raises :class:`GiveUp` where it cannot settle the position cheaply. Only
-    for groups without an upper size (Vatikanen, Kontrakt) and at most two
-    jokers in play, where no run can be jokers only.
+    Raises :class:`GiveUp` where it cannot settle the position cheaply, and
+    where three or more jokers are in play (a run could be jokers only).
     """
     return _search(cp).run(floor)
 
