@@ -29,7 +29,11 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as exc:
         print(f"rummykit replay: {exc}", file=sys.stderr)
         return 2
-    result = replay(record)
+    try:
+        result = replay(record)
+    except RecordError as exc:
+        print(f"rummykit replay: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result.to_json()))
     elif result.ok:
