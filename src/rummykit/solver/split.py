@@ -83,7 +83,7 @@ def _cell_options(
                 continue
             used = xn + g + (a1 if high_end else 0)
             gain = (used - m) * w if used > m else 0
-            tie = xn if ghi > 0 else 0
+            tie = (0 if g == 1 else 1) if every_g else (xn if ghi > 0 else 0)
             out.append((xn, g, gain * _TIE - tie, gain))
     return out
 
