@@ -302,6 +302,14 @@ class _Search:
             if host is None:
                 raise GiveUp("no group to take the spare jokers")
             jg[host] += free
+        return self.solution(paths, js, jg, used)
+
+    def solution(
+        self, paths: list[Path], js: list[int], jg: list[int], used: list[list[int]]
+    ) -> Solution:
+        """The checked answer as a :class:`Solution`, scored like the joint programme."""
+        cp = self.cp
+        npos = self.npos
         placed = sum(js) + sum(jg)
         sol = Solution(
             score=0,
@@ -311,13 +319,14 @@ class _Search:
             group_jokers=jg,
             hand_jokers=placed - cp.wild_mand,
         )
-        gain = 0
         for s in range(SUITS):
             for p in range(1, npos + 1):
                 sol.group_cards[1 if p == 14 else p][s] += paths[s][p][2]
-        for rank in range(1, 14):
-            for s in range(SUITS):
-                gain += (used[rank][s] - cp.mand[rank][s]) * cp.weight[rank]
+        gain = sum(
+            (used[rank][s] - cp.mand[rank][s]) * cp.weight[rank]
+            for rank in range(1, 14)
+            for s in range(SUITS)
+        )
         sol.score = gain + (placed - cp.wild_mand) * cp.wjoker + cp.base
         return sol
 
@@ -372,24 +381,7 @@ class _Search:
         spare = free - sum(jg)
         if spare and not self.place_spare(spare, jg, totals, gmax, naturals, 1):
             raise _Spare
-        placed = sum(js) + sum(jg)
-        sol = Solution(
-            score=0,
-            run_cards=[[paths[s][p][0] for s in range(SUITS)] for p in range(npos + 1)],
-            run_jokers=[[paths[s][p][1] for s in range(SUITS)] for p in range(npos + 1)],
-            group_cards=[[0] * SUITS for _ in range(14)],
-            group_jokers=jg,
-            hand_jokers=placed - cp.wild_mand,
-        )
-        gain = 0
-        for s in range(SUITS):
-            for p in range(1, npos + 1):
-                sol.group_cards[1 if p == 14 else p][s] += paths[s][p][2]
-        for rank in range(1, 14):
-            for s in range(SUITS):
-                gain += (used[rank][s] - cp.mand[rank][s]) * cp.weight[rank]
-        sol.score = gain + (placed - cp.wild_mand) * cp.wjoker + cp.base
-        return sol
+        return self.solution(paths, js, jg, used)
 
     def need(self, gmax: int, total: int, nat: int) -> int | None:
         """Fewest jokers that let ``total`` cards of a rank (at most ``gmax`` of a suit,
