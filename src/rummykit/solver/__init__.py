@@ -15,14 +15,13 @@ which table jokers a play frees (V11), and lays the answer out as melds.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import VATIKANEN, Meld, MeldKind, MeldRules
-from rummykit.solver.dp import SUITS, Counts, Solution, solve
+from rummykit.solver.dp import SUITS, Solution, solve
 from rummykit.solver.layout import build_melds
 from rummykit.solver.model import (
     Freeing,
@@ -33,7 +32,7 @@ from rummykit.solver.model import (
     position_from,
 )
 from rummykit.solver.opening import best_run
-from rummykit.solver.split import GiveUp, solve_split, split_bound
+from rummykit.solver.split import GiveUp, split_search
 
 __all__ = ["Play", "arrange", "arrange_play", "best_opening", "best_play"]
 
@@ -56,32 +55,31 @@ class Play:
 def _solve_position(
     pos: Position, table_cards: list[Card], rules: MeldRules, objective: Objective
 ) -> tuple[Solution, Freeing, Position] | None:
-    cases: list[tuple[float, int, Freeing, Counts]] = []
-    for i, (fr, cp) in enumerate(freeing_cases(pos)):
+    best: tuple[Solution, Freeing, Position] | None = None
+    ceiling: int | None = None
+    for fr, cp in freeing_cases(pos):
         if cp is None:
             continue
         configure(cp, rules, objective)
         forced = forced_cards(pos, fr)
         cp.base = sum(forced[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
-        try:
-            bound: float | None = split_bound(cp)
-        except GiveUp:
-            bound = math.inf
-        if bound is not None:
-            cases.append((bound, i, fr, cp))
-    # the most promising freeing case first; a case that cannot beat the best is skipped
-    cases.sort(key=lambda case: (-case[0], case[1]))
-    best: tuple[Solution, Freeing, Position] | None = None
-    for bound, _i, fr, cp in cases:
+        if ceiling is None:
+            # the whole hand laid: no freeing case can score more
+            ceiling = cp.base + cp.wild_opt * cp.wjoker
+            ceiling += sum(cp.opt[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
         floor = None if best is None else best[0].score
-        if floor is not None and bound <= floor:
-            break
         try:
-            sol = solve_split(cp, floor)
+            search = split_search(cp)
+            bound = search.bound()
+            if bound is None or (floor is not None and bound <= floor):
+                continue  # this case cannot beat the best answer so far
+            sol = search.run(floor)
         except GiveUp:
             sol = solve(cp)
         if sol is not None and (best is None or sol.score > best[0].score):
             best = (sol, fr, pos)
+            if sol.score >= ceiling:
+                break
     return best
 
 

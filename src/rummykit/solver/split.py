@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts, Solution
 
-__all__ = ["GiveUp", "solve_split", "split_bound"]
+__all__ = ["GiveUp", "solve_split", "split_bound", "split_search"]
 
 _EMPTY = RUN_STATES.index((0, 0, 0))
 _CLOSED = frozenset(i for i, (n1, n2, _) in enumerate(RUN_STATES) if n1 == 0 and n2 == 0)
@@ -565,7 +565,11 @@ def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
     return out
 
 
-def _search(cp: Counts) -> _Search:
+def split_search(cp: Counts) -> _Search:
+    """A split search for ``cp`` (its suit programmes are cached between calls).
+
+    Raises :class:`GiveUp` where the split search does not apply.
+    """
     if cp.joker_runs:
         raise GiveUp("a run could be jokers only")
     if not cp.big_groups and cp.max_group < 3:
@@ -579,9 +583,9 @@ def solve_split(cp: Counts, floor: int | None = None) -> Solution | None:
     Raises :class:`GiveUp` where it cannot settle the position cheaply, and
     where three or more jokers are in play (a run could be jokers only).
     """
-    return _search(cp).run(floor)
+    return split_search(cp).run(floor)
 
 
 def split_bound(cp: Counts) -> int | None:
     """An upper bound on the best score (None: no answer); :class:`GiveUp` where unknown."""
-    return _search(cp).bound()
+    return split_search(cp).bound()
