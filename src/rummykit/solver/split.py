@@ -213,6 +213,44 @@ class _Search:
             out.append(tuple(b))
         return tuple(out)
 
+    def roots(self) -> list[Node]:
+        """The search's first nodes: one per set of joker-made groups.
+
+        A rank with fewer than three cards in play can hold a group only with
+        jokers, and the jokers are few: rather than let the relaxation fill
+        every such rank with the same jokers, each node says which of them
+        have a group (the jokers they need kept out of runs) and which do
+        not. Together the nodes cover every answer.
+        """
+        cp = self.cp
+        base = self.root()
+        plain: Node = (base, (0,) * 14)
+        if self.bounded or self.jmax == 0:
+            return [plain]
+        needy: dict[int, int] = {}
+        for rank in range(1, 14):
+            total = sum(cp.mand[rank][t] + cp.opt[rank][t] for t in range(SUITS))
+            need = 3 - total - cp.gmand[rank]
+            if total > 0 and need > 0 and any(base[s][rank][1] for s in range(SUITS)):
+                needy[rank] = need
+        if not needy:
+            return [plain]
+        must = [r for r in needy if cp.gmand[r]]
+        free = [r for r in needy if not cp.gmand[r]]
+        out: list[Node] = []
+        for k in range(len(free) + 1):
+            for chosen in itertools.combinations(free, k):
+                on = set(must) | set(chosen)
+                if sum(needy[r] for r in on) > self.jmax:
+                    continue
+                off = [r for r in needy if r not in on]
+                bounds = base
+                for r in off:
+                    bounds = _with(bounds, r, [(0, 0)] * SUITS)
+                reserve = tuple(needy[r] if r in on else 0 for r in range(14))
+                out.append((bounds, reserve))
+        return out
+
     def suit(self, s: int, bounds: Bounds) -> SuitAnswer:
         key = (s, bounds)
         got = self.cache.get(key)
@@ -502,14 +540,15 @@ class _Search:
 
     def run(self, floor: int | None = None) -> Solution | None:
         """The best answer, or None when there is none scoring more than ``floor``."""
-        start: Node = (self.root(), (0,) * 14)
         heap: list[tuple[int, int, int, Node, Relaxed | None]] = []
         counter = itertools.count(0, -1)  # among equal bounds, the newest first
-        first = self.relax(start)
+        first = self.relax((self.root(), (0,) * 14))
         if first is None:
             return None
-        heapq.heappush(heap, (-first[1], -first[0], next(counter), start, first))
-        seen = {start}
+        starts = self.roots()
+        for start in starts:
+            heapq.heappush(heap, (-first[1], -first[0], next(counter), start, None))
+        seen = set(starts)
         nodes = 0
         while heap:
             neg_value, neg_score, _i, node, known = heapq.heappop(heap)
