@@ -96,7 +96,10 @@ class StrongBot:
         Two players: 8 deals, watch 3 cards or fewer, hold back at +0.25; three
         or more (more hands to fear, and each play feeds more of them): 32
         deals, 8 cards, +0.05 (the finer estimate that more deals give lets
-        the bot hold back at a smaller rise). Both measured (docs/bots.md).
+        the bot hold back at a smaller rise); with the default ``samples``
+        and several opponents watched, :meth:`_endgame` cuts the deals to
+        about 48 (deal, opponent) checks, at least 16 deals, to keep each
+        move under a second. Both measured (docs/bots.md).
         """
         two = players == 2
         return (
@@ -167,6 +170,9 @@ class StrongBot:
         threats = self._threats(view, seat, threat_cards)
         if not threats or samples <= 0:
             return _as_play(seat, play)
+        if self.samples is None and len(threats) > 1:
+            # the default budget: about 48 (deal, opponent) checks per move, at least 16 deals
+            samples = min(samples, max(16, 48 // len(threats)))
         now = tuple(tuple(m.cards) for m in table)
         after = tuple(tuple(m.cards) for m in play.table)
         out_now = out_after = 0
