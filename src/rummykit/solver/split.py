@@ -293,6 +293,30 @@ class _Search:
         out.sort(key=lambda r: (-r[1], -r[0]))
         return out
 
+    def tally(self, paths: list[Path]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
+        """Per rank: cards in its groups, natural ones among them, the most from one
+        suit; and per rank and suit the cards used."""
+        cp = self.cp
+        totals = [0] * 14
+        naturals = [0] * 14
+        gmax = [0] * 14
+        used = [[0] * SUITS for _ in range(14)]
+        for s in range(SUITS):
+            path = paths[s]
+            in_runs = [0] * 14
+            for p in range(1, self.npos + 1):
+                rank = 1 if p == 14 else p
+                xn, _xj, g = path[p]
+                in_runs[rank] += xn
+                used[rank][s] += xn + g
+            for rank in range(1, 14):
+                g = used[rank][s] - in_runs[rank]
+                totals[rank] += g
+                gmax[rank] = max(gmax[rank], g)
+                # table jokers of a cell go to its runs first
+                naturals[rank] += g - max(0, cp.fixed[rank][s] - in_runs[rank]) if g else 0
+        return totals, naturals, gmax, used
+
     def check(
         self, paths: list[Path], js: list[int], reserve: tuple[int, ...]
     ) -> list[int] | Solution:
@@ -300,24 +324,8 @@ class _Search:
         if self.bounded:
             return self.check_bounded(paths, js, reserve)
         cp = self.cp
-        npos = self.npos
         free = self.jmax - sum(js)
-        totals = [0] * 14
-        naturals = [0] * 14
-        used = [[0] * SUITS for _ in range(14)]
-        for s in range(SUITS):
-            path = paths[s]
-            in_runs = [0] * 14
-            for p in range(1, npos + 1):
-                rank = 1 if p == 14 else p
-                xn, _xj, g = path[p]
-                in_runs[rank] += xn
-                totals[rank] += g
-                used[rank][s] += xn + g
-            for rank in range(1, 14):
-                g = used[rank][s] - in_runs[rank]
-                # table jokers of a cell go to its runs first
-                naturals[rank] += g - max(0, cp.fixed[rank][s] - in_runs[rank]) if g else 0
+        totals, naturals, _gmax, used = self.tally(paths)
         jg = [0] * 14
         short = []
         for rank in range(1, 14):
@@ -378,26 +386,8 @@ class _Search:
         go where a group has room; :class:`_Spare` when none has.
         """
         cp = self.cp
-        npos = self.npos
         free = self.jmax - sum(js)
-        totals = [0] * 14
-        naturals = [0] * 14
-        gmax = [0] * 14
-        used = [[0] * SUITS for _ in range(14)]
-        for s in range(SUITS):
-            path = paths[s]
-            in_runs = [0] * 14
-            for p in range(1, npos + 1):
-                rank = 1 if p == 14 else p
-                xn, _xj, g = path[p]
-                in_runs[rank] += xn
-                used[rank][s] += xn + g
-            for rank in range(1, 14):
-                g = used[rank][s] - in_runs[rank]
-                totals[rank] += g
-                if g > gmax[rank]:
-                    gmax[rank] = g
-                naturals[rank] += g - max(0, cp.fixed[rank][s] - in_runs[rank]) if g else 0
+        totals, naturals, gmax, used = self.tally(paths)
         jg = [0] * 14
         bad = []
         for rank in range(1, 14):
