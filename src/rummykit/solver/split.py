@@ -295,7 +295,8 @@ class _Search:
 
     def tally(self, paths: list[Path]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
         """Per rank: cards in its groups, natural ones among them, the most from one
-        suit; and per rank and suit the cards used."""
+        suit; and per rank and suit the cards used. :class:`GiveUp` when a freed
+        joker lacks its natural card."""
         cp = self.cp
         totals = [0] * 14
         naturals = [0] * 14
@@ -315,6 +316,10 @@ class _Search:
                 gmax[rank] = max(gmax[rank], g)
                 # table jokers of a cell go to its runs first
                 naturals[rank] += g - max(0, cp.fixed[rank][s] - in_runs[rank]) if g else 0
+        for rank in range(1, 14):
+            nat_used = sum(used[rank][s] - cp.fixed[rank][s] for s in range(SUITS))
+            if nat_used < cp.natmin[rank]:
+                raise GiveUp("a freed joker lacks its natural card on this rank")
         return totals, naturals, gmax, used
 
     def check(
@@ -329,9 +334,6 @@ class _Search:
         jg = [0] * 14
         short = []
         for rank in range(1, 14):
-            nat_used = sum(used[rank][s] - cp.fixed[rank][s] for s in range(SUITS))
-            if nat_used < cp.natmin[rank]:
-                raise GiveUp("a freed joker lacks its natural card on this rank")
             t = totals[rank] + cp.gmand[rank]
             if t == 0:
                 continue
@@ -391,9 +393,6 @@ class _Search:
         jg = [0] * 14
         bad = []
         for rank in range(1, 14):
-            nat_used = sum(used[rank][s] - cp.fixed[rank][s] for s in range(SUITS))
-            if nat_used < cp.natmin[rank]:
-                raise GiveUp("a freed joker lacks its natural card on this rank")
             t = totals[rank] + cp.gmand[rank]
             if t == 0:
                 continue
