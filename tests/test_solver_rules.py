@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
+import rummykit.solver as solver
 from rummykit.cards import Card, parse_cards
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, Meld, MeldKind, MeldRules, read_meld
-from rummykit.solver import Play, arrange, arrange_play, best_opening, best_play
+from rummykit.solver import Play, arrange, arrange_play, best_opening, best_play, split
 from solver_oracle import assert_valid_meld
 
 
@@ -167,3 +170,31 @@ def test_arrange_is_deterministic() -> None:
         assert texts(arrange(list(reversed(cards)), VATIKANEN) or []) == texts(first)
     assert arrange(parse_cards("* * 5h"), VATIKANEN) is not None
     assert arrange(parse_cards("* *"), VATIKANEN) is None
+
+
+def test_V11_a_group_of_table_jokers_needs_a_natural_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run jokers may move into a group of their rank, but never make one alone (V11):
+    the split search branches on a natural card rather than give the position up,
+    and finds what the joint programme finds."""
+    melds = (
+        "Qc *:Kc Ac | 4d 5d 6d | Jd Qd Kd | Jd Qd Kd Ad | 2d 2h 2h | 3c 3d 3h 3s"
+        " | 6c 6c 6h | 7c 7d 7s | Tc Th Ts | 2s *:3s 4s 5s"
+    )
+    table = [read_meld(parse_cards(m), VATIKANEN) for m in melds.split("|")]
+    hand = parse_cards("Qs Th 5h 8h")
+
+    def give_up(_cp: object) -> None:
+        raise split.GiveUp("use the joint programme")
+
+    def joint(*_args: object) -> None:
+        raise AssertionError("the split search gave the position up")
+
+    with monkeypatch.context() as m:
+        m.setattr(solver, "split_search", give_up)
+        want = best_play(table, hand, rules=VATIKANEN)
+    monkeypatch.setattr(solver, "solve", joint)
+    play = best_play(table, hand, rules=VATIKANEN)
+    assert play is not None and want is not None
+    assert (play.count, play.points) == (want.count, want.points) == (2, 20)
+    for meld in play.table:
+        assert any(not c.is_joker for c in meld.cards)

@@ -28,6 +28,7 @@ import heapq
 import itertools
 from collections.abc import Sequence
 
+from rummykit.solver import suit_kernel
 from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts, Solution
 
 __all__ = ["GiveUp", "solve_split", "split_bound", "split_search"]
@@ -48,14 +49,17 @@ class _Spare(Exception):
     """Spare jokers of a relaxed answer find no group with room (bounded groups)."""
 
 
-Bounds = tuple[tuple[int, int], ...]
-"""Per rank 0..13 of one suit: (fewest, most) cards of the cell in the rank's group."""
+Bounds = tuple[tuple[int, int, int], ...]
+"""Per rank 0..13 of one suit: (fewest, most) cards of the cell in the rank's group, and
+the fewest cards of the cell placed in all (runs and group)."""
 Path = tuple[tuple[int, int, int], ...]
 """Per position 0..npos of one suit: (naturals in runs, jokers in runs, cards in group)."""
 SuitAnswer = list[tuple[int, int, Path] | None]
 """Per jokers in runs j: (value with tie-break, value, path), or None."""
 Node = tuple[tuple[Bounds, ...], tuple[int, ...]]
 """A search node: every suit's group bounds; per rank, jokers kept out of runs for its group."""
+Split = tuple[int, bool]
+"""A rank whose group is not valid, and whether what it lacks is a natural card."""
 Relaxed = tuple[int, int, list[Path], list[int]]
 """A relaxed answer: (score with tie-break, value, each suit's path, jokers in each suit's runs)."""
 
@@ -64,11 +68,20 @@ _NST = len(RUN_STATES)
 
 
 def _cell_options(
-    m: int, a: int, a1: int, glo: int, ghi: int, w: int, high_end: bool, every_g: bool = False
+    m: int,
+    a: int,
+    a1: int,
+    glo: int,
+    ghi: int,
+    umin: int,
+    w: int,
+    high_end: bool,
+    every_g: bool = False,
 ) -> list[tuple[int, int, int, int]]:
     """(naturals in runs, cards in group, score gain, value gain) for one cell.
 
-    ``a1`` aces of the cell were already used low (only at the high end, V5).
+    ``a1`` aces of the cell were already used low (only at the high end, V5);
+    at least ``umin`` of the cell's cards are placed.
     A group without an upper size takes all it may: more never hurts it. Where
     groups have an upper size (``every_g``), every count in bounds is an option.
     """
@@ -82,6 +95,8 @@ def _cell_options(
             if g < glo or g < floor - xn:
                 continue
             used = xn + g + (a1 if high_end else 0)
+            if used < umin:
+                continue
             gain = (used - m) * w if used > m else 0
             tie = (0 if g == 1 else 1) if every_g else (xn if ghi > 0 else 0)
             out.append((xn, g, gain * _TIE - tie, gain))
@@ -121,7 +136,7 @@ def _suit(
         rank = 1 if p == 14 else p
         m = cp.mand[rank][s]
         a = m + cp.opt[rank][s]
-        glo, ghi = bounds[rank]
+        glo, ghi, umin = bounds[rank]
         low_pass = high and p == 1
         by_a1 = {0: [(xn, 0, 0, 0) for xn in range(a + 1)]} if low_pass else {}
         new: Layer = {}
@@ -133,7 +148,15 @@ def _suit(
             opts = by_a1.get(a1)
             if opts is None:
                 opts = _cell_options(
-                    m, a, a1 if p == 14 else 0, glo, ghi, cp.weight[rank], p == 14, every_g
+                    m,
+                    a,
+                    a1 if p == 14 else 0,
+                    glo,
+                    ghi,
+                    umin,
+                    cp.weight[rank],
+                    p == 14,
+                    every_g,
                 )
                 by_a1[a1] = opts
             nxt = NEXT[st]
@@ -190,12 +213,13 @@ class _Search:
         self.bounded = not cp.big_groups
         self.cache: dict[tuple[int, Bounds], SuitAnswer] = {}
         self.prefixes: dict[tuple[int, int, Bounds], Layer] = {}
+        self.cells = suit_kernel.suit_cells(cp) if suit_kernel.AVAILABLE else None
 
     def root(self) -> tuple[Bounds, ...]:
         cp = self.cp
         out = []
         for s in range(SUITS):
-            b = [(0, 0)]
+            b = [(0, 0, 0)]
             for rank in range(1, 14):
                 total = sum(cp.mand[rank][t] + cp.opt[rank][t] for t in range(SUITS))
                 if self.bounded and cp.distinct:
@@ -209,7 +233,7 @@ class _Search:
                 if self.bounded and cp.distinct:
                     # a suit gives at most one card to each group of the rank
                     a = min(a, (total + cp.gmand[rank] + self.jmax) // 3)
-                b.append((0, a if thick else 0))
+                b.append((0, a if thick else 0, 0))
             out.append(tuple(b))
         return tuple(out)
 
@@ -255,7 +279,12 @@ class _Search:
         key = (s, bounds)
         got = self.cache.get(key)
         if got is None:
-            got = _suit(self.cp, s, bounds, self.jmax, self.npos, self.prefixes)
+            if self.cells is None:
+                got = _suit(self.cp, s, bounds, self.jmax, self.npos, self.prefixes)
+            else:
+                got = suit_kernel.solve_suit(
+                    self.cells[s], bounds, self.npos, self.cp.ace_high, self.bounded, self.jmax
+                )
             self.cache[key] = got
         return got
 
@@ -324,7 +353,7 @@ class _Search:
 
     def check(
         self, paths: list[Path], js: list[int], reserve: tuple[int, ...]
-    ) -> list[int] | Solution:
+    ) -> list[Split] | Solution:
         """A solution when every rank's group is valid, else the ranks whose group is not."""
         if self.bounded:
             return self.check_bounded(paths, js, reserve)
@@ -333,17 +362,21 @@ class _Search:
         totals, naturals, _gmax, used = self.tally(paths)
         jg = [0] * 14
         short = []
+        bare: list[Split] = []
         for rank in range(1, 14):
             t = totals[rank] + cp.gmand[rank]
             if t == 0:
                 continue
             if naturals[rank] < 1:
-                raise GiveUp("a group would hold table jokers only")
+                # only table jokers (V11) would stand in the group: it needs a natural card
+                bare.append((rank, True))
             if t < 3:
                 jg[rank] = 3 - t
                 short.append(rank)
         if sum(jg) > free:
-            return [r for r in short if jg[r] > reserve[r]]
+            return bare + [(r, False) for r in short if jg[r] > reserve[r]]
+        if bare:
+            return bare
         free -= sum(jg)
         if free:
             host = next((r for r in range(1, 14) if totals[r] + cp.gmand[r] + jg[r] >= 3), None)
@@ -380,7 +413,7 @@ class _Search:
 
     def check_bounded(
         self, paths: list[Path], js: list[int], reserve: tuple[int, ...]
-    ) -> list[int] | Solution:
+    ) -> list[Split] | Solution:
         """:meth:`check` where groups have an upper size (Rummikub: 3-4 distinct suits).
 
         A rank's cards split into k groups when max_s g_s <= k (distinct suits),
@@ -402,9 +435,9 @@ class _Search:
             else:
                 jg[rank] = need
         if bad:
-            return bad
+            return [(r, False) for r in bad]
         if sum(jg) > free:
-            return [r for r in range(1, 14) if jg[r] > reserve[r]]
+            return [(r, False) for r in range(1, 14) if jg[r] > reserve[r]]
         spare = free - sum(jg)
         if spare and not self.place_spare(spare, jg, totals, gmax, naturals, 1):
             raise _Spare
@@ -474,9 +507,12 @@ class _Search:
             kids.append((_with(bounds, rank, [(x, x) for x in w]), more))
         return kids
 
-    def children(self, node: Node, rank: int) -> list[Node]:
+    def children(self, node: Node, rank: int, natural: bool = False) -> list[Node]:
         """Split on ``rank``'s group: off; or on, with at least so many cards from given
-        suits and so many jokers kept out of runs for it."""
+        suits and so many jokers kept out of runs for it (``natural``: with a natural
+        card of a given suit)."""
+        if natural:
+            return self.children_natural(node, rank)
         if self.bounded:
             return self.children_bounded(node, rank)
         cp = self.cp
@@ -500,7 +536,36 @@ class _Search:
                 kids.append((_with(bounds, rank, cells), more))
         return kids
 
-    def other_checks(self, node: Node, known: Relaxed) -> list[int] | Solution:
+    def children_natural(self, node: Node, rank: int) -> list[Node]:
+        """Split on whether ``rank``'s group holds a natural card (V11: table jokers alone
+        do not make a meld): off, or on with one from suit s for each s that has one.
+
+        A natural card of a cell goes to the group exactly when the group takes a card
+        of the cell and the cell places more cards than it holds table jokers (those go
+        to its runs first).
+        """
+        cp = self.cp
+        bounds, reserve = node
+        kids: list[Node] = []
+        if (
+            cp.gmand[rank] == 0
+            and reserve[rank] == 0
+            and all(bounds[s][rank][0] == 0 for s in range(SUITS))
+        ):
+            kids.append((_with(bounds, rank, [(0, 0)] * SUITS), reserve))
+        for s in range(SUITS):
+            lo, hi, umin = bounds[s][rank]
+            fixed = cp.fixed[rank][s]
+            if hi < 1 or cp.mand[rank][s] + cp.opt[rank][s] <= fixed:
+                continue
+            if lo >= 1 and umin > fixed:
+                continue
+            cell = list(bounds[s])
+            cell[rank] = (max(lo, 1), hi, max(umin, fixed + 1))
+            kids.append(((*bounds[:s], tuple(cell), *bounds[s + 1 :]), reserve))
+        return kids
+
+    def other_checks(self, node: Node, known: Relaxed) -> list[Split] | Solution:
         """Where spare jokers found no room: the node's other answers of equal value,
         with more jokers in runs; :class:`GiveUp` when none settles it."""
         for alt in self.relax_all(node):
@@ -561,7 +626,7 @@ class _Search:
                 verdict = self.other_checks(node, known)
             if isinstance(verdict, Solution):
                 return verdict
-            options = [k for k in (self.children(node, r) for r in verdict) if k]
+            options = [k for k in (self.children(node, r, nat) for r, nat in verdict) if k]
             if not options:
                 raise GiveUp("no rank left to split")
             kids = min(options, key=len)
@@ -579,7 +644,7 @@ def _with(
     for s in range(SUITS):
         b = list(node[s])
         lo, hi = cells[s]
-        b[rank] = (lo, min(hi, node[s][rank][1]))
+        b[rank] = (lo, min(hi, node[s][rank][1]), node[s][rank][2])
         out.append(tuple(b))
     return tuple(out)
 

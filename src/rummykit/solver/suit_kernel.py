@@ -1,0 +1,266 @@
+"""One suit's programme of the split search, compiled with numba when it is installed.
+
+:func:`rummykit.solver.split._suit` is the reference: the same layers, states,
+options and order of visits, so the compiled programme returns the very same
+answers (ties included) and the solver's output does not depend on whether
+numba is there. A layer is a list of states in the order they were first
+reached, like the dict of the pure-Python programme; a state replaces an
+earlier way to it only when it scores strictly more.
+
+``numba`` is optional (the ``fast`` extra); without it :data:`AVAILABLE` is
+False and the split search runs its pure-Python programme. numba and numpy
+are imported, and the compiled function loaded from numba's cache (compiled
+the first time on a machine, about two seconds), on the first solve that
+needs them: a process that never solves does not pay for them. Setting the
+environment variable ``RUMMYKIT_PURE_PYTHON=1`` keeps the solver in Python.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts
+
+__all__ = ["AVAILABLE", "CELL_FIELDS", "solve_suit", "suit_cells", "warm"]
+
+AVAILABLE = (
+    importlib.util.find_spec("numba") is not None
+    and importlib.util.find_spec("numpy") is not None
+    and os.environ.get("RUMMYKIT_PURE_PYTHON", "") in ("", "0")
+)
+"""Whether the split search runs the compiled programme (numba and numpy installed)."""
+
+CELL_FIELDS = 6
+"""Per rank 0..13 of a suit: must-place cards, cards in all, group floor, group cap,
+fewest cards placed, weight."""
+
+_NST = len(RUN_STATES)
+_EMPTY = RUN_STATES.index((0, 0, 0))
+_TIE = 1024
+_loaded: dict[str, Any] = {}
+np: Any = None
+"""numpy, once :func:`_tables` has imported it (the programme's arrays need it)."""
+
+
+def _tables() -> dict[str, Any]:
+    """numpy, the state tables as arrays, and the compiled programme (None without numba)."""
+    global np
+    if not _loaded:
+        np = importlib.import_module("numpy")
+        _loaded["np"] = np
+        _loaded["tables"] = (
+            np.array(NEXT, dtype=np.int64),
+            np.array(MUST, dtype=np.int64),
+            np.array([n1 == 0 and n2 == 0 for n1, n2, _ in RUN_STATES], dtype=np.bool_),
+            _NST,
+            _EMPTY,
+            _TIE,
+        )
+        fn: Callable[..., Any] = _kernel
+        if AVAILABLE:
+            numba = importlib.import_module("numba")
+            fn = numba.njit(cache=True, nogil=True)(_kernel)
+        _loaded["fn"] = fn
+    return _loaded
+
+
+def _kernel(
+    cells: Any,
+    npos: int,
+    high: bool,
+    every_g: bool,
+    jmax: int,
+    nxt: Any,
+    must: Any,
+    closed: Any,
+    nst: int,
+    empty: int,
+    tie_scale: int,
+) -> tuple[Any, Any, Any, Any]:
+    """The programme over positions 1..npos; per jokers in runs j: (found, score, value, path)."""
+    jw = jmax + 1
+    a1max = cells[1, 1] if high else 0
+    nstates = nst * jw * (a1max + 1)
+    width = nxt.shape[1]
+    layers = npos + 1
+    keys = np.empty((layers, nstates), np.int64)
+    score = np.empty((layers, nstates), np.int64)
+    value = np.empty((layers, nstates), np.int64)
+    back = np.empty((layers, nstates), np.int64)
+    bxn = np.empty((layers, nstates), np.int64)
+    bxj = np.empty((layers, nstates), np.int64)
+    bg = np.empty((layers, nstates), np.int64)
+    size = np.zeros(layers, np.int64)
+    where = np.full(nstates, -1, np.int64)
+    keys[0, 0] = empty
+    score[0, 0] = 0
+    value[0, 0] = 0
+    size[0] = 1
+    maxopt = 64
+    opts = np.empty((a1max + 1, maxopt, 4), np.int64)
+    nopt = np.full(a1max + 1, -1, np.int64)
+    for p in range(1, npos + 1):
+        rank = 1 if p == 14 else p
+        m = cells[rank, 0]
+        a = cells[rank, 1]
+        glo = cells[rank, 2]
+        ghi = cells[rank, 3]
+        umin = cells[rank, 4]
+        w = cells[rank, 5]
+        low_pass = high and p == 1
+        for i in range(a1max + 1):
+            nopt[i] = -1
+        if low_pass:
+            for xn in range(a + 1):
+                opts[0, xn, 0] = xn
+                opts[0, xn, 1] = 0
+                opts[0, xn, 2] = 0
+                opts[0, xn, 3] = 0
+            nopt[0] = a + 1
+        n = 0
+        for i in range(size[p - 1]):
+            key = keys[p - 1, i]
+            sc = score[p - 1, i]
+            val = value[p - 1, i]
+            st = key % nst
+            rest = key // nst
+            j = rest % jw
+            a1 = rest // jw
+            if nopt[a1] < 0:
+                # the cell's options, as split._cell_options lists them
+                b1 = a1 if p == 14 else 0
+                floor = m - b1 if m > b1 else 0
+                avail = a - b1
+                k = 0
+                for xn in range(avail + 1):
+                    top = avail - xn if avail - xn < ghi else ghi
+                    low = top
+                    if every_g:
+                        low = max(glo, floor - xn, 0)
+                    for g in range(low, top + 1):
+                        if g < glo or g < floor - xn:
+                            continue
+                        used = xn + g + (b1 if p == 14 else 0)
+                        if used < umin:
+                            continue
+                        gain = (used - m) * w if used > m else 0
+                        tie = (0 if g == 1 else 1) if every_g else (xn if ghi > 0 else 0)
+                        opts[a1, k, 0] = xn
+                        opts[a1, k, 1] = g
+                        opts[a1, k, 2] = gain * tie_scale - tie
+                        opts[a1, k, 3] = gain
+                        k += 1
+                nopt[a1] = k
+            keep_a1 = 0 if p == 14 else a1
+            mst = must[st]
+            for xj in range(jw - j):
+                jn = j + xj
+                for o in range(nopt[a1]):
+                    xn = opts[a1, o, 0]
+                    x = xn + xj
+                    if x < mst or x >= width:
+                        continue
+                    ns = nxt[st, x]
+                    if ns < 0:
+                        continue
+                    nkey = ns + nst * (jn + jw * (xn if low_pass else keep_a1))
+                    nscore = sc + opts[a1, o, 2] - 2 * xj
+                    at = where[nkey]
+                    if at < 0:
+                        at = n
+                        n += 1
+                        where[nkey] = at
+                        keys[p, at] = nkey
+                    elif nscore <= score[p, at]:
+                        continue
+                    score[p, at] = nscore
+                    value[p, at] = val + opts[a1, o, 3]
+                    back[p, at] = i
+                    bxn[p, at] = xn
+                    bxj[p, at] = xj
+                    bg[p, at] = opts[a1, o, 1]
+        size[p] = n
+        for i in range(n):
+            where[keys[p, i]] = -1
+    found = np.zeros(jw, np.bool_)
+    best = np.zeros(jw, np.int64)
+    best_value = np.zeros(jw, np.int64)
+    at_end = np.zeros(jw, np.int64)
+    for i in range(size[npos]):
+        key = keys[npos, i]
+        if not closed[key % nst]:
+            continue
+        j = (key // nst) % jw
+        if not found[j] or score[npos, i] > best[j]:
+            found[j] = True
+            best[j] = score[npos, i]
+            best_value[j] = value[npos, i]
+            at_end[j] = i
+    paths = np.zeros((jw, layers, 3), np.int64)
+    for j in range(jw):
+        if not found[j]:
+            continue
+        i = at_end[j]
+        for p in range(npos, 0, -1):
+            paths[j, p, 0] = bxn[p, i]
+            paths[j, p, 1] = bxj[p, i]
+            paths[j, p, 2] = bg[p, i]
+            i = back[p, i]
+    return found, best, best_value, paths
+
+
+def warm() -> None:
+    """Load (or compile, the first time on a machine) the compiled programme now.
+
+    numba loads a cached function on its first call, which takes a few tenths
+    of a second; callers that time the solver call this first.
+    """
+    if AVAILABLE:
+        got = _tables()
+        empty = np.zeros((14, CELL_FIELDS), dtype=np.int64)
+        got["fn"](empty, 13, False, False, 0, *got["tables"])
+
+
+def suit_cells(cp: Counts) -> list[Any]:
+    """Each suit's cells for :func:`solve_suit`: an int64 array of shape
+    (14, :data:`CELL_FIELDS`), its group bounds left at zero."""
+    _tables()
+    out = []
+    for s in range(SUITS):
+        rows = [[0] * CELL_FIELDS]
+        for rank in range(1, 14):
+            m = cp.mand[rank][s]
+            rows.append([m, m + cp.opt[rank][s], 0, 0, 0, cp.weight[rank]])
+        out.append(np.array(rows, dtype=np.int64))
+    return out
+
+
+def solve_suit(
+    base: Any,
+    bounds: Sequence[tuple[int, int, int]],
+    npos: int,
+    high: bool,
+    every_g: bool,
+    jmax: int,
+) -> list[tuple[int, int, tuple[tuple[int, int, int], ...]] | None]:
+    """One suit's best (score, value, path) per jokers in runs, or None; see :func:`_kernel`.
+
+    ``base`` is the suit's array from :func:`suit_cells`; ``bounds`` per rank
+    0..13 the group's (fewest, most) cards and the fewest cards placed.
+    """
+    got = _tables()
+    cells = base.copy()
+    cells[:, 2:5] = bounds
+    found, best, best_value, paths = got["fn"](cells, npos, high, every_g, jmax, *got["tables"])
+    out: list[tuple[int, int, tuple[tuple[int, int, int], ...]] | None] = []
+    for j in range(jmax + 1):
+        if found[j]:
+            path = tuple((int(x), int(y), int(z)) for x, y, z in paths[j].tolist())
+            out.append((int(best[j]), int(best_value[j]), path))
+        else:
+            out.append(None)
+    return out
