@@ -340,7 +340,107 @@ class KontraktGame:
         self.scores: list[tuple[int, ...]] = []
         self._history: list[tuple[int, tuple[Card, ...], list[dict[str, Any]]]] = []
         self._state: _DealState | None = None
+        self._position = False
         self._start_deal(0, dealer)
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[Card]],
+        *,
+        deal: int,
+        dealer: int,
+        stock: Sequence[Card],
+        discard_pile: Sequence[Card],
+        table: Sequence[tuple[int, Sequence[Card], bool]] = (),
+        laid: Sequence[tuple[int, int, bool]] | None = None,
+        turn: int,
+        phase: Phase = Phase.DRAW,
+        picked_up: Card | None = None,
+        stock_only: bool = False,
+        scores: Sequence[Sequence[int]] | None = None,
+        players: Sequence[str] | None = None,
+        seed: int | None = None,
+        options: KontraktOptions | None = None,
+    ) -> KontraktGame:
+        """A game set up in the middle of deal ``deal`` (0-6), like a chess position from FEN.
+
+        For bots that play a guessed deal forward (determinized search) and
+        for tests. ``hands`` per seat; ``stock`` top card first;
+        ``discard_pile`` bottom first; ``table`` the melds in laying order as
+        (owner, cards in meld order, laid as a contract part), a joker saying
+        what it stands for (``*:8h``); ``laid`` per seat (groups, runs,
+        complete) of the contract (default: nothing laid); ``turn`` the seat
+        to act in ``phase`` (:attr:`Phase.DRAW` or :attr:`Phase.PLAY`);
+        ``picked_up`` the card taken from the pile this turn (K8), ``stock_only``
+        after the first upcard went round (K7). ``scores`` are the earlier
+        deals' penalties (default: zeros). Together the places must hold the
+        deck of K2 exactly (``ValueError`` otherwise). Later deals and any new
+        stock (K15) are shuffled from ``seed``. The engine judges every action
+        from here on as usual; the log starts empty and such a game has no
+        record (:meth:`to_record` refuses).
+        """
+        n = len(hands)
+        packs, jokers = deck_for(n)
+        if not 0 <= deal < DEALS:
+            raise ValueError(f"the deal is a number from 0 to {DEALS - 1}")
+        if phase not in (Phase.DRAW, Phase.PLAY):
+            raise ValueError("a position starts in the draw or the play phase")
+        if not 0 <= turn < n:
+            raise ValueError(f"the turn is a seat from 0 to {n - 1}")
+        melds: list[tuple[int, Meld, bool]] = []
+        for owner, cards, part in table:
+            try:
+                melds.append((owner, read_meld(list(cards), KONTRAKT), part))
+            except MeldError as exc:
+                raise ValueError(f"table meld {len(melds)}: {exc}") from None
+        places: list[list[Card]] = [[c.plain() for c in h] for h in hands]
+        places.append([c.plain() for c in discard_pile])
+        places.append([c.plain() for c in reversed(stock)])
+        places += [m.plain_cards() for _, m, _ in melds]
+        deck = tuple(c for place in places for c in place)
+        if Counter(deck) != Counter(full_deck(packs, jokers)):
+            raise ValueError(f"the position does not hold the {len(deck)}-card deck of K2 exactly")
+        ids = iter(range(len(deck)))
+        located = [[next(ids) for _ in place] for place in places]
+        state_laid = [[0, 0] for _ in range(n)] if laid is None else [[g, r] for g, r, _ in laid]
+        complete = [False] * n if laid is None else [bool(c) for _, _, c in laid]
+        picked = None
+        if picked_up is not None:  # K8: it may not be discarded again this turn
+            if phase is not Phase.PLAY:
+                raise ValueError("a card is picked up only by the seat playing its turn")
+            matches = [i for i in located[turn] if deck[i] == picked_up.plain()]
+            picked = matches[-1] if matches else None  # gone onto the table: no matter
+        game = cls(players if players is not None else n, seed=seed, dealer=dealer, options=options)
+        earlier = [tuple(d) for d in scores] if scores is not None else [(0,) * n] * deal
+        if len(earlier) != deal:
+            raise ValueError(f"deal {deal} follows {deal} scored deals, not {len(earlier)}")
+        game.scores = earlier
+        game.log = []
+        game._history = []
+        game._position = True
+        game._state = _DealState(
+            number=deal,
+            dealer=dealer,
+            deck=deck,
+            hands=located[:n],
+            stock=located[n + 1],
+            pile=located[n],
+            table=[
+                TableMeld(k, owner, meld, _order_ids(deck, ids_, meld), part)
+                for k, ((owner, meld, part), ids_) in enumerate(
+                    zip(melds, located[n + 2 :], strict=True)
+                )
+            ],
+            laid=state_laid,
+            complete=complete,
+            phase=phase,
+            turn=turn,
+            stock_only=stock_only,
+            picked=picked,
+            text=[str(c) for c in deck],
+        )
+        return game
 
     # ----------------------------------------------------------------- state
 
@@ -1128,6 +1228,8 @@ class KontraktGame:
 
     def to_record(self) -> GameRecord:
         """The game as a RECORD.md record: one ``deals`` entry per deal dealt."""
+        if self._position:
+            raise ValueError("a game set up from a position has no record of its deals")
         result = {"scores": self.totals}
         return GameRecord(
             game="kontrakt",
