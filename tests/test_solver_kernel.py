@@ -60,24 +60,24 @@ def suits(draw: st.DrawFn) -> tuple[Counts, split.Bounds, int, int]:
     return cp, tuple(bounds), jmax, 14 if high else 13
 
 
-def _cells(cp: Counts, bounds: split.Bounds) -> object:
-    cells = kernel.suit_cells(cp)[0].copy()
-    cells[:, 2:5] = bounds
-    return cells
-
-
 @settings(max_examples=300, deadline=None)
 @given(suits())
 def test_V12_suit_kernel_matches_python_programme(case: tuple) -> None:
     cp, bounds, jmax, npos = case
     want = split._suit(cp, 0, bounds, jmax, npos, {})
-    cells = _cells(cp, bounds)
     base = kernel.suit_cells(cp)[0]
     got = kernel.solve_suit(base, bounds, npos, cp.ace_high, not cp.big_groups, jmax)
     assert got == want
     # the kernel's source, run as plain Python, is the same programme
     found, best, value, paths = kernel._kernel(
-        cells, npos, cp.ace_high, not cp.big_groups, jmax, *kernel._tables()["tables"]
+        kernel._work(npos, jmax, base[1, 1]),
+        base,
+        np.array(bounds, dtype=np.int64),
+        npos,
+        cp.ace_high,
+        not cp.big_groups,
+        jmax,
+        *kernel._tables()["tables"],
     )
     for j, answer in enumerate(want):
         assert bool(found[j]) == (answer is not None)

@@ -24,6 +24,7 @@ the position back to the joint programme of :mod:`.dp`.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 from collections.abc import Sequence
@@ -61,6 +62,10 @@ Node = tuple[tuple[Bounds, ...], tuple[int, ...]]
 Split = tuple[int, bool]
 """A rank whose group is not valid, and whether what it lacks is a natural card."""
 Relaxed = tuple[int, int, list[Path], list[int]]
+Cell = tuple[int, int, int]
+"""One cell's bounds: see :data:`Bounds`."""
+Kid = tuple[tuple[Cell, ...], tuple[int, ...]]
+"""A child of a node, split on one rank: that rank's cell in each suit, and the reserve."""
 """A relaxed answer: (score with tie-break, value, each suit's path, jokers in each suit's runs)."""
 
 
@@ -214,8 +219,17 @@ class _Search:
         self.cache: dict[tuple[int, Bounds], SuitAnswer] = {}
         self.prefixes: dict[tuple[int, int, Bounds], Layer] = {}
         self.cells = suit_kernel.suit_cells(cp) if suit_kernel.AVAILABLE else None
+        self._root: tuple[Bounds, ...] | None = None
+        self.natmin_ranks = [r for r in range(1, 14) if cp.natmin[r] > 0]
 
     def root(self) -> tuple[Bounds, ...]:
+        """Every cell's group bounds before any split: all its cards where the rank
+        has enough cards and jokers for a group, none where it has not."""
+        if self._root is None:
+            self._root = self._make_root()
+        return self._root
+
+    def _make_root(self) -> tuple[Bounds, ...]:
         cp = self.cp
         out = []
         for s in range(SUITS):
@@ -327,26 +341,29 @@ class _Search:
         suit; and per rank and suit the cards used. :class:`GiveUp` when a freed
         joker lacks its natural card."""
         cp = self.cp
+        fixed = cp.fixed
         totals = [0] * 14
         naturals = [0] * 14
         gmax = [0] * 14
         used = [[0] * SUITS for _ in range(14)]
+        high = self.npos == 14
         for s in range(SUITS):
             path = paths[s]
-            in_runs = [0] * 14
-            for p in range(1, self.npos + 1):
-                rank = 1 if p == 14 else p
-                xn, _xj, g = path[p]
-                in_runs[rank] += xn
-                used[rank][s] += xn + g
             for rank in range(1, 14):
-                g = used[rank][s] - in_runs[rank]
-                totals[rank] += g
-                gmax[rank] = max(gmax[rank], g)
-                # table jokers of a cell go to its runs first
-                naturals[rank] += g - max(0, cp.fixed[rank][s] - in_runs[rank]) if g else 0
-        for rank in range(1, 14):
-            nat_used = sum(used[rank][s] - cp.fixed[rank][s] for s in range(SUITS))
+                xn, _xj, g = path[rank]
+                if rank == 1 and high:
+                    xn += path[14][0]
+                    g += path[14][2]
+                used[rank][s] = xn + g
+                if g:
+                    totals[rank] += g
+                    if g > gmax[rank]:
+                        gmax[rank] = g
+                    # table jokers of a cell go to its runs first
+                    f = fixed[rank][s]
+                    naturals[rank] += g - f + xn if f > xn else g
+        for rank in self.natmin_ranks:
+            nat_used = sum(used[rank][s] - fixed[rank][s] for s in range(SUITS))
             if nat_used < cp.natmin[rank]:
                 raise GiveUp("a freed joker lacks its natural card on this rank")
         return totals, naturals, gmax, used
@@ -480,7 +497,7 @@ class _Search:
             jg[rank] -= 1
         return False
 
-    def children_bounded(self, node: Node, rank: int) -> list[Node]:
+    def children_bounded(self, node: Node, rank: int) -> list[Kid]:
         """Split on ``rank``'s groups: off, or each exact count per suit that can form
         groups, with the jokers it needs kept out of runs for it."""
         cp = self.cp
@@ -491,12 +508,12 @@ class _Search:
             return []
         held = reserve[rank]
         avail = self.jmax - sum(reserve) + held
-        kids: list[Node] = []
+        kids: list[Kid] = []
         for w in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(los, his, strict=True))):
             n = sum(w)
             if n == 0:
                 if cp.gmand[rank] == 0:
-                    kids.append((_with(bounds, rank, [(0, 0)] * SUITS), reserve))
+                    kids.append((_cells(bounds, rank, [(0, 0)] * SUITS), reserve))
                 continue
             # optimistic about naturals: table jokers of a cell may sit in its runs
             q = self.need(max(w), n + cp.gmand[rank], n)
@@ -504,10 +521,10 @@ class _Search:
                 continue
             q = max(q, held)
             more = (*reserve[:rank], q, *reserve[rank + 1 :])
-            kids.append((_with(bounds, rank, [(x, x) for x in w]), more))
+            kids.append((_cells(bounds, rank, [(x, x) for x in w]), more))
         return kids
 
-    def children(self, node: Node, rank: int, natural: bool = False) -> list[Node]:
+    def children(self, node: Node, rank: int, natural: bool = False) -> list[Kid]:
         """Split on ``rank``'s group: off; or on, with at least so many cards from given
         suits and so many jokers kept out of runs for it (``natural``: with a natural
         card of a given suit)."""
@@ -519,10 +536,10 @@ class _Search:
         bounds, reserve = node
         his = [bounds[s][rank][1] for s in range(SUITS)]
         los = [bounds[s][rank][0] for s in range(SUITS)]
-        kids: list[Node] = []
+        kids: list[Kid] = []
         held = reserve[rank]
         if cp.gmand[rank] == 0 and sum(los) == 0 and held == 0:
-            kids.append((_with(bounds, rank, [(0, 0)] * SUITS), reserve))
+            kids.append((_cells(bounds, rank, [(0, 0)] * SUITS), reserve))
         want = 3 - cp.gmand[rank]
         spare = self.jmax - sum(reserve)
         for q in range(held, min(held + spare, want - 1) + 1):
@@ -533,10 +550,10 @@ class _Search:
                 if q == held and floors == los:
                     continue
                 cells = [(floors[s], his[s]) for s in range(SUITS)]
-                kids.append((_with(bounds, rank, cells), more))
+                kids.append((_cells(bounds, rank, cells), more))
         return kids
 
-    def children_natural(self, node: Node, rank: int) -> list[Node]:
+    def children_natural(self, node: Node, rank: int) -> list[Kid]:
         """Split on whether ``rank``'s group holds a natural card (V11: table jokers alone
         do not make a meld): off, or on with one from suit s for each s that has one.
 
@@ -546,13 +563,13 @@ class _Search:
         """
         cp = self.cp
         bounds, reserve = node
-        kids: list[Node] = []
+        kids: list[Kid] = []
         if (
             cp.gmand[rank] == 0
             and reserve[rank] == 0
             and all(bounds[s][rank][0] == 0 for s in range(SUITS))
         ):
-            kids.append((_with(bounds, rank, [(0, 0)] * SUITS), reserve))
+            kids.append((_cells(bounds, rank, [(0, 0)] * SUITS), reserve))
         for s in range(SUITS):
             lo, hi, umin = bounds[s][rank]
             fixed = cp.fixed[rank][s]
@@ -560,9 +577,9 @@ class _Search:
                 continue
             if lo >= 1 and umin > fixed:
                 continue
-            cell = list(bounds[s])
-            cell[rank] = (max(lo, 1), hi, max(umin, fixed + 1))
-            kids.append(((*bounds[:s], tuple(cell), *bounds[s + 1 :]), reserve))
+            cells = [bounds[t][rank] for t in range(SUITS)]
+            cells[s] = (max(lo, 1), hi, max(umin, fixed + 1))
+            kids.append((tuple(cells), reserve))
         return kids
 
     def other_checks(self, node: Node, known: Relaxed) -> list[Split] | Solution:
@@ -626,36 +643,53 @@ class _Search:
                 verdict = self.other_checks(node, known)
             if isinstance(verdict, Solution):
                 return verdict
-            options = [k for k in (self.children(node, r, nat) for r, nat in verdict) if k]
+            options = [(r, k) for r, nat in verdict if (k := self.children(node, r, nat))]
             if not options:
                 raise GiveUp("no rank left to split")
-            kids = min(options, key=len)
-            for kid in kids:
+            rank, cells = min(options, key=lambda o: len(o[1]))
+            for cell, more in cells:
+                kid = (_place(node[0], rank, cell), more)
                 if kid not in seen:
                     seen.add(kid)
                     heapq.heappush(heap, (neg_value, neg_score, next(counter), kid, None))
         return None
 
 
-def _with(
+def _cells(
     node: tuple[Bounds, ...], rank: int, cells: Sequence[tuple[int, int]]
-) -> tuple[Bounds, ...]:
+) -> tuple[Cell, ...]:
+    """``rank``'s cells with the group's (fewest, most) cards of each suit narrowed."""
     out = []
     for s in range(SUITS):
-        b = list(node[s])
-        lo, hi = cells[s]
-        b[rank] = (lo, min(hi, node[s][rank][1]), node[s][rank][2])
-        out.append(tuple(b))
+        _lo, hi, umin = node[s][rank]
+        lo, top = cells[s]
+        out.append((lo, min(top, hi), umin))
     return tuple(out)
 
 
-def _compositions(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
+def _place(node: tuple[Bounds, ...], rank: int, cells: tuple[Cell, ...]) -> tuple[Bounds, ...]:
+    """The node's bounds with ``rank``'s cells replaced."""
+    return tuple((*b[:rank], cells[s], *b[rank + 1 :]) for s, b in enumerate(node))
+
+
+def _with(
+    node: tuple[Bounds, ...], rank: int, cells: Sequence[tuple[int, int]]
+) -> tuple[Bounds, ...]:
+    return _place(node, rank, _cells(node, rank, cells))
+
+
+def _compositions(total: int, caps: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """Every way to take ``total`` cards from the suits, at most ``caps[s]`` from suit s."""
+    return _compositions_of(total, tuple(caps))
+
+
+@functools.lru_cache(maxsize=4096)
+def _compositions_of(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     out = []
     for w in itertools.product(*(range(min(c, total) + 1) for c in caps)):
         if sum(w) == total:
             out.append(w)
-    return out
+    return tuple(out)
 
 
 def split_search(cp: Counts) -> _Search:

@@ -17,9 +17,11 @@ environment variable ``RUMMYKIT_PURE_PYTHON=1`` keeps the solver in Python.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -34,14 +36,14 @@ AVAILABLE = (
 )
 """Whether the split search runs the compiled programme (numba and numpy installed)."""
 
-CELL_FIELDS = 6
-"""Per rank 0..13 of a suit: must-place cards, cards in all, group floor, group cap,
-fewest cards placed, weight."""
+CELL_FIELDS = 3
+"""Per rank 0..13 of a suit: must-place cards, cards in all, weight of a card."""
 
 _NST = len(RUN_STATES)
 _EMPTY = RUN_STATES.index((0, 0, 0))
 _TIE = 1024
 _loaded: dict[str, Any] = {}
+_scratch = threading.local()
 np: Any = None
 """numpy, once :func:`_tables` has imported it (the programme's arrays need it)."""
 
@@ -64,12 +66,19 @@ def _tables() -> dict[str, Any]:
         if AVAILABLE:
             numba = importlib.import_module("numba")
             fn = numba.njit(cache=True, nogil=True)(_kernel)
+            empty = np.zeros((14, CELL_FIELDS), dtype=np.int64)
+            fn(_work(13, 0, 0), empty, empty, 13, False, False, 0, *_loaded["tables"])
+            # numba leaves a great many new objects behind; collect them now, once,
+            # rather than in the middle of some later solve
+            gc.collect()
         _loaded["fn"] = fn
     return _loaded
 
 
 def _kernel(
+    work: Any,
     cells: Any,
+    bounds: Any,
     npos: int,
     high: bool,
     every_g: bool,
@@ -81,19 +90,23 @@ def _kernel(
     empty: int,
     tie_scale: int,
 ) -> tuple[Any, Any, Any, Any]:
-    """The programme over positions 1..npos; per jokers in runs j: (found, score, value, path)."""
+    """The programme over positions 1..npos; per jokers in runs j: (found, score, value, path).
+
+    ``work`` is scratch space of shape (7, >= npos + 1, >= states), reused between
+    calls: fresh arrays of this size would cost more than the programme.
+    """
     jw = jmax + 1
     a1max = cells[1, 1] if high else 0
     nstates = nst * jw * (a1max + 1)
     width = nxt.shape[1]
     layers = npos + 1
-    keys = np.empty((layers, nstates), np.int64)
-    score = np.empty((layers, nstates), np.int64)
-    value = np.empty((layers, nstates), np.int64)
-    back = np.empty((layers, nstates), np.int64)
-    bxn = np.empty((layers, nstates), np.int64)
-    bxj = np.empty((layers, nstates), np.int64)
-    bg = np.empty((layers, nstates), np.int64)
+    keys = work[0]
+    score = work[1]
+    value = work[2]
+    back = work[3]
+    bxn = work[4]
+    bxj = work[5]
+    bg = work[6]
     size = np.zeros(layers, np.int64)
     where = np.full(nstates, -1, np.int64)
     keys[0, 0] = empty
@@ -107,10 +120,10 @@ def _kernel(
         rank = 1 if p == 14 else p
         m = cells[rank, 0]
         a = cells[rank, 1]
-        glo = cells[rank, 2]
-        ghi = cells[rank, 3]
-        umin = cells[rank, 4]
-        w = cells[rank, 5]
+        glo = bounds[rank, 0]
+        ghi = bounds[rank, 1]
+        umin = bounds[rank, 2]
+        w = cells[rank, 2]
         low_pass = high and p == 1
         for i in range(a1max + 1):
             nopt[i] = -1
@@ -213,6 +226,16 @@ def _kernel(
     return found, best, best_value, paths
 
 
+def _work(npos: int, jmax: int, a1max: int) -> Any:
+    """This thread's scratch space for :func:`_kernel`, grown when a problem needs more."""
+    need = _NST * (jmax + 1) * (a1max + 1)
+    work = getattr(_scratch, "work", None)
+    if work is None or work.shape[1] < npos + 1 or work.shape[2] < need:
+        work = np.empty((7, 15, max(need, _NST * 3 * 3)), dtype=np.int64)
+        _scratch.work = work
+    return work
+
+
 def warm() -> None:
     """Load (or compile, the first time on a machine) the compiled programme now.
 
@@ -220,21 +243,19 @@ def warm() -> None:
     of a second; callers that time the solver call this first.
     """
     if AVAILABLE:
-        got = _tables()
-        empty = np.zeros((14, CELL_FIELDS), dtype=np.int64)
-        got["fn"](empty, 13, False, False, 0, *got["tables"])
+        _tables()
 
 
 def suit_cells(cp: Counts) -> list[Any]:
     """Each suit's cells for :func:`solve_suit`: an int64 array of shape
-    (14, :data:`CELL_FIELDS`), its group bounds left at zero."""
+    (14, :data:`CELL_FIELDS`)."""
     _tables()
     out = []
     for s in range(SUITS):
         rows = [[0] * CELL_FIELDS]
         for rank in range(1, 14):
             m = cp.mand[rank][s]
-            rows.append([m, m + cp.opt[rank][s], 0, 0, 0, cp.weight[rank]])
+            rows.append([m, m + cp.opt[rank][s], cp.weight[rank]])
         out.append(np.array(rows, dtype=np.int64))
     return out
 
@@ -253,14 +274,15 @@ def solve_suit(
     0..13 the group's (fewest, most) cards and the fewest cards placed.
     """
     got = _tables()
-    cells = base.copy()
-    cells[:, 2:5] = bounds
-    found, best, best_value, paths = got["fn"](cells, npos, high, every_g, jmax, *got["tables"])
-    out: list[tuple[int, int, tuple[tuple[int, int, int], ...]] | None] = []
-    for j in range(jmax + 1):
-        if found[j]:
-            path = tuple((int(x), int(y), int(z)) for x, y, z in paths[j].tolist())
-            out.append((int(best[j]), int(best_value[j]), path))
-        else:
-            out.append(None)
-    return out
+    work = _work(npos, jmax, base[1, 1] if high else 0)
+    found, best, value, paths = got["fn"](
+        work, base, np.array(bounds, dtype=np.int64), npos, high, every_g, jmax, *got["tables"]
+    )
+    found = found.tolist()
+    best = best.tolist()
+    value = value.tolist()
+    ways = paths.tolist()
+    return [
+        (best[j], value[j], tuple(map(tuple, ways[j]))) if found[j] else None
+        for j in range(jmax + 1)
+    ]
