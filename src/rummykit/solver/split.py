@@ -508,12 +508,13 @@ class _Search:
             return []
         held = reserve[rank]
         avail = self.jmax - sum(reserve) + held
+        umins = [bounds[s][rank][2] for s in range(SUITS)]
         kids: list[Kid] = []
         for w in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(los, his, strict=True))):
             n = sum(w)
             if n == 0:
                 if cp.gmand[rank] == 0:
-                    kids.append((_cells(bounds, rank, [(0, 0)] * SUITS), reserve))
+                    kids.append((tuple((0, 0, u) for u in umins), reserve))
                 continue
             # optimistic about naturals: table jokers of a cell may sit in its runs
             q = self.need(max(w), n + cp.gmand[rank], n)
@@ -521,7 +522,7 @@ class _Search:
                 continue
             q = max(q, held)
             more = (*reserve[:rank], q, *reserve[rank + 1 :])
-            kids.append((_cells(bounds, rank, [(x, x) for x in w]), more))
+            kids.append((tuple(zip(w, w, umins, strict=True)), more))
         return kids
 
     def children(self, node: Node, rank: int, natural: bool = False) -> list[Kid]:
@@ -536,10 +537,11 @@ class _Search:
         bounds, reserve = node
         his = [bounds[s][rank][1] for s in range(SUITS)]
         los = [bounds[s][rank][0] for s in range(SUITS)]
+        umins = [bounds[s][rank][2] for s in range(SUITS)]
         kids: list[Kid] = []
         held = reserve[rank]
         if cp.gmand[rank] == 0 and sum(los) == 0 and held == 0:
-            kids.append((_cells(bounds, rank, [(0, 0)] * SUITS), reserve))
+            kids.append((tuple((0, 0, u) for u in umins), reserve))
         want = 3 - cp.gmand[rank]
         spare = self.jmax - sum(reserve)
         for q in range(held, min(held + spare, want - 1) + 1):
@@ -549,8 +551,7 @@ class _Search:
                 floors = [max(w[s], los[s]) for s in range(SUITS)]
                 if q == held and floors == los:
                     continue
-                cells = [(floors[s], his[s]) for s in range(SUITS)]
-                kids.append((_cells(bounds, rank, cells), more))
+                kids.append((tuple(zip(floors, his, umins, strict=True)), more))
         return kids
 
     def children_natural(self, node: Node, rank: int) -> list[Kid]:
@@ -569,7 +570,7 @@ class _Search:
             and reserve[rank] == 0
             and all(bounds[s][rank][0] == 0 for s in range(SUITS))
         ):
-            kids.append((_cells(bounds, rank, [(0, 0)] * SUITS), reserve))
+            kids.append((tuple((0, 0, bounds[s][rank][2]) for s in range(SUITS)), reserve))
         for s in range(SUITS):
             lo, hi, umin = bounds[s][rank]
             fixed = cp.fixed[rank][s]
@@ -643,7 +644,13 @@ class _Search:
                 verdict = self.other_checks(node, known)
             if isinstance(verdict, Solution):
                 return verdict
-            options = [(r, k) for r, nat in verdict if (k := self.children(node, r, nat))]
+            options = []
+            for r, nat in verdict:
+                kids = self.children(node, r, nat)
+                if kids:
+                    options.append((r, kids))
+                    if len(kids) <= 2:
+                        break  # few enough: no need to look further
             if not options:
                 raise GiveUp("no rank left to split")
             rank, cells = min(options, key=lambda o: len(o[1]))
