@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"vatikanen games: {len(game_ms)} positions, max {max(game_ms):.1f} ms", flush=True)
     lines = _report(args, rows, ours_all, peer_all, vat, vat_sizes, disagree, joker_diffs)
     lines += _report_games(args, real, game_ms)
+    lines += _report_bar(vat, game_ms)
     print("\n".join(lines))
     if not args.no_docs:
         _write_docs(lines)
@@ -198,7 +199,8 @@ def _report(
         f" {platform.python_version()}, {dt.date.today().isoformat()}. Command: `{cmd.strip()}`.",
         "CPU time (`time.process_time`) per position in ms (median / p90 / max),"
         " Rummikub rules on both sides,"
-        f" {args.count} positions per table size, hands of 8-14, 0-2 jokers.",
+        f" {args.count} positions per table size, hands of 8-14, 0-2 jokers."
+        f" Suit programme: {_engine()}.",
         "",
         "| table cards | ours | rummikub-solver | p90 ratio |",
         "|---|---|---|---|",
@@ -214,6 +216,12 @@ def _report(
             f"Disagreements without jokers: {disagree}; with jokers (the peer omits"
             f" some joker sets): {joker_diffs}."
         )
+        ratio = p[1] / max(o[1], 1e-9)
+        verdict = "met" if ratio >= 100 else "not met"
+        out += [
+            "",
+            f"Issue bar (p90 at least 100x faster than the peer): **{verdict}** ({ratio:.1f}x).",
+        ]
     if args.note:
         out += ["", args.note]
     if vat:
@@ -225,6 +233,14 @@ def _report(
             f" over 20 ms: {sum(1 for x in vat if x > 20)}.",
         ]
     return out
+
+
+def _engine() -> str:
+    if not suit_kernel.AVAILABLE:
+        return "pure Python (numba not installed)"
+    import numba
+
+    return f"compiled with numba {numba.__version__}"
 
 
 def _report_games(args: argparse.Namespace, real: list[Position], ms: list[float]) -> list[str]:
@@ -239,6 +255,20 @@ def _report_games(args: argparse.Namespace, real: list[Position], ms: list[float
         f" {min(len(p.hand) for p in real)}-{max(len(p.hand) for p in real)}):"
         f" {len(ms)} positions, median / p90 / p99 / max"
         f" {' / '.join(f'{x:.1f}' for x in q)} ms; over 20 ms: {sum(1 for x in ms if x > 20)}.",
+    ]
+
+
+def _report_bar(vat: list[float], game_ms: list[float]) -> list[str]:
+    """The issue's Vatikanen bar: no position over 20 ms."""
+    times = vat + game_ms
+    if not times:
+        return []
+    over = sum(1 for x in times if x > 20)
+    verdict = "met" if over == 0 else "not met"
+    return [
+        "",
+        f"Issue bar (no Vatikanen position over 20 ms): **{verdict}** ({len(times)} positions,"
+        f" slowest {max(times):.1f} ms).",
     ]
 
 
