@@ -4,7 +4,9 @@ Every match uses duplicate deals (each deck in every seat rotation) and a
 fixed seed, so a rerun plays the same games. The Bots section of
 ``docs/benchmarks.md`` (between its markers) is rewritten with the results,
 the seeds, the bots' settings (their think budgets), the time per move and
-how long each match took.
+how long each match took; each match's block names the date, commit and
+command it was measured with, and ``--only`` keeps the blocks of the
+matches it does not run.
 
     python benchmarks/bots.py --quick            # a smoke run: a few games each (minutes)
     python benchmarks/bots.py                    # the full matches (hours on 2 cores)
@@ -35,10 +37,12 @@ random) and the section says that strong is missing.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import importlib.util
 import json
 import re
 import shlex
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -216,14 +220,64 @@ def _short(spec: str) -> str:
     return spec.replace(sys.executable, "python").replace(str(ROOT) + "/", "")
 
 
+MATCH_ORDER = (
+    "vatikanen-2p",
+    "vatikanen-4p",
+    "kontrakt-4p",
+    "kontrakt-basic",
+    "determinism",
+    "external (vatikanen)",
+    "external (kontrakt)",
+)
+"""The matches in the order the section shows them."""
+
+
+def _block_marks(name: str) -> tuple[str, str]:
+    return f"<!-- match: {name} -->", f"<!-- /match: {name} -->"
+
+
+def kept_blocks(old: str) -> dict[str, str]:
+    """The match blocks of an earlier Bots section, by match name (for ``--only``)."""
+    out = {}
+    for name in MATCH_ORDER:
+        begin, end = _block_marks(name)
+        i, j = old.find(begin), old.find(end)
+        if 0 <= i < j:
+            out[name] = old[i : j + len(end)]
+    return out
+
+
+def _commit() -> str:
+    try:
+        got = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+    except OSError:
+        return "unknown"
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return (got.stdout.strip() or "unknown") + (" with uncommitted changes" if dirty else "")
+
+
 def report(
-    rows: list[dict[str, Any]], notes: list[str], quick: bool, total: float, command: str
+    rows: list[dict[str, Any]],
+    notes: list[str],
+    quick: bool,
+    total: float,
+    command: str,
+    kept: dict[str, str] | None = None,
 ) -> str:
-    """The Bots section as Markdown."""
+    """The Bots section as Markdown; ``kept`` blocks stand for matches not run now."""
     out = [
         "## Bots",
         "",
-        f"Written by `{command}` (do not edit by hand). Arena matches with duplicate"
+        "Written by `python benchmarks/bots.py` (do not edit by hand); each match"
+        " names the command, date and commit it was measured with (`--only` reruns"
+        " some matches and keeps the others). Arena matches with duplicate"
         " deals: every deck is played once in each seat rotation. `seat-games` counts"
         " each seat a bot held;"
         " a shared win counts 1/k to each of the k winners. The 95% interval of the win"
@@ -236,33 +290,47 @@ def report(
         " bot 1500.",
         "",
     ]
-    if quick:
-        out += ["**Quick run**: a smoke test with a few games; the figures prove nothing.", ""]
     out += [f"- {n}" for n in notes]
     if notes:
         out.append("")
-    for row in rows:
-        config: ArenaConfig = row["config"]
-        s = row["summary"]
-        lineup = ", ".join(f"`{_short(b)}`" for b in config.lineup)
-        out += [
-            f"### {row['name']}: {config.game}, {config.players} players",
-            "",
-            f"- lineup (seat 0 of rotation 0 first): {lineup}",
-            f"- {s['games']} games = {config.decks} deck(s) × {config.players} rotations,"
-            f" seed {config.seed}, "
-            + row.get("timing", f"{row['backend']}, {s['seconds']:.1f} s")
-            + (f", **{row['errors']} game(s) failed**" if row["errors"] else ""),
-            "- settings: "
-            + "; ".join(f"`{_short(b)}`: {bot_settings(config.game, b)}" for b in config.bots),
-        ]
-        if row.get("goal"):
-            verdict = row.get("verdict")
-            mark = "met" if verdict else ("not met" if verdict is False else "not judged")
-            out.append(f"- goal: {row['goal']} — **{mark}**")
-        out += ["", *_fmt_results(row), ""]
-    out.append(f"All matches: {total:.0f} s.")
+    stamp = f"{dt.date.today().isoformat()}, commit {_commit()}, `{command}`"
+    if quick:
+        stamp += " (**quick run**: a smoke test with a few games; the figures prove nothing)"
+    blocks = {row["name"]: _block(row, stamp) for row in rows}
+    for name in MATCH_ORDER:
+        if name in blocks:
+            out += [blocks[name], ""]
+        elif kept and name in kept:
+            out += [kept[name], ""]
+    out.append(f"This invocation: {total:.0f} s.")
     return "\n".join(out) + "\n"
+
+
+def _block(row: dict[str, Any], stamp: str) -> str:
+    """One match's results between its markers."""
+    config: ArenaConfig = row["config"]
+    s = row["summary"]
+    lineup = ", ".join(f"`{_short(b)}`" for b in config.lineup)
+    begin, end = _block_marks(row["name"])
+    out = [
+        begin,
+        f"### {row['name']}: {config.game}, {config.players} players",
+        "",
+        f"- measured {stamp}",
+        f"- lineup (seat 0 of rotation 0 first): {lineup}",
+        f"- {s['games']} games = {config.decks} deck(s) × {config.players} rotations,"
+        f" seed {config.seed}, "
+        + row.get("timing", f"{row['backend']}, {s['seconds']:.1f} s")
+        + (f", **{row['errors']} game(s) failed**" if row["errors"] else ""),
+        "- settings: "
+        + "; ".join(f"`{_short(b)}`: {bot_settings(config.game, b)}" for b in config.bots),
+    ]
+    if row.get("goal"):
+        verdict = row.get("verdict")
+        mark = "met" if verdict else ("not met" if verdict is False else "not judged")
+        out.append(f"- goal: {row['goal']} — **{mark}**")
+    out += ["", *_fmt_results(row), end]
+    return "\n".join(out)
 
 
 def write_section(text: str) -> None:
@@ -351,7 +419,6 @@ def main(argv: list[str] | None = None) -> int:
     notes = []
     for std in STANDARD:
         if only is not None and std.name not in only:
-            notes.append(f"`{std.name}`: not run by this invocation (`--only`).")
             continue
         bots = std.bots
         goal: str | None = std.goal
@@ -381,12 +448,13 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(determinism(args.workers, args.ray, args.quick, args.quiet, chosen))
     if only is None or "external" in only:
         rows.extend(external(args.quick, args.workers, args.quiet))
-    if args.games is not None:
-        notes.append(f"At most {args.games} games per match (`--games {args.games}`).")
     command = shlex.join(
         ["python", "benchmarks/bots.py", *(sys.argv[1:] if argv is None else argv)]
     )
-    text = report(rows, notes, args.quick, time.perf_counter() - started, command)
+    kept = None
+    if only is not None and DOC.exists():
+        kept = kept_blocks(DOC.read_text(encoding="utf-8"))
+    text = report(rows, notes, args.quick, time.perf_counter() - started, command, kept)
     print(text)
     if not args.no_write:
         write_section(text)
