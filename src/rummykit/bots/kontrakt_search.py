@@ -18,9 +18,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rummykit.bots.base import Bot
 from rummykit.bots.kontrakt_basic import BasicBot
 from rummykit.bots.sampling import Deal, sample_kontrakt
-from rummykit.cards import Card, kontrakt_value
+from rummykit.cards import kontrakt_value
 from rummykit.kontrakt import Action, DealEnded, KontraktGame, Phase, parse_card
 
 __all__ = ["compare", "position", "rollout"]
@@ -56,8 +57,12 @@ def position(view: Mapping[str, Any], deal: Deal, seed: int) -> KontraktGame:
     )
 
 
-def rollout(game: KontraktGame, seat: int, *, max_actions: int = 2000) -> float:
+def rollout(
+    game: KontraktGame, seat: int, *, own: Bot | None = None, max_actions: int = 2000
+) -> float:
     """Play the deal in progress to its end with the basic policy; ``seat``'s penalty.
+
+    ``own`` (if given) plays ``seat`` instead, from views with the log.
 
     A deal that has not ended after ``max_actions`` actions (two players
     passing a card back and forth) scores the hand as it is.
@@ -67,7 +72,11 @@ def rollout(game: KontraktGame, seat: int, *, max_actions: int = 2000) -> float:
         turn = game.turn
         if turn is None:
             break
-        event = game.apply(_POLICY.choose(game.view(turn, log=False)))
+        if own is not None and turn == seat:
+            action = own.choose(game.view(turn))
+        else:
+            action = _POLICY.choose(game.view(turn, log=False))
+        event = game.apply(action)
         if isinstance(event, DealEnded):
             return float(event.penalties[seat])
         if game.deal != deal:  # pragma: no cover - a deal ends with a DealEnded event
@@ -80,12 +89,14 @@ def compare(
     candidates: Sequence[Action | Sequence[Action]],
     rng: random.Random,
     samples: int,
+    own: Bot | None = None,
 ) -> list[float]:
     """Each candidate's mean penalty for the viewer over ``samples`` guessed deals.
 
     A candidate is an action or a few actions played in turn (a draw and
     the discard after it); then the basic policy plays the deal out. Every
-    candidate is played on the same guesses. A candidate the engine refuses
+    candidate is played on the same guesses; ``own`` plays the viewer's
+    seat in the rollouts instead of the basic policy. A candidate the engine refuses
     scores infinity.
     """
     seat = view["seat"]
@@ -101,15 +112,10 @@ def compare(
                     if isinstance(event, DealEnded):
                         break
                 else:
-                    totals[k] += rollout(game, seat)
+                    totals[k] += rollout(game, seat, own=own)
                     continue
             except Exception:  # a refused candidate is never chosen
                 totals[k] = float("inf")
                 continue
             totals[k] += float(event.penalties[seat])
     return [t / samples for t in totals]
-
-
-def hand_points(cards: Sequence[Card]) -> int:
-    """The penalty of ``cards`` (K6)."""
-    return sum(kontrakt_value(c) for c in cards)

@@ -29,14 +29,23 @@ How it thinks (``docs/bots.md`` has the measurements):
   is down, nor a rank or suit neighbour of cards that player took from the
   pile.
 
-The bot is deterministic (no randomness is needed); ``seed`` is kept for the
-interface. ``shed_weight`` scales how much the danger of the deal's end
-(an opponent with the contract down and few cards, a short stock) pushes
-the discard towards the highest card.
+- **Rollouts (off by default).** With ``samples`` > 0, once another player
+  has its contract down the bot plays its ``candidates`` best discards
+  forward on ``samples`` guessed deals (:mod:`rummykit.bots.kontrakt_search`,
+  the basic policy in every seat) and takes another than its first choice
+  only when that one's mean penalty is more than ``margin`` points lower;
+  ``own_policy`` plays its own seat in the rollouts with this bot's
+  heuristic instead. Measured, neither helped (``docs/bots.md``): off.
+
+The bot is deterministic: its only randomness (the guessed deals of the
+rollouts) comes from ``random.Random(seed)``. ``shed_weight`` scales how
+much the danger of the deal's end (an opponent with the contract down and
+few cards, a short stock) pushes the discard towards the highest card.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +53,7 @@ from typing import Any
 
 from rummykit.bots.base import register
 from rummykit.bots.kontrakt_basic import _fits_table, usefulness
+from rummykit.bots.kontrakt_search import compare
 from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen
 from rummykit.cards import JOKER, Card, Suit, kontrakt_value
 from rummykit.contracts import CONTRACTS, find_melds, largest_part
@@ -207,14 +217,36 @@ class StrongBot:
     level = "strong"
 
     def __init__(
-        self, seed: int | None = None, *, outs_take: int = 4, shed_weight: float = 0.5
+        self,
+        seed: int | None = None,
+        *,
+        outs_take: int = 4,
+        shed_weight: float = 0.5,
+        samples: int = 0,
+        candidates: int = 4,
+        margin: float = 1.0,
+        own_policy: bool = False,
     ) -> None:
-        self.seed = seed  # the bot is deterministic; the seed is kept for the interface
+        self.seed = seed
         self.outs_take = outs_take
         self.shed_weight = shed_weight
+        self.samples = samples
+        self.candidates = candidates
+        self.margin = margin
+        self.own_policy = own_policy
+        self._inner: StrongBot | None = None
+        self.rng = random.Random(seed)
         self._cache: dict[tuple[str, tuple[tuple[int, int], ...]], Shape] = {}
 
     # ------------------------------------------------------------ helpers
+
+    def _rollout_bot(self) -> StrongBot:
+        """This bot without rollouts: plays its own seat in the rollouts."""
+        if self._inner is None:
+            self._inner = StrongBot(
+                self.seed, outs_take=self.outs_take, shed_weight=self.shed_weight
+            )
+        return self._inner
 
     def _shape(
         self, hand: Sequence[Card], needs: list[tuple[int, int]], unseen: Counter[Card]
@@ -233,11 +265,17 @@ class StrongBot:
         self, view: Mapping[str, Any], hand: list[Card], banned: Card | None
     ) -> tuple[tuple[float, ...], Card]:
         """The discard that leaves the best hand, and its key (lower is better)."""
+        return self._ranked_discards(view, hand, banned)[0]
+
+    def _ranked_discards(
+        self, view: Mapping[str, Any], hand: list[Card], banned: Card | None
+    ) -> list[tuple[tuple[float, ...], Card]]:
+        """Every allowed discard with its key, best (lowest key) first."""
         needs = _needs(view)
         unseen = Counter(kontrakt_unseen(view))
         danger = _danger(view)
         feed = _feeds(view)
-        best: tuple[tuple[float, ...], Card] | None = None
+        ranked: list[tuple[tuple[float, ...], Card]] = []
         for card in dict.fromkeys(hand):
             if card == banned and hand.count(card) == 1 and len(hand) > 1:
                 continue
@@ -257,10 +295,9 @@ class StrongBot:
                     1000 if card.is_joker else 0,
                     -kontrakt_value(card) + feed(card),
                 )
-            if best is None or key < best[0]:
-                best = (key, card)
-        assert best is not None
-        return best
+            ranked.append((key, card))
+        ranked.sort(key=lambda kc: kc[0])  # stable: hand order breaks ties
+        return ranked
 
     # ------------------------------------------------------------ choose
 
@@ -352,7 +389,18 @@ class StrongBot:
             if picked and not view["options"]["rediscard_pickup"]
             else None
         )
-        _key, card = self._best_discard(view, hand, banned)
+        ranked = self._ranked_discards(view, hand, banned)
+        card = ranked[0][1]
+        if self.samples > 0 and len(ranked) > 1 and _endgame(view):
+            # Determinized rollouts among the best few (off by default: no gain measured).
+            cands = [c for _k, c in ranked[: self.candidates]]
+            own = self._rollout_bot() if self.own_policy else None
+            means = compare(
+                view, [Discard(seat, c) for c in cands], self.rng, self.samples, own=own
+            )
+            best = min(range(len(cands)), key=means.__getitem__)
+            if means[best] < means[0] - self.margin:
+                card = cands[best]
         return Discard(seat, card)
 
 
@@ -406,3 +454,9 @@ def _discarded(view: Mapping[str, Any]) -> set[Card]:
         for e in view.get("log") or []
         if e.get("deal") == deal and e.get("seat") == seat and e.get("type") == "discard"
     }
+
+
+def _endgame(view: Mapping[str, Any]) -> bool:
+    """Whether another player has its contract down (the deal may end any turn)."""
+    seat = view["seat"]
+    return any(laid["complete"] for s, laid in enumerate(view["laid"]) if s != seat)
