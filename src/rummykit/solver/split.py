@@ -218,7 +218,7 @@ class _Search:
         self.bounded = not cp.big_groups
         self.cache: dict[tuple[int, Bounds], SuitAnswer] = {}
         self.prefixes: dict[tuple[int, int, Bounds], Layer] = {}
-        self.cells = suit_kernel.suit_cells(cp) if suit_kernel.AVAILABLE else None
+        self.cells = suit_kernel.suit_cells(cp) if suit_kernel.ready() else None
         self._root: tuple[Bounds, ...] | None = None
         self.natmin_ranks = [r for r in range(1, 14) if cp.natmin[r] > 0]
 

@@ -22,12 +22,13 @@ import importlib
 import importlib.util
 import os
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts
 
-__all__ = ["AVAILABLE", "CELL_FIELDS", "solve_suit", "suit_cells", "warm"]
+__all__ = ["AVAILABLE", "CELL_FIELDS", "ready", "solve_suit", "suit_cells", "warm"]
 
 AVAILABLE = (
     importlib.util.find_spec("numba") is not None
@@ -63,16 +64,31 @@ def _tables() -> dict[str, Any]:
             _TIE,
         )
         fn: Callable[..., Any] = _kernel
+        _loaded["compiled"] = False
         if AVAILABLE:
             numba = importlib.import_module("numba")
-            fn = numba.njit(cache=True, nogil=True)(_kernel)
             empty = np.zeros((14, CELL_FIELDS), dtype=np.int64)
-            fn(_work(13, 0, 0), empty, empty, 13, False, False, 0, *_loaded["tables"])
+            # an unwritable cache (a read-only install) only costs the compile time
+            for cache in (True, False):
+                try:
+                    fn = numba.njit(cache=cache, nogil=True)(_kernel)
+                    fn(_work(13, 0, 0), empty, empty, 13, False, False, 0, *_loaded["tables"])
+                except Exception as exc:  # pragma: no cover - depends on the machine
+                    warnings.warn(f"numba could not compile the solver: {exc}", stacklevel=2)
+                    fn = _kernel
+                else:
+                    _loaded["compiled"] = True
+                    break
             # numba leaves a great many new objects behind; collect them now, once,
             # rather than in the middle of some later solve
             gc.collect()
         _loaded["fn"] = fn
     return _loaded
+
+
+def ready() -> bool:
+    """Whether the compiled programme is there to use (loading it on the first call)."""
+    return AVAILABLE and bool(_tables()["compiled"])
 
 
 def _kernel(
