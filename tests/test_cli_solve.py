@@ -90,3 +90,20 @@ def test_solve_batch(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     path.write_text('{"table": "7h 8h 9h", "hand": "Th"}\n{"table": "7h", "hand": "8h"}\n')
     code, out, err = run(capsys, "--batch", str(path))
     assert code == 2 and out == "" and ":2:" in err
+
+
+def test_V11_table_run_joker_in_a_group_of_its_rank(capsys: pytest.CaptureFixture[str]) -> None:
+    # A table joker keeps standing for its card (V11) and counts as that card in a
+    # group of its rank (V12), as the solver's own answers may place it.
+    code, out, _ = run(capsys, "--table", "6c 6s *:6d", "--hand", "6h 2c", "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["play"] == ["6h"]
+    assert sorted(obj["table"][0]) == sorted(["6c", "6s", "6h", "*:6d"])
+    # where a group's colours must differ, the joker takes its colour's place
+    code, _, err = run(capsys, "--table", "6c 6d *:6d", "--hand", "2c", "--rules", "rummikub")
+    assert code == 2 and "repeats a colour" in err
+    code, out, _ = run(
+        capsys, "--table", "6c 6s *:6d", "--hand", "6h", "--rules", "rummikub", "--json"
+    )
+    assert code == 0 and json.loads(out)["play"] == ["6h"]
