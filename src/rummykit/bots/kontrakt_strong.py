@@ -23,8 +23,10 @@ How it thinks (``docs/bots.md`` has the measurements):
   once; after the contract, joker swaps first (K11: a joker in hand fits
   anywhere), new melds, then lay-offs, jokers last.
 - **Discarding**: the card whose loss hurts the hand least (distance, then
-  outs), breaking ties by shedding points, more so when an opponent whose
-  contract is down is near going out or the stock runs low; and it does not
+  outs weighed against the card's points: ``point_weight`` outs per point,
+  more when an opponent whose contract is down is near going out or the
+  stock runs low, since most of a deal's penalty is a hand caught before its
+  contract is down); and it does not
   feed the next player: no card that player could lay off once its contract
   is down, nor a rank or suit neighbour of cards that player took from the
   pile.
@@ -38,9 +40,10 @@ How it thinks (``docs/bots.md`` has the measurements):
   heuristic instead. Measured, neither helped (``docs/bots.md``): off.
 
 The bot is deterministic: its only randomness (the guessed deals of the
-rollouts) comes from ``random.Random(seed)``. ``shed_weight`` scales how
-much the danger of the deal's end (an opponent with the contract down and
-few cards, a short stock) pushes the discard towards the highest card.
+rollouts) comes from ``random.Random(seed)``. ``point_weight`` is how many
+outs a point of card value is worth when the distance ties; ``shed_weight``
+scales how much the danger of the deal's end (an opponent with the contract
+down and few cards, a short stock) adds to it.
 """
 
 from __future__ import annotations
@@ -222,6 +225,7 @@ class StrongBot:
         *,
         outs_take: int = 4,
         shed_weight: float = 0.5,
+        point_weight: float = 1.0,
         samples: int = 0,
         candidates: int = 4,
         margin: float = 1.0,
@@ -230,6 +234,7 @@ class StrongBot:
         self.seed = seed
         self.outs_take = outs_take
         self.shed_weight = shed_weight
+        self.point_weight = point_weight
         self.samples = samples
         self.candidates = candidates
         self.margin = margin
@@ -244,7 +249,10 @@ class StrongBot:
         """This bot without rollouts: plays its own seat in the rollouts."""
         if self._inner is None:
             self._inner = StrongBot(
-                self.seed, outs_take=self.outs_take, shed_weight=self.shed_weight
+                self.seed,
+                outs_take=self.outs_take,
+                shed_weight=self.shed_weight,
+                point_weight=self.point_weight,
             )
         return self._inner
 
@@ -286,7 +294,9 @@ class StrongBot:
                 spare = usefulness(card, rest, *needs[0])
                 key: tuple[float, ...] = (
                     shape.missing,
-                    -shape.outs - danger * self.shed_weight * kontrakt_value(card) + feed(card),
+                    -shape.outs
+                    - (danger * self.shed_weight + self.point_weight) * kontrakt_value(card)
+                    + feed(card),
                     spare,
                     -kontrakt_value(card),
                 )
