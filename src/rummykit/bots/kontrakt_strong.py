@@ -13,9 +13,11 @@ How it thinks (``docs/bots.md`` has the measurements):
   not in the hand, on the table, in the discard pile, nor seen to go into
   another hand), so a card the others are collecting counts for less.
 - **Drawing** (K8): it takes the discard pile's top when that lowers the
-  distance after its best discard, or keeps the distance and adds at least
-  ``outs_take`` outs; once its contract is down, when the card goes straight
-  onto the table; a joker always.
+  distance after its best discard (with ``outs_take`` > 0 also when it keeps
+  the distance and adds at least that many outs; off by default: a stock
+  card may lower the distance at once, an outs-only card never does, and
+  measured, taking for outs cost 3-8% more penalty); once its contract is
+  down, when the card goes straight onto the table; a joker always.
 - **The first upcard** (K7): förhand takes it on the same test; another
   player buys it (two cards more in hand) only when it lowers the distance
   of a hand still two or more cards away, or is a joker.
@@ -223,7 +225,7 @@ class StrongBot:
         self,
         seed: int | None = None,
         *,
-        outs_take: int = 4,
+        outs_take: int = 0,
         shed_weight: float = 0.5,
         point_weight: float = 1.0,
         samples: int = 0,
