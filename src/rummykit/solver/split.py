@@ -38,7 +38,7 @@ _EMPTY = RUN_STATES.index((0, 0, 0))
 _CLOSED = frozenset(i for i, (n1, n2, _) in enumerate(RUN_STATES) if n1 == 0 and n2 == 0)
 _TIE = 1024
 """Scale of the objective over the tie-break that keeps cards out of runs."""
-MAX_NODES = 400
+MAX_NODES = 2000
 """Nodes the search may open before it gives the position to the joint programme."""
 
 
