@@ -15,6 +15,7 @@ from rummykit.arena import (
     comparable,
     derive_seed,
     fill_lineup,
+    level_settings,
     normalize_spec,
     play_game,
     schedule,
@@ -256,3 +257,18 @@ def test_progress_lines_and_bar() -> None:
     b(3, 10)
     b(10, 10)
     assert bar.getvalue().startswith("\r[") and bar.getvalue().endswith("\n")
+
+
+def test_bot_settings_in_the_spec_build_the_bot_with_them() -> None:
+    # A researcher's variant of a built-in bot: strong(setting=value,...).
+    specs = [normalize_spec(s) for s in split_specs("Strong(point_weight=0.5, samples=0),basic")]
+    assert specs == ["strong(point_weight=0.5,samples=0)", "basic"]
+    config = ArenaConfig("kontrakt", 4, fill_lineup(specs, 4), games=4, seed=11)
+    result = play_game(config, 0)
+    assert result.error is None
+    summary = summarize(config, [result])
+    assert set(summary["results"]) == {"strong(point_weight=0.5,samples=0)", "basic"}
+    with pytest.raises(ValueError, match="unexpected keyword argument 'nonsense'"):
+        ArenaConfig("kontrakt", 4, ("strong(nonsense=1)", "basic", "basic", "basic"), 4, 1)
+    with pytest.raises(ValueError, match="name=value"):
+        level_settings("strong(samples)")

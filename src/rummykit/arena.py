@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -60,6 +61,7 @@ __all__ = [
     "comparable",
     "derive_seed",
     "fill_lineup",
+    "level_settings",
     "normalize_spec",
     "play_game",
     "play_games",
@@ -86,27 +88,66 @@ MAX_MESSAGES = 5
 
 
 def split_specs(text: str) -> list[str]:
-    """Split ``--bots`` at the commas outside quotes; quotes are kept for :func:`normalize_spec`.
+    """Split ``--bots`` at the commas outside quotes and parentheses; quotes are kept for
+    :func:`normalize_spec`.
 
     >>> split_specs('strong,cmd:"python bot.py --x 1,2",greedy')
     ['strong', 'cmd:"python bot.py --x 1,2"', 'greedy']
+    >>> split_specs("strong(samples=8,margin=0.5),basic")
+    ['strong(samples=8,margin=0.5)', 'basic']
     """
     out: list[str] = []
     part: list[str] = []
     quote = ""
+    depth = 0
     for ch in text:
         if quote:
             if ch == quote:
                 quote = ""
         elif ch in "\"'":
             quote = ch
-        elif ch == ",":
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
             out.append("".join(part).strip())
             part = []
             continue
         part.append(ch)
     out.append("".join(part).strip())
     return out
+
+
+_SETTINGS = re.compile(r"^([a-z][a-z0-9_-]*)\s*\((.*)\)$", re.S | re.I)
+
+
+def level_settings(spec: str) -> tuple[str, dict[str, Any]]:
+    """A built-in bot spec's level and settings: ``strong(samples=8)`` is the level
+    ``strong`` built with ``samples=8`` (values are JSON: numbers, true, false, null;
+    anything else is a string).
+
+    >>> level_settings("strong(samples=8,own_policy=true)")
+    ('strong', {'samples': 8, 'own_policy': True})
+    >>> level_settings("greedy")
+    ('greedy', {})
+    """
+    m = _SETTINGS.match(spec.strip())
+    if m is None:
+        return spec.strip().lower(), {}
+    settings: dict[str, Any] = {}
+    for item in split_specs(m.group(2)):
+        if not item:
+            continue
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ValueError(f"bot setting {item!r} in {spec!r} is not of the form name=value")
+        try:
+            value: Any = json.loads(text)
+        except json.JSONDecodeError:
+            value = text.strip()
+        settings[key.strip()] = value
+    return m.group(1).lower(), settings
 
 
 def normalize_spec(spec: str) -> str:
@@ -116,6 +157,8 @@ def normalize_spec(spec: str) -> str:
     'cmd:python bot.py --depth 2'
     >>> normalize_spec(" Greedy ")
     'greedy'
+    >>> normalize_spec("Strong( samples = 8 )")
+    'strong(samples=8)'
     """
     spec = spec.strip()
     if spec.startswith("cmd:"):
@@ -125,7 +168,12 @@ def normalize_spec(spec: str) -> str:
         if not argv:
             raise ValueError('cmd: needs a command, e.g. cmd:"python mybot.py"')
         return "cmd:" + shlex.join(argv)
-    return spec.lower()
+    level, settings = level_settings(spec)
+    level = level.lower()
+    if not settings:
+        return level
+    inner = ",".join(f"{k}={json.dumps(v)}" for k, v in sorted(settings.items()))
+    return f"{level}({inner})"
 
 
 def fill_lineup(specs: Sequence[str], players: int) -> tuple[str, ...]:
@@ -185,11 +233,19 @@ class ArenaConfig:
             raise ValueError(f"games must be a multiple of the {self.players} seat rotations")
         known = levels(self.game)
         for spec in self.lineup:
-            if not spec.startswith("cmd:") and spec not in known:
+            if spec.startswith("cmd:"):
+                continue
+            level, settings = level_settings(spec)
+            if level not in known:
                 names = ", ".join(known)
                 raise ValueError(
-                    f"no {self.game} bot called {spec!r}: the levels are {names}, or cmd:COMMAND"
+                    f"no {self.game} bot called {level!r}: the levels are {names}, or cmd:COMMAND"
                 )
+            if settings:
+                try:
+                    make_bot(self.game, level, 0, **settings)
+                except TypeError as exc:
+                    raise ValueError(f"bot {spec!r}: {exc}") from None
 
     @property
     def decks(self) -> int:
@@ -332,7 +388,8 @@ def _make_bot(config: ArenaConfig, spec: str, seed: int, index: int, names: list
             game_id=index,
             players=names,
         )
-    return make_bot(config.game, spec, seed)
+    level, settings = level_settings(spec)
+    return make_bot(config.game, level, seed, **settings)
 
 
 def _rejections() -> tuple[type[Exception], ...]:

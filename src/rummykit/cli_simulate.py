@@ -3,12 +3,15 @@
     rummykit simulate --game vatikanen --players 2 --bots greedy,random --games 200
     rummykit simulate --game kontrakt --players 4 --bots basic,random --games 40 --json
     rummykit simulate --game vatikanen --bots greedy,cmd:"python examples/random_bot.py"
+    rummykit simulate --game kontrakt --players 4 --bots "strong(samples=16),basic"
 
 ``--bots`` names one bot per seat, comma-separated; with fewer bots than
 players the last one fills the other seats (``strong,greedy`` with four
 players is strong against three greedy). A bot is a level of the game's bot
-registry or ``cmd:COMMAND``, a program speaking ``rummykit-bot/1``
-(``docs/bot-protocol.md``).
+registry, optionally with settings for its constructor in parentheses
+(``strong(samples=16,margin=0.5)``: JSON values, else strings; the bots'
+settings are in ``docs/bots.md``), or ``cmd:COMMAND``, a program speaking
+``rummykit-bot/1`` (``docs/bot-protocol.md``).
 
 ``--games G`` is rounded up to a whole number of decks: each deck is played
 once in each of the N seat rotations, so G games are ceil(G / N) decks.
@@ -90,8 +93,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--bots",
         required=True,
-        help="bot per seat, comma-separated: a level (random, greedy, basic, strong) or "
-        'cmd:"COMMAND"; the last one fills the remaining seats',
+        help="bot per seat, comma-separated: a level (random, greedy, basic, strong),"
+        ' optionally with settings, strong(samples=16), or cmd:"COMMAND"; the last one'
+        " fills the remaining seats",
     )
     p.add_argument(
         "--games",

@@ -42,7 +42,7 @@ class Bot(Protocol):
         ...
 
 
-BotFactory = Callable[[int | None], Bot]
+BotFactory = Callable[..., Bot]
 """Makes a bot from a seed (None: unseeded)."""
 
 F = TypeVar("F", bound=Callable[[int | None], Any])
@@ -80,13 +80,14 @@ def levels(game: str) -> list[str]:
     return sorted(_load(game))
 
 
-def make_bot(game: str, level: str, seed: int | None = None) -> Bot:
-    """A bot of ``level`` for ``game``; ValueError naming the known levels."""
+def make_bot(game: str, level: str, seed: int | None = None, **settings: Any) -> Bot:
+    """A bot of ``level`` for ``game``, built with ``settings`` (the bot class's keyword
+    arguments; TypeError for one it does not take); ValueError naming the known levels."""
     known = _load(game)
     if level not in known:
         names = ", ".join(sorted(known)) or "none"
         raise ValueError(f"no {game} bot called {level!r}: the levels are {names}")
-    return known[level](seed)
+    return known[level](seed, **settings)
 
 
 class GameLike(Protocol):
