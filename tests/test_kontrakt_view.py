@@ -11,6 +11,7 @@ from rummykit.bots import levels, make_bot
 from rummykit.cards import parse_cards
 from rummykit.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
 from rummykit.kontrakt import (
+    DealEnded,
     Draw,
     KontraktGame,
     LayDown,
@@ -193,3 +194,24 @@ def test_play_out_from_the_bot_interface() -> None:
     bots = [make_bot("kontrakt", "basic", i) for i in range(5)]
     taken = play_out(game, bots)
     assert game.is_over and taken == sum(1 for e in game.log if hasattr(e, "action"))
+
+
+def test_K13_deal_end_shows_the_table_as_it_stood() -> None:
+    """The next deal is dealt at once, so the deal's end carries its last table."""
+    game = KontraktGame(3, seed=5)
+    bots = [make_bot("kontrakt", "basic", seed=s) for s in range(3)]
+    while True:
+        seat = game.turn
+        assert seat is not None
+        before = {m.number: m for m in game.table}
+        event = game.apply(bots[seat].choose(game.view(seat)))
+        if isinstance(event, DealEnded):
+            break
+    numbers = [m.number for m in event.table]
+    assert set(before) <= set(numbers) and numbers == sorted(numbers)
+    shown = event.to_json()["table"]
+    assert [m["number"] for m in shown] == numbers
+    assert all({"owner", "kind", "cards"} <= set(m) for m in shown)
+    assert game.table == []  # the next deal, dealt at once, starts with an empty table
+    entry = game.view(0)["log"]
+    assert any(e["type"] == "deal_end" and e["table"] == shown for e in entry)

@@ -309,6 +309,9 @@ def test_kontrakt_whole_game_of_seven_deals_saves_a_record_that_replays(tmp_path
                 assert "went out" in screen_text(app, "#table") or "nobody" in screen_text(
                     app, "#table"
                 )
+                end = [e for e in game.view(0)["log"] if e["type"] == "deal_end"][-1]
+                if end["table"]:  # the deal's last table stays on screen with the summary
+                    assert "The table at the end" in screen_text(app, "#table")
             await _bot_turn(app, pilot, c)
         assert game.is_over and seen_pause
         path = c.record_path

@@ -247,13 +247,16 @@ class DealStarted:
 
 @dataclass(frozen=True)
 class DealEnded:
-    """A deal ended (K13, K15): who went out, each hand shown for scoring, the penalties."""
+    """A deal ended (K13, K15): who went out, each hand shown for scoring, the penalties,
+    and the table as it stood (the next deal is dealt at once, so this is the only
+    place a player can still see it)."""
 
     deal: int
     out: int | None
     hands: tuple[tuple[Card, ...], ...]
     penalties: tuple[int, ...]
     totals: tuple[int, ...]
+    table: tuple[TableMeld, ...] = ()
 
     def to_json(self, viewer: int | str | None = "all") -> dict[str, Any]:
         """The entry as plain data: the hands are shown to all for scoring."""
@@ -264,6 +267,7 @@ class DealEnded:
             "hands": [[str(c) for c in h] for h in self.hands],
             "penalties": list(self.penalties),
             "totals": list(self.totals),
+            "table": [m.to_json() for m in self.table],
         }
 
 
@@ -592,7 +596,7 @@ class KontraktGame:
         hands = tuple(tuple(s.deck[i] for i in h) for h in s.hands)
         penalties = tuple(sum(kontrakt_value(c) for c in h) for h in hands)
         self.scores.append(penalties)
-        event = DealEnded(s.number, out, hands, penalties, tuple(self.totals))
+        event = DealEnded(s.number, out, hands, penalties, tuple(self.totals), tuple(s.table))
         self.log.append(event)
         if s.number + 1 >= DEALS:
             s.phase = Phase.OVER

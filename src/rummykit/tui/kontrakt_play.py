@@ -352,8 +352,15 @@ class KontraktAdapter(GameAdapter):
         melds = view["table"]
         if not melds:
             lines.append(Text("No melds on the table yet.", style="dim"))
-        pending = Counter(new)
-        for seat, name in enumerate(view["players"]):
+        lines += self._meld_rows(melds, view["players"], Counter(new))
+        return Group(*lines)
+
+    def _meld_rows(
+        self, melds: list[dict[str, Any]], players: list[str], pending: Counter[str]
+    ) -> list[RenderableType]:
+        """Each player's melds on one line, numbered (``pending``: cards staged to lay)."""
+        rows: list[RenderableType] = []
+        for seat, name in enumerate(players):
             mine = [m for m in melds if m["owner"] == seat]
             if not mine:
                 continue
@@ -364,8 +371,8 @@ class KontraktAdapter(GameAdapter):
                     row.append("   ")
                 row.append(f"#{m['number']} ", style="cyan")
                 row.append_text(meld_text(m["cards"], pending))
-            lines.append(row)
-        return Group(*lines)
+            rows.append(row)
+        return rows
 
     def _deal_summary(self, end: dict[str, Any], view: dict[str, Any]) -> RenderableType:
         names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
@@ -384,7 +391,15 @@ class KontraktAdapter(GameAdapter):
                 str(end["totals"][seat]),
             )
         foot = Text("F4 shows the whole score sheet.", style="dim")
-        return Group(title, Text(""), table, Text(""), foot)
+        melds = end.get("table") or []
+        final: list[RenderableType] = []
+        if melds:
+            final = [
+                Text("The table at the end:", style="bold"),
+                *self._meld_rows(melds, view["players"], Counter()),
+                Text(""),
+            ]
+        return Group(title, Text(""), table, Text(""), *final, foot)
 
     def scores_panel(self, view: dict[str, Any]) -> RenderableType:
         """The score sheet: each deal's penalties and the totals (K13, K14)."""
