@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 
+from rummykit.bots import make_bot
 from rummykit.cards import Card, full_deck, parse_cards, vatikanen_value
 from rummykit.errors import RuleError
 from rummykit.vatikanen import (
@@ -594,3 +595,18 @@ def test_V7_opening_table_names_the_run_in_order() -> None:
     assert rule_of(game, Play(0, cards("7h 9h *"), table_of("7h 9h *"))) == "V7"
     game.play(Play(0, cards("7h 9h *"), table_of("7h * 9h")))
     assert table_text(game) == ["7h *:8h 9h"]
+
+
+def test_V7_the_log_marks_each_players_opening_play() -> None:
+    game = Game(3, seed=4)
+    bots = [make_bot("vatikanen", "greedy", seed=s) for s in range(3)]
+    plays: dict[int, list[bool]] = {0: [], 1: [], 2: []}
+    while (seat := game.turn) is not None:
+        event = game.apply(bots[seat].choose(game.view(seat)))
+        if isinstance(event.action, Play):
+            plays[seat].append(event.opening)
+            assert game.view(None)["log"][-1]["opening"] is event.opening
+    for marks in plays.values():
+        if marks:
+            assert marks[0] is True and not any(marks[1:])
+    assert any(plays.values())

@@ -139,7 +139,8 @@ class Event:
     """One entry of the game log: the action taken and what it did.
 
     ``card`` is the card a draw took (hidden from the other seats); ``table``
-    the whole table after a play; ``end`` is set on the action that ended the game.
+    the whole table after a play; ``opening`` whether a play was the player's
+    opening (V7); ``end`` is set on the action that ended the game.
     """
 
     index: int
@@ -147,6 +148,7 @@ class Event:
     card: Card | None = None
     table: tuple[Meld, ...] | None = None
     end: GameEnd | None = None
+    opening: bool = False
 
     @property
     def seat(self) -> int:
@@ -158,6 +160,7 @@ class Event:
         out = action_to_json(self.action)
         if isinstance(self.action, Play) and self.table is not None:
             out["table"] = [[str(c) for c in m.cards] for m in self.table]
+            out["opening"] = self.opening
         if self.card is not None and (viewer == "all" or viewer == self.seat):
             out["card"] = str(self.card)
         if self.end is not None:
@@ -529,10 +532,11 @@ class Game:
             hand.remove(i)
         self._table = table
         self._table_ids = sorted([*self._table_ids, *ids])
+        opening = not self._opened[action.seat]
         self._opened[action.seat] = True
         self._passes = 0
         end = self._settle_out(action.seat) if not hand else None
-        return self._log(action, table=tuple(table), end=end)
+        return self._log(action, table=tuple(table), end=end, opening=opening)
 
     def draw(self, seat: int) -> Event:
         """Draw the top card of the stock (V4b)."""
@@ -566,8 +570,9 @@ class Game:
         card: Card | None = None,
         table: tuple[Meld, ...] | None = None,
         end: GameEnd | None = None,
+        opening: bool = False,
     ) -> Event:
-        event = Event(len(self.log), action, card, table, end)
+        event = Event(len(self.log), action, card, table, end, opening)
         self.log.append(event)
         public = event.to_json(None)
         self._log_json.append((public, event.to_json(event.seat) if card else public))
