@@ -345,20 +345,15 @@ class _VatikanenTable(_Table):
 
 
 class _KontraktTable(_Table):
-    """Kontrakt; views carry the log built once per event, not anew for every view."""
+    """Kontrakt (the engine writes each log entry once per viewer)."""
 
     def __init__(self, names: Sequence[str], deck_seed: int) -> None:
         from rummykit.kontrakt import KontraktGame
 
         self.game = KontraktGame(names, seed=deck_seed)
-        self._logs: list[list[dict[str, Any]]] = [[] for _ in names]
 
     def view(self, seat: int) -> dict[str, Any]:
-        view: dict[str, Any] = self.game.view(seat, log=False)
-        cache = self._logs[seat]
-        log = self.game.log
-        cache.extend(e.to_json(seat) for e in log[len(cache) :])
-        view["log"] = list(cache)
+        view: dict[str, Any] = self.game.view(seat)
         return view
 
     def safe_action(self, seat: int) -> Any:

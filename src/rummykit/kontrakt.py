@@ -341,6 +341,7 @@ class KontraktGame:
             random.Random(master.getrandbits(64)) if seed is not None or decks is None else None
         )
         self.log: list[Event] = []
+        self._log_views: dict[int | None, list[dict[str, Any]]] = {}
         self.scores: list[tuple[int, ...]] = []
         self._history: list[tuple[int, tuple[Card, ...], list[dict[str, Any]]]] = []
         self._state: _DealState | None = None
@@ -1189,7 +1190,9 @@ class KontraktGame:
         """What ``seat`` may see, as plain JSON data (None: a spectator).
 
         Never the stock order nor another player's hand; the log shows a
-        stock draw's card only to the player who drew it.
+        stock draw's card only to the player who drew it. The log's entries
+        are shared between a viewer's views (each is written once): treat a
+        view as read-only, or copy it.
         """
         s = self._s
         if seat is not None:
@@ -1225,7 +1228,11 @@ class KontraktGame:
             "options": {f.name: getattr(self.options, f.name) for f in fields(self.options)},
         }
         if log:
-            out["log"] = [e.to_json(seat) for e in self.log]
+            # the log only grows: each entry is written once per viewer and shared
+            # between that viewer's views (treat a view as read-only)
+            cache = self._log_views.setdefault(seat, [])
+            cache.extend(e.to_json(seat) for e in self.log[len(cache) :])
+            out["log"] = list(cache)
         return out
 
     # -------------------------------------------------------------- records
