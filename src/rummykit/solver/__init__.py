@@ -83,6 +83,10 @@ def _solve_position(
     return best
 
 
+_NATURAL = [[Card(max(rank, 1), Suit(s)) for s in range(SUITS)] for rank in range(14)]
+"""Every natural card by [rank][suit] (cards are immutable, so one of each will do)."""
+
+
 def _layout(
     sol: Solution,
     fr: Freeing,
@@ -113,7 +117,7 @@ def _layout(
     for rank in range(1, 14):
         for s in range(SUITS):
             cell = list(fixed_run.get((rank, s), []))
-            natural = Card(rank, Suit(s))
+            natural = _NATURAL[rank][s]
             on_table = pos.table[rank][s]
             from_hand = used[rank][s] - len(cell) - on_table
             cell += [natural] * (on_table + from_hand)

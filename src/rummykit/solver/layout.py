@@ -31,11 +31,16 @@ def build_melds(
     taken = [[0] * SUITS for _ in range(14)]
     runs: list[Meld] = []
     for s in range(SUITS):
+        counts = [sol.run_cards[p][s] + sol.run_jokers[p][s] for p in range(npos + 1)]
+        if not any(counts):
+            continue
         suit = Suit(s)
-        spans = _spans([sol.run_cards[p][s] + sol.run_jokers[p][s] for p in range(npos + 1)])
+        spans = _spans(counts)
         cells: list[list[Card]] = [[] for _ in spans]
         has_natural = [False] * len(spans)
         for p in range(1, npos + 1):
+            if not counts[p]:
+                continue
             rank = 1 if p == 14 else p
             here = [i for i, (a, b) in enumerate(spans) if a <= p <= b]
             pool = pools[rank][s]

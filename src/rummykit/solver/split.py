@@ -231,24 +231,25 @@ class _Search:
 
     def _make_root(self) -> tuple[Bounds, ...]:
         cp = self.cp
+        distinct = self.bounded and cp.distinct
+        cells = [[0] * SUITS] + [
+            [cp.mand[rank][t] + cp.opt[rank][t] for t in range(SUITS)] for rank in range(1, 14)
+        ]
+        caps: list[list[int]] = [[0] * SUITS]
+        for rank in range(1, 14):
+            row = cells[rank]
+            total = sum(row)
+            room = total + cp.gmand[rank] + self.jmax
+            if distinct:
+                thick = sum(1 for a in row if a) + cp.gmand[rank] + self.jmax >= 3 and total > 0
+                # a suit gives at most one card to each group of the rank
+                caps.append([min(a, room // 3) if thick else 0 for a in row])
+            else:
+                thick = room >= 3 and total > 0
+                caps.append([a if thick else 0 for a in row])
         out = []
         for s in range(SUITS):
-            b = [(0, 0, 0)]
-            for rank in range(1, 14):
-                total = sum(cp.mand[rank][t] + cp.opt[rank][t] for t in range(SUITS))
-                if self.bounded and cp.distinct:
-                    total_suits = sum(
-                        1 for t in range(SUITS) if cp.mand[rank][t] + cp.opt[rank][t] > 0
-                    )
-                    thick = total_suits + cp.gmand[rank] + self.jmax >= 3 and total > 0
-                else:
-                    thick = total + cp.gmand[rank] + self.jmax >= 3 and total > 0
-                a = cp.mand[rank][s] + cp.opt[rank][s]
-                if self.bounded and cp.distinct:
-                    # a suit gives at most one card to each group of the rank
-                    a = min(a, (total + cp.gmand[rank] + self.jmax) // 3)
-                b.append((0, a if thick else 0, 0))
-            out.append(tuple(b))
+            out.append(((0, 0, 0), *((0, caps[rank][s], 0) for rank in range(1, 14))))
         return tuple(out)
 
     def roots(self) -> list[Node]:
