@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from rummykit.solver import suit_kernel
 from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts, Solution
@@ -303,37 +303,32 @@ class _Search:
             self.cache[key] = got
         return got
 
-    def relax(self, node: Node) -> Relaxed | None:
-        """The relaxation's best (score, value, paths, jokers in runs per suit), or None."""
+    def _choices(self, node: Node) -> Iterator[tuple[list[int], list[tuple[int, int, Path]]]]:
+        """Each way to combine the suits' answers within the jokers the node leaves for
+        runs: (jokers in each suit's runs, each suit's answer)."""
         bounds, reserve = node
         answers = [self.suit(s, bounds[s]) for s in range(SUITS)]
         cap = self.jmax - sum(reserve)
-        best: Relaxed | None = None
         ranges = [[j for j, a in enumerate(ans) if a is not None] for ans in answers]
         for js in itertools.product(*ranges):
-            if sum(js) > cap:
-                continue
-            got = [answers[s][j] for s, j in enumerate(js)]
-            score = sum(g[0] for g in got if g is not None)
+            if sum(js) <= cap:
+                yield list(js), [a for s, j in enumerate(js) if (a := answers[s][j]) is not None]
+
+    def relax(self, node: Node) -> Relaxed | None:
+        """The relaxation's best (score, value, paths, jokers in runs per suit), or None."""
+        best: Relaxed | None = None
+        for js, got in self._choices(node):
+            score = sum(g[0] for g in got)
             if best is None or score > best[0]:
-                value = sum(g[1] for g in got if g is not None)
-                best = (score, value, [g[2] for g in got if g is not None], list(js))
+                best = (score, sum(g[1] for g in got), [g[2] for g in got], js)
         return best
 
     def relax_all(self, node: Node) -> list[Relaxed]:
         """Every combination of the suits' answers over jokers in runs, best first."""
-        bounds, reserve = node
-        answers = [self.suit(s, bounds[s]) for s in range(SUITS)]
-        cap = self.jmax - sum(reserve)
-        out: list[Relaxed] = []
-        ranges = [[j for j, a in enumerate(ans) if a is not None] for ans in answers]
-        for js in itertools.product(*ranges):
-            if sum(js) > cap:
-                continue
-            got = [answers[s][j] for s, j in enumerate(js)]
-            score = sum(g[0] for g in got if g is not None)
-            value = sum(g[1] for g in got if g is not None)
-            out.append((score, value, [g[2] for g in got if g is not None], list(js)))
+        out: list[Relaxed] = [
+            (sum(g[0] for g in got), sum(g[1] for g in got), [g[2] for g in got], js)
+            for js, got in self._choices(node)
+        ]
         out.sort(key=lambda r: (-r[1], -r[0]))
         return out
 
