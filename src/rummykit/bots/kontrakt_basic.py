@@ -41,7 +41,7 @@ from rummykit.kontrakt import (
     parse_card,
 )
 
-__all__ = ["BasicBot", "RandomBot", "usefulness"]
+__all__ = ["BasicBot", "RandomBot", "after_contract", "usefulness"]
 
 _LAYING = ("meld", "layoff", "swap_joker")
 
@@ -91,6 +91,21 @@ def usefulness(card: Card, others: Sequence[Card], groups: int, runs: int) -> in
         score += sum(15 for d in (-1, 1) if card.rank + d in ranks)
         score += sum(8 for d in (-2, 2) if card.rank + d in ranks)
     return score
+
+
+def after_contract(view: Mapping[str, Any]) -> Action | None:
+    """With the contract down (K10, K11): a joker swap first (a joker in hand fits
+    anywhere), then a new meld, then a lay-off, jokers last; None when nothing fits."""
+    acts = [a for a in legal_actions_for(view) if a.type in _LAYING]
+    swaps = [a for a in acts if isinstance(a, SwapJoker)]
+    if swaps:
+        return swaps[0]
+    new = [a for a in acts if isinstance(a, LayDown)]
+    if new:
+        return new[0]
+    offs = [a for a in acts if isinstance(a, LayOff)]
+    offs.sort(key=lambda a: a.card.is_joker)
+    return offs[0] if offs else None
 
 
 def _fits_table(card: Card, table: Sequence[Mapping[str, Any]]) -> bool:
@@ -197,18 +212,8 @@ class BasicBot:
                     melds = None
             if melds:
                 return LayDown(seat, tuple(tuple(m) for m in melds))
-        else:
-            acts = [a for a in legal_actions_for(view) if a.type in _LAYING]
-            swaps = [a for a in acts if isinstance(a, SwapJoker)]
-            if swaps:
-                return swaps[0]
-            new = [a for a in acts if isinstance(a, LayDown)]
-            if new:
-                return new[0]
-            offs = [a for a in acts if isinstance(a, LayOff)]
-            offs.sort(key=lambda a: a.card.is_joker)
-            if offs:
-                return offs[0]
+        elif (laying := after_contract(view)) is not None:
+            return laying
         return Discard(seat, self._worst(view, hand, groups, runs))
 
     def _worst(self, view: Mapping[str, Any], hand: list[Card], groups: int, runs: int) -> Card:

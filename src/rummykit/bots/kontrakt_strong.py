@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.bots.base import register
-from rummykit.bots.kontrakt_basic import _fits_table, usefulness
+from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness
 from rummykit.bots.kontrakt_search import compare
 from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen
 from rummykit.cards import JOKER, Card, Suit, kontrakt_value
@@ -69,11 +69,8 @@ from rummykit.kontrakt import (
     Discard,
     Draw,
     LayDown,
-    LayOff,
     PassUpcard,
-    SwapJoker,
     TakeUpcard,
-    legal_actions_for,
 )
 
 __all__ = ["Shape", "StrongBot", "distance"]
@@ -383,18 +380,8 @@ class StrongBot:
                 melds = None if part is None else part[2]
             if melds:
                 return LayDown(seat, tuple(tuple(m) for m in melds))
-        else:
-            acts = [a for a in legal_actions_for(view) if a.type in _LAYING]
-            swaps = [a for a in acts if isinstance(a, SwapJoker)]
-            if swaps:
-                return swaps[0]
-            new = [a for a in acts if isinstance(a, LayDown)]
-            if new:
-                return new[0]
-            offs = [a for a in acts if isinstance(a, LayOff)]
-            offs.sort(key=lambda a: a.card.is_joker)
-            if offs:
-                return offs[0]
+        elif (laying := after_contract(view)) is not None:
+            return laying
         picked = view["picked_up"]
         banned = (
             Card.parse(picked).plain()

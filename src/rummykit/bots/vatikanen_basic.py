@@ -31,7 +31,16 @@ from rummykit.melds import VATIKANEN, Meld, MeldKind, classify
 from rummykit.vatikanen import Action, Draw, Pass, Play
 from rummykit.vatikanen_table import read_table_meld
 
-__all__ = ["SOLVER_TABLE_LIMIT", "GreedyBot", "RandomBot", "hand_melds", "lay_offs", "read_view"]
+__all__ = [
+    "SOLVER_TABLE_LIMIT",
+    "GreedyBot",
+    "RandomBot",
+    "hand_melds",
+    "lay_offs",
+    "no_play",
+    "opening_play",
+    "read_view",
+]
 
 Table = tuple[tuple[Card, ...], ...]
 
@@ -47,9 +56,17 @@ def read_view(view: Mapping[str, Any]) -> tuple[int, list[Card], list[Meld], boo
     return seat, hand, table, bool(view["opened"][seat])
 
 
-def _no_play(view: Mapping[str, Any]) -> Action:
+def no_play(view: Mapping[str, Any]) -> Action:
+    """Draw, or pass when the stock is empty (V14)."""
     seat = view["seat"]
     return Draw(seat) if view["stock_size"] > 0 else Pass(seat)
+
+
+def opening_play(seat: int, found: solver.Play) -> Play:
+    """The opening run (V7) of a :func:`~rummykit.solver.best_opening` answer, as a play."""
+    want = Counter(c.plain() for c in found.cards)
+    run = next(m for m in found.table if Counter(m.plain_cards()) == want)
+    return Play(seat, tuple(run.cards), None)
 
 
 def hand_melds(hand: Sequence[Card], *, runs_only: bool = False) -> list[list[Card]]:
@@ -140,7 +157,7 @@ class RandomBot:
                 if arranged is not None:
                     plays.append(Play(seat, (card,), tuple(tuple(m.cards) for m in arranged)))
         if not plays or self.rng.random() < 0.5:
-            return _no_play(view)
+            return no_play(view)
         return self.rng.choice(plays)
 
 
@@ -160,11 +177,9 @@ class GreedyBot:
         if not opened:
             found = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
             if found is None:
-                return _no_play(view)
-            want = Counter(c.plain() for c in found.cards)
-            run = next(m for m in found.table if Counter(m.plain_cards()) == want)
-            return Play(seat, tuple(run.cards), None)
+                return no_play(view)
+            return opening_play(seat, found)
         found = solver.best_play(table, hand, rules=VATIKANEN, objective="cards", free_jokers=free)
         if found is None:
-            return _no_play(view)
+            return no_play(view)
         return Play(seat, tuple(found.cards), tuple(tuple(m.cards) for m in found.table))

@@ -33,27 +33,21 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummykit import solver
 from rummykit.bots.base import register
 from rummykit.bots.sampling import sample_vatikanen
-from rummykit.bots.vatikanen_basic import read_view
+from rummykit.bots.vatikanen_basic import no_play, opening_play, read_view
 from rummykit.cards import Card
 from rummykit.melds import VATIKANEN, Meld
-from rummykit.vatikanen import Action, Draw, Pass, Play
+from rummykit.vatikanen import Action, Draw, Play
 from rummykit.vatikanen_table import read_table_meld
 
 __all__ = ["StrongBot"]
 
 Table = tuple[tuple[Card, ...], ...]
-
-
-def _no_play(view: Mapping[str, Any]) -> Action:
-    seat = view["seat"]
-    return Draw(seat) if view["stock_size"] > 0 else Pass(seat)
 
 
 def _as_play(seat: int, found: solver.Play) -> Play:
@@ -116,7 +110,7 @@ class StrongBot:
         free = bool(view["options"].get("free_jokers", False))
         full = solver.best_play(table, hand, rules=VATIKANEN, objective="cards", free_jokers=free)
         if full is None:
-            return _no_play(view)
+            return no_play(view)
         if full.count == len(hand):
             return _as_play(seat, full)  # V13: out
         naturals = [c for c in hand if not c.is_joker]
@@ -143,10 +137,8 @@ class StrongBot:
         if found is None and (view["stock_size"] == 0 or len(naturals) == len(hand)):
             found = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
         if found is None:
-            return _no_play(view)
-        want = Counter(c.plain() for c in found.cards)
-        run = next(m for m in found.table if Counter(m.plain_cards()) == want)
-        return Play(seat, tuple(run.cards), None)
+            return no_play(view)
+        return opening_play(seat, found)
 
     # ------------------------------------------------------------ endgame
 
