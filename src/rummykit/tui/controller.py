@@ -202,6 +202,16 @@ def player_label(name: str, seat: int, me: int, bot: Bot | None) -> str:
     return f"{name} [dim]{bot.level}[/dim]" if bot is not None else name
 
 
+def seat_cells(view: dict[str, Any], seat: int, me: int, bot: Bot | None) -> tuple[str, str]:
+    """The players panel's first cells for ``seat``: the turn mark, and the name with
+    a D for the dealer."""
+    mark = "▶" if view["turn"] == seat else ""
+    who = player_label(view["players"][seat], seat, me, bot)
+    if seat == view["dealer"]:
+        who += " [bold]D[/bold]"
+    return mark, who
+
+
 @dataclass
 class _LogState:
     key: object = None

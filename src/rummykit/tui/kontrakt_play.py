@@ -24,8 +24,8 @@ from rummykit.bots import Bot
 from rummykit.cards import Card
 from rummykit.contracts import CONTRACTS
 from rummykit.tui.commands import KONTRAKT_WORDS, format_kontrakt, parse_kontrakt
-from rummykit.tui.controller import GameAdapter, Reply, Staging, player_label
-from rummykit.tui.render import card_text, cards_text, meld_text
+from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
+from rummykit.tui.render import append_turn, card_text, cards_text, meld_text, players_table
 
 __all__ = ["HELP", "KontraktAdapter"]
 
@@ -285,36 +285,18 @@ class KontraktAdapter(GameAdapter):
         out = Text(f" Kontraktsrummy · deal {view['deal'] + 1} of 7 · ")
         out.append(f"contract: {view['contract']['text']}", style="bold cyan")
         out.append(f" · stock {view['stock_size']} · ")
-        if view["over"]:
-            out.append("game over", style="bold")
-        elif self.between_deals:
-            out.append("deal over", style="bold")
-        elif view["turn"] == self.seat:
-            out.append("your turn", style="bold green")
-        else:
-            out.append(f"{view['players'][view['turn']]}'s turn", style="bold")
-        return out
+        return append_turn(out, view, self.seat, "deal over" if self.between_deals else None)
 
     def players_panel(self, view: dict[str, Any]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
-        table = Table(
-            box=None,
-            padding=(0, 1),
-            expand=True,
-            caption="▶ to act · D dealer · g groups, r runs",
-            caption_justify="left",
-            caption_style="dim",
+        table = players_table(
+            "▶ to act · D dealer · g groups, r runs",
+            ("cards", "right"),
+            ("laid", "left"),
+            ("total", "right"),
         )
-        table.add_column("", width=1)
-        table.add_column("player")
-        table.add_column("cards", justify="right")
-        table.add_column("laid")
-        table.add_column("total", justify="right")
-        for seat, name in enumerate(view["players"]):
-            mark = "▶" if view["turn"] == seat else ""
-            who = player_label(name, seat, self.seat, self.bots[seat])
-            if seat == view["dealer"]:
-                who += " [bold]D[/bold]"
+        for seat in range(len(view["players"])):
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat])
             laid = view["laid"][seat]
             progress = "[green]✓ down[/green]" if laid["complete"] else _progress(laid, view)
             table.add_row(

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
+from rich.console import JustifyMethod
+from rich.table import Table
 from rich.text import Text
 
 from rummykit.cards import Card, Suit, rank_text
@@ -122,3 +124,35 @@ def hand_text(hand: Iterable[str], by: SortOrder = "suit") -> Text:
         out.append_text(card_text(card))
         last = key
     return out
+
+
+def append_turn(out: Text, view: dict[str, Any], me: int, paused: str | None = None) -> Text:
+    """Add whose turn it is to a status line: game over, ``paused`` (between deals),
+    your turn, or the player to act."""
+    if view["over"]:
+        out.append("game over", style="bold")
+    elif paused is not None:
+        out.append(paused, style="bold")
+    elif view["turn"] == me:
+        out.append("your turn", style="bold green")
+    else:
+        out.append(f"{view['players'][view['turn']]}'s turn", style="bold")
+    return out
+
+
+def players_table(caption: str, *columns: tuple[str, JustifyMethod]) -> Table:
+    """The players panel's table: a turn mark, the player, then ``columns``
+    as (heading, justify)."""
+    table = Table(
+        box=None,
+        padding=(0, 1),
+        expand=True,
+        caption=caption,
+        caption_justify="left",
+        caption_style="dim",
+    )
+    table.add_column("", width=1)
+    table.add_column("player")
+    for heading, justify in columns:
+        table.add_column(heading, justify=justify)
+    return table

@@ -13,15 +13,14 @@ from typing import Any
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from rummykit import vatikanen as v
 from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
 from rummykit.tui.commands import VATIKANEN_WORDS, format_vatikanen, parse_vatikanen
-from rummykit.tui.controller import GameAdapter, Reply, Staging, player_label
-from rummykit.tui.render import cards_text, meld_text
+from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
+from rummykit.tui.render import append_turn, cards_text, meld_text, players_table
 
 __all__ = ["HELP", "VatikanenAdapter"]
 
@@ -231,34 +230,15 @@ class VatikanenAdapter(GameAdapter):
     def status(self, view: dict[str, Any]) -> Text:
         """Game number, stock and whose turn."""
         out = Text(f" Vatikanen · game {view['game_number']} · stock {view['stock_size']} · ")
-        if view["over"]:
-            out.append("game over", style="bold")
-        elif view["turn"] == self.seat:
-            out.append("your turn", style="bold green")
-        else:
-            out.append(f"{view['players'][view['turn']]}'s turn", style="bold")
-        return out
+        return append_turn(out, view, self.seat)
 
     def players_panel(self, view: dict[str, Any]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""
-        table = Table(
-            box=None,
-            padding=(0, 1),
-            expand=True,
-            caption="▶ to act · D dealer",
-            caption_justify="left",
-            caption_style="dim",
+        table = players_table(
+            "▶ to act · D dealer", ("cards", "right"), ("opened", "center"), ("balance", "right")
         )
-        table.add_column("", width=1)
-        table.add_column("player")
-        table.add_column("cards", justify="right")
-        table.add_column("opened", justify="center")
-        table.add_column("balance", justify="right")
-        for seat, name in enumerate(view["players"]):
-            mark = "▶" if view["turn"] == seat else ""
-            who = player_label(name, seat, self.seat, self.bots[seat])
-            if seat == view["dealer"]:
-                who += " [bold]D[/bold]"
+        for seat in range(len(view["players"])):
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat])
             opened = "yes" if view["opened"][seat] else "no"
             table.add_row(
                 mark, who, str(view["hand_sizes"][seat]), opened, _money(view["balances"][seat])
