@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from play_helpers import advance
 from rummykit.bots import levels, make_bot
 from rummykit.bots.kontrakt_strong import distance
 from rummykit.bots.sampling import (
@@ -44,11 +45,7 @@ def test_strong_is_registered_for_both_games() -> None:
 
 def _vatikanen_midgame(seed: int, players: int = 2, moves: int = 12) -> Game:
     game = Game(players, seed=seed)
-    bots = [make_bot("vatikanen", "greedy", s) for s in range(players)]
-    for _ in range(moves):
-        seat = game.turn
-        assert seat is not None
-        game.apply(bots[seat].choose(game.view(seat)))
+    advance(game, "vatikanen", "greedy", players, moves)
     return game
 
 
@@ -143,11 +140,7 @@ def test_kontrakt_strong_plays_whole_games_legally(players: int, seed: int) -> N
 
 def _kontrakt_midgame(seed: int, players: int = 4, actions: int = 60) -> KontraktGame:
     game = KontraktGame(players, seed=seed)
-    bots = [make_bot("kontrakt", "basic", s) for s in range(players)]
-    for _ in range(actions):
-        seat = game.turn
-        assert seat is not None
-        game.apply(bots[seat].choose(game.view(seat)))
+    advance(game, "kontrakt", "basic", players, actions)
     return game
 
 

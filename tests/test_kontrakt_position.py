@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from play_helpers import advance
 from rummykit.bots import make_bot
 from rummykit.bots.kontrakt_search import compare, position, rollout
 from rummykit.bots.sampling import Deal, sample_kontrakt
@@ -32,11 +33,7 @@ from rummykit.kontrakt import (
 def _midgame(seed: int, actions: int, players: int = 4) -> KontraktGame:
     """A game of basic bots stopped after ``actions`` actions, in the draw or play phase."""
     game = KontraktGame(players, seed=seed)
-    bots = [make_bot("kontrakt", "basic", s) for s in range(players)]
-    for _ in range(actions):
-        seat = game.turn
-        assert seat is not None
-        game.apply(bots[seat].choose(game.view(seat)))
+    bots = advance(game, "kontrakt", "basic", players, actions)
     while game.phase not in (Phase.DRAW, Phase.PLAY):
         seat = game.turn
         assert seat is not None
