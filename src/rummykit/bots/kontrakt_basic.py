@@ -25,7 +25,7 @@ from typing import Any
 
 from rummykit.bots.base import register
 from rummykit.cards import Card, Suit, kontrakt_value
-from rummykit.contracts import CONTRACTS, find_melds, largest_part
+from rummykit.contracts import CONTRACTS, Contract, find_melds, largest_part
 from rummykit.kontrakt import (
     Action,
     BuyUpcard,
@@ -41,7 +41,7 @@ from rummykit.kontrakt import (
     parse_card,
 )
 
-__all__ = ["BasicBot", "RandomBot", "after_contract", "usefulness"]
+__all__ = ["BasicBot", "RandomBot", "after_contract", "usefulness", "whole_contract"]
 
 _LAYING = ("meld", "layoff", "swap_joker")
 
@@ -91,6 +91,16 @@ def usefulness(card: Card, others: Sequence[Card], groups: int, runs: int) -> in
         score += sum(15 for d in (-1, 1) if card.rank + d in ranks)
         score += sum(8 for d in (-2, 2) if card.rank + d in ranks)
     return score
+
+
+def whole_contract(hand: Sequence[Card], contract: Contract) -> list[list[Card]] | None:
+    """The melds of a contract laid all at once (K12: the seventh deal), from the first
+    of its choices the hand can make; None when it can make none."""
+    for g, r in contract.choices:
+        melds = find_melds(hand, g, r)
+        if melds is not None:
+            return melds
+    return None
 
 
 def after_contract(view: Mapping[str, Any]) -> Action | None:
@@ -197,10 +207,7 @@ class BasicBot:
         if not complete:
             melds: list[list[Card]] | None = None
             if contract.all_at_once:
-                for g, r in contract.choices:
-                    melds = find_melds(hand, g, r)
-                    if melds is not None:
-                        break
+                melds = whole_contract(hand, contract)
             else:
                 laid = view["laid"][seat]
                 need_g, need_r = contract.groups - laid["groups"], contract.runs - laid["runs"]

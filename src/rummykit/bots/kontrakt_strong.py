@@ -57,11 +57,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.bots.base import register
-from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness
+from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness, whole_contract
 from rummykit.bots.kontrakt_search import compare
 from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen
 from rummykit.cards import JOKER, Card, Suit, kontrakt_value
-from rummykit.contracts import CONTRACTS, find_melds, largest_part
+from rummykit.contracts import CONTRACTS, largest_part
 from rummykit.kontrakt import (
     Action,
     BuyUpcard,
@@ -369,10 +369,7 @@ class StrongBot:
         if not laid["complete"]:
             melds: list[list[Card]] | None = None
             if contract.all_at_once:
-                for g, r in contract.choices:
-                    melds = find_melds(hand, g, r)
-                    if melds is not None:
-                        break
+                melds = whole_contract(hand, contract)
             else:
                 part = largest_part(
                     hand, contract.groups - laid["groups"], contract.runs - laid["runs"]
