@@ -496,30 +496,32 @@ class _Search:
     def children_bounded(self, node: Node, rank: int) -> list[Kid]:
         """Split on ``rank``'s groups: off, or each exact count per suit that can form
         groups, with the jokers it needs kept out of runs for it."""
-        cp = self.cp
         bounds, reserve = node
-        los = [bounds[s][rank][0] for s in range(SUITS)]
-        his = [bounds[s][rank][1] for s in range(SUITS)]
-        if los == his:
-            return []
-        held = reserve[rank]
-        avail = self.jmax - sum(reserve) + held
+        choices = self._bounded_choices(node, rank)
         umins = [bounds[s][rank][2] for s in range(SUITS)]
         kids: list[Kid] = []
-        for w in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(los, his, strict=True))):
-            n = sum(w)
-            if n == 0:
-                if cp.gmand[rank] == 0:
-                    kids.append((tuple((0, 0, u) for u in umins), reserve))
-                continue
-            # optimistic about naturals: table jokers of a cell may sit in its runs
-            q = self.need(max(w), n + cp.gmand[rank], n)
-            if q is None or q > avail:
-                continue
-            q = max(q, held)
-            more = (*reserve[:rank], q, *reserve[rank + 1 :])
+        for w, q in choices:
+            more = reserve if q is None else (*reserve[:rank], q, *reserve[rank + 1 :])
             kids.append((tuple(zip(w, w, umins, strict=True)), more))
         return kids
+
+    def _bounded_choices(self, node: Node, rank: int) -> tuple[_Choice, ...]:
+        """The cards per suit and jokers kept of :meth:`children_bounded`'s children."""
+        cp = self.cp
+        bounds, reserve = node
+        los = tuple(bounds[s][rank][0] for s in range(SUITS))
+        his = tuple(bounds[s][rank][1] for s in range(SUITS))
+        if los == his:
+            return ()
+        held = reserve[rank]
+        avail = self.jmax - sum(reserve) + held
+        return _group_choices(los, his, cp.gmand[rank], avail, held, cp.distinct, cp.max_group)
+
+    def count_children(self, node: Node, rank: int, natural: bool) -> int:
+        """How many children :meth:`children` gives, without building them."""
+        if self.bounded and not natural:
+            return len(self._bounded_choices(node, rank))
+        return len(self.children(node, rank, natural))
 
     def children(self, node: Node, rank: int, natural: bool = False) -> list[Kid]:
         """Split on ``rank``'s group: off; or on, with at least so many cards from given
@@ -642,14 +644,15 @@ class _Search:
                 return verdict
             options = []
             for r, nat in verdict:
-                kids = self.children(node, r, nat)
-                if kids:
-                    options.append((r, kids))
-                    if len(kids) <= 2:
+                count = self.count_children(node, r, nat)
+                if count:
+                    options.append((count, r, nat))
+                    if count <= 2:
                         break  # few enough: no need to look further
             if not options:
                 raise GiveUp("no rank left to split")
-            rank, cells = min(options, key=lambda o: len(o[1]))
+            _count, rank, nat = min(options, key=lambda o: o[0])
+            cells = self.children(node, rank, nat)
             for cell, more in cells:
                 kid = (_place(node[0], rank, cell), more)
                 if kid not in seen:
@@ -679,6 +682,41 @@ def _with(
     node: tuple[Bounds, ...], rank: int, cells: Sequence[tuple[int, int]]
 ) -> tuple[Bounds, ...]:
     return _place(node, rank, _cells(node, rank, cells))
+
+
+_Choice = tuple[tuple[int, ...], int | None]
+"""A bounded group's child: cards per suit, and the jokers kept for it (None: as before)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_choices(
+    los: tuple[int, ...],
+    his: tuple[int, ...],
+    forced: int,
+    avail: int,
+    held: int,
+    distinct: bool,
+    max_group: int,
+) -> tuple[_Choice, ...]:
+    """Every exact count per suit (between ``los`` and ``his``) of a rank's groups that can
+    form groups of at most ``max_group`` with ``forced`` more cards and at most ``avail``
+    jokers (optimistic about naturals: table jokers of a cell may sit in its runs)."""
+    out: list[_Choice] = []
+    for w in itertools.product(*(range(lo, hi + 1) for lo, hi in zip(los, his, strict=True))):
+        n = sum(w)
+        if n == 0:
+            if forced == 0:
+                out.append((w, None))
+            continue
+        total = n + forced
+        k = max(1, max(w) if distinct else 1, -(-total // max_group))
+        if k > n:
+            continue
+        q = max(0, 3 * k - total)
+        if q > avail:
+            continue
+        out.append((w, max(q, held)))
+    return tuple(out)
 
 
 def _compositions(total: int, caps: Sequence[int]) -> tuple[tuple[int, ...], ...]:
