@@ -517,11 +517,13 @@ class _Search:
         avail = self.jmax - sum(reserve) + held
         return _group_choices(los, his, cp.gmand[rank], avail, held, cp.distinct, cp.max_group)
 
-    def count_children(self, node: Node, rank: int, natural: bool) -> int:
-        """How many children :meth:`children` gives, without building them."""
+    def count_children(self, node: Node, rank: int, natural: bool) -> tuple[int, list[Kid] | None]:
+        """How many children :meth:`children` gives, and the children where counting
+        them meant building them (None where a bounded group's are only counted)."""
         if self.bounded and not natural:
-            return len(self._bounded_choices(node, rank))
-        return len(self.children(node, rank, natural))
+            return len(self._bounded_choices(node, rank)), None
+        kids = self.children(node, rank, natural)
+        return len(kids), kids
 
     def children(self, node: Node, rank: int, natural: bool = False) -> list[Kid]:
         """Split on ``rank``'s group: off; or on, with at least so many cards from given
@@ -644,15 +646,15 @@ class _Search:
                 return verdict
             options = []
             for r, nat in verdict:
-                count = self.count_children(node, r, nat)
+                count, built = self.count_children(node, r, nat)
                 if count:
-                    options.append((count, r, nat))
+                    options.append((count, r, nat, built))
                     if count <= 2:
                         break  # few enough: no need to look further
             if not options:
                 raise GiveUp("no rank left to split")
-            _count, rank, nat = min(options, key=lambda o: o[0])
-            cells = self.children(node, rank, nat)
+            _count, rank, nat, built = min(options, key=lambda o: o[0])
+            cells = self.children(node, rank, nat) if built is None else built
             for cell, more in cells:
                 kid = (_place(node[0], rank, cell), more)
                 if kid not in seen:
