@@ -406,6 +406,19 @@ def test_K11_joker_goes_to_the_hand() -> None:
     assert conserved(game)
 
 
+def test_K11_joker_named_with_a_suit_in_a_group_stands_for_the_rank() -> None:
+    game = g2(
+        {0: "8h 8d * 2h 2s 2d 4c * 6c 5c", 1: "8c 9c 9d 9h 3h 4s 5d Ts Jh 2c"},
+        upcard="8s",
+    )
+    game.take_upcard(0)
+    game.lay_down(0, M("8h 8d *:8c", "2h 2s 2d"))
+    assert str(game.table[0].meld) == "8d 8h *:8"
+    game.swap_joker(0, C("8s"), 0)  # any eight, not only the eight of clubs
+    assert sorted(str(c) for c in game.table[0].meld.cards) == ["8d", "8h", "8s"]
+    assert conserved(game)
+
+
 # --------------------------------------------------------------------- K12
 
 

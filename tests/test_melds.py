@@ -73,6 +73,32 @@ def test_V11_joker_meaning_must_fit() -> None:
     assert meld_text("7h *:9h 9h") is None
 
 
+def test_V12_joker_standing_for_a_card_sits_in_a_group_of_its_rank() -> None:
+    # a run joker moved into a group keeps standing for its card (V11, V12)
+    group = read_meld(parse_cards("*:6d 6c 6s"), VATIKANEN)
+    assert group.kind is MeldKind.GROUP and group.rank == 6
+    assert str(group) == "6c 6s *:6d"
+    assert group.cards[-1].stands_for == Meaning(6, Suit.DIAMONDS)
+    assert meld_text("6d 6d *:6d") == "6d 6d *:6d"  # suits may repeat (V6)
+    assert meld_text("6c *:6 *:6d") == "6c *:6 *:6d"
+    # still a run where the cards make one, and no joker of another rank
+    assert read_meld(parse_cards("5d *:6d 7d"), VATIKANEN).kind is MeldKind.RUN
+    assert meld_text("6c 6s *:7d") is None
+    assert meld_text("6c 7c *:6d") is None
+
+
+def test_K11_joker_in_a_group_stands_for_its_rank() -> None:
+    group = read_meld(parse_cards("6c 6s *:6d"), KONTRAKT)
+    assert str(group) == "6c 6s *:6"
+    assert group.cards[-1].stands_for == Meaning(6)
+
+
+def test_rummikub_joker_in_a_group_takes_its_colours_place() -> None:
+    assert meld_text("6c 6s *:6d", RUMMIKUB) == "6c 6s *:6d"
+    with pytest.raises(MeldError, match="repeats a colour"):
+        read_meld(parse_cards("6c 6d *:6d"), RUMMIKUB)
+
+
 def test_house_rule_meld_needs_a_natural_card() -> None:
     with pytest.raises(MeldError, match="natural"):
         read_meld(parse_cards("* * *"), VATIKANEN)

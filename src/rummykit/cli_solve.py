@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.melds import Meld, MeldError, MeldRules, rules_named
+from rummykit.melds import Meld, MeldError, MeldRules, read_meld, rules_named
 from rummykit.solver import Play, best_opening, best_play, suit_kernel
-from rummykit.vatikanen_table import read_table_meld
 
 
 class InputError(ValueError):
@@ -177,7 +176,7 @@ def _question(
         except ValueError as exc:
             raise InputError(f"table: {exc}") from None
         try:
-            melds.append(read_table_meld(cards, game))
+            melds.append(read_meld(cards, game))
         except MeldError as exc:
             raise InputError(f"table meld {part.strip()!r} is not a meld: {exc}") from None
     try:

@@ -61,12 +61,17 @@ class MeldRules:
     """What counts as a meld in one game, and the largest deck the game uses.
 
     ``packs`` and ``jokers`` bound how many copies of a card can exist at all.
+    ``group_joker_keeps_suit``: a joker that stands for a card of a suit
+    (``*:6d``) keeps standing for that card in a group of its rank (V11, V12:
+    a table joker counts as its card; in Rummikub it takes its colour's
+    place); without it, a group joker stands for its rank only (K11).
     """
 
     name: str
     ace_high: bool
     max_group_size: int | None = None
     group_distinct_suits: bool = False
+    group_joker_keeps_suit: bool = True
     packs: int = 2
     jokers: int = 2
     min_size: int = 3
@@ -90,6 +95,7 @@ KONTRAKT = MeldRules(
     jokers=3,
     run_rule="K5",
     group_rule="K5",
+    group_joker_keeps_suit=False,
     value=kontrakt_value,
 )
 """K5: the ace is low only (A-2-3, never Q-K-A); groups as in Vatikanen."""
@@ -167,16 +173,23 @@ def _read_group(cards: Sequence[Card], rules: MeldRules) -> Meld:
     rule = rules.group_rule
     if any(c.rank != rank for c in naturals):
         raise MeldError(f"{_describe(cards)} mixes ranks, so it is no group ({rule})")
+    meanings: list[Meaning] = []
     for c in cards:
-        if c.is_joker and c.stands_for is not None and c.stands_for.rank != rank:
-            raise MeldError(f"a joker standing for {c.stands_for} cannot sit in a group of {rank}")
+        if not c.is_joker:
+            continue
+        m = c.stands_for
+        if m is not None and m.rank != rank:
+            raise MeldError(f"a joker standing for {m} cannot sit in a group of {rank}")
+        keep = m is not None and m.suit is not None and rules.group_joker_keeps_suit
+        meanings.append(m if keep and m is not None else Meaning(rank))
     if rules.max_group_size is not None and len(cards) > rules.max_group_size:
         raise MeldError(f"a group holds at most {rules.max_group_size} cards")
-    if rules.group_distinct_suits and len({c.suit for c in naturals}) < len(naturals):
-        raise MeldError(f"{_describe(cards)} repeats a colour, which a group may not")
-    jokers = len(cards) - len(naturals)
+    if rules.group_distinct_suits:
+        suits = [c.suit for c in naturals] + [m.suit for m in meanings if m.suit is not None]
+        if len(set(suits)) < len(suits):
+            raise MeldError(f"{_describe(cards)} repeats a colour, which a group may not")
     out = sorted(naturals, key=lambda c: c.suit or 0)
-    out += [Card(0, None, Meaning(rank)) for _ in range(jokers)]
+    out += [Card(0, None, m) for m in meanings]
     return Meld(MeldKind.GROUP, tuple(out), rank)
 
 
@@ -259,7 +272,16 @@ def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
     A meld needs at least three cards and at least one natural card (house rule:
     otherwise what it is cannot be told). Unplaced jokers take their meaning from
     their place in the list; with a single natural card a run is preferred when
-    the order allows one (so ``7h * *`` is 7h 8h 9h), else a group.
+    the order allows one (so ``7h * *`` is 7h 8h 9h), else a group. A joker that
+    stands for a card of a group's rank may sit in the group (``6c 6s *:6d``):
+    it keeps its card where the rules say so (V11, V12; Rummikub: its colour's
+    place), else it stands for the rank (K11).
+
+    >>> from rummykit.cards import parse_cards
+    >>> str(read_meld(parse_cards("*:6d 6c 6s"), VATIKANEN))
+    '6c 6s *:6d'
+    >>> str(read_meld(parse_cards("*:6d 6c 6s"), KONTRAKT))
+    '6c 6s *:6'
     """
     if len(cards) < rules.min_size:
         raise MeldError(
@@ -273,16 +295,28 @@ def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
     wants_run = any(m.suit is not None for m in joker_meanings)
     same_rank = all(c.rank == naturals[0].rank for c in naturals)
     same_suit = all(c.suit == naturals[0].suit for c in naturals)
+    # jokers standing for cards of the group's own rank (``6c 6s *:6d``): V11, V12
+    suited_group = (
+        same_rank and wants_run and all(m.rank == naturals[0].rank for m in joker_meanings)
+    )
     if same_suit and not (same_rank and len(naturals) > 1) and not wants_group:
         try:
             return _read_run(cards, rules)
         except MeldError:
+            if suited_group:
+                return _read_group(cards, rules)
             if not same_rank or wants_run:
                 raise
     if same_rank and not wants_run:
         return _read_group(cards, rules)
     if same_suit:
-        return _read_run(cards, rules)
+        try:
+            return _read_run(cards, rules)
+        except MeldError:
+            if not suited_group:
+                raise
+    if suited_group:
+        return _read_group(cards, rules)
     kinds = f"{rules.run_rule}, {rules.group_rule}"
     raise MeldError(
         f"{_describe(cards)} is neither a run (one suit, consecutive)"

@@ -35,9 +35,9 @@ from typing import Any, Literal
 from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import RuleError
-from rummykit.melds import VATIKANEN, Meld, MeldError
+from rummykit.melds import VATIKANEN, Meld, MeldError, read_meld
 from rummykit.record import DealRecord, GameRecord, RecordError, ReplayResult
-from rummykit.vatikanen_table import check_opening, check_table, read_table_meld
+from rummykit.vatikanen_table import check_opening, check_table
 
 __all__ = [
     "CARDS_PER_PLAYER",
@@ -302,7 +302,7 @@ class Game:
         game has no deal to record (:meth:`to_record` refuses).
         """
         hand_cards = [parse_cards(h) if isinstance(h, str) else list(h) for h in hands]
-        melds = [read_table_meld(parse_cards(m) if isinstance(m, str) else m) for m in table]
+        melds = [read_meld(parse_cards(m) if isinstance(m, str) else m, VATIKANEN) for m in table]
         placed = [c.plain() for h in hand_cards for c in h]
         placed += [c.plain() for m in melds for c in m.cards]
         rest = Counter(full_deck(PACKS, JOKERS))
@@ -407,7 +407,7 @@ class Game:
         table_cards = [c.plain() for m in self._table for c in m.cards]
         assert Counter(table_cards) == Counter(self.deck[i] for i in self._table_ids)
         for meld in self._table:
-            read_table_meld(meld.cards)
+            read_meld(meld.cards, VATIKANEN)
 
     # ------------------------------------------------------------ checks
 

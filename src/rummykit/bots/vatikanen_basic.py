@@ -27,9 +27,8 @@ from typing import Any
 from rummykit import solver
 from rummykit.bots.base import register
 from rummykit.cards import Card, parse_cards
-from rummykit.melds import VATIKANEN, Meld, MeldKind, classify
+from rummykit.melds import VATIKANEN, Meld, MeldKind, classify, read_meld
 from rummykit.vatikanen import Action, Draw, Pass, Play
-from rummykit.vatikanen_table import read_table_meld
 
 __all__ = [
     "SOLVER_TABLE_LIMIT",
@@ -52,7 +51,7 @@ def read_view(view: Mapping[str, Any]) -> tuple[int, list[Card], list[Meld], boo
     """The seat, its hand, the table's melds and whether it has opened, from a view."""
     seat = view["seat"]
     hand = parse_cards(view["hand"])
-    table = [read_table_meld(parse_cards(m)) for m in view["table"]]
+    table = [read_meld(parse_cards(m), VATIKANEN) for m in view["table"]]
     return seat, hand, table, bool(view["opened"][seat])
 
 

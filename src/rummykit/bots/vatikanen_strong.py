@@ -41,9 +41,8 @@ from rummykit.bots.base import register
 from rummykit.bots.sampling import sample_vatikanen
 from rummykit.bots.vatikanen_basic import no_play, opening_play, read_view
 from rummykit.cards import Card
-from rummykit.melds import VATIKANEN, Meld
+from rummykit.melds import VATIKANEN, Meld, read_meld
 from rummykit.vatikanen import Action, Draw, Play
-from rummykit.vatikanen_table import read_table_meld
 
 __all__ = ["StrongBot"]
 
@@ -204,7 +203,7 @@ class StrongBot:
         if known is None:
             if len(self._outs) > 4096:
                 self._outs.clear()
-            melds = [read_table_meld(m) for m in table]
+            melds = [read_meld(m, VATIKANEN) for m in table]
             known = solver.arrange_play(melds, hand, rules=VATIKANEN, free_jokers=free) is not None
             self._outs[key] = known
         return known
