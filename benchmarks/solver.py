@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vatikanen", type=int, default=10, help="full-deck Vatikanen positions")
     ap.add_argument("--vatikanen-size", type=int, default=80, help="their table size")
     ap.add_argument("--games", type=int, default=20, help="greedy Vatikanen games to time")
-    ap.add_argument("--repeat", type=int, default=1, help="best of N solves per position")
+    ap.add_argument("--repeat", type=int, default=3, help="best of N solves per position")
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--no-peer", action="store_true", help="time our solver only")
     ap.add_argument(
