@@ -1,4 +1,4 @@
-"""The strong Kontrakt bot's rollout option: legal, reproducible from its seed, view-only."""
+"""The strong Kontrakt bot: its rollout option (legal, reproducible, view-only) and K12 shedding."""
 
 from __future__ import annotations
 
@@ -53,3 +53,29 @@ def test_strong_without_samples_is_the_heuristic_bot() -> None:
     """``samples=0`` (the default) never plays a guessed deal forward."""
     assert StrongBot(1).samples == 0
     assert _play_deal(4, samples=0)[0] == _play_deal(4, samples=0)[0]
+
+
+def _seventh_deal_discard(hand: str, stock: str, **settings: object) -> str:
+    """The card a strong förhand (seat 1 of three) discards on its first turn of the
+    seventh deal (K12), the others playing basic."""
+    from kontrakt_helpers import build_deck, to_deal
+
+    game = to_deal(3, 6, build_deck(3, {1: hand}, upcard="2c", stock=stock, dealer=0))
+    assert game.forhand == 1 and game.contract.all_at_once
+    bots = {1: StrongBot(1, **settings), 0: make_bot("kontrakt", "basic", 0)}  # type: ignore[arg-type]
+    bots[2] = make_bot("kontrakt", "basic", 2)
+    while not (game.phase.value == "play" and game.turn == 1):
+        seat = game.turn
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)))
+    action = bots[1].choose(game.view(1))
+    assert action.type == "discard"
+    return str(action.card)
+
+
+def test_K12_far_from_the_seventh_contract_strong_sheds_its_highest_card() -> None:
+    # singletons only: six cards from three groups or three runs, so caught whole most likely
+    hand = "Ah Kd 9s 2h 3c 5d 6s 7c Th 4s"
+    assert _seventh_deal_discard(hand, "8d") == "Ah"  # an ace costs 15 (K6)
+    # without the rule the bot keeps building: the ace stays as a run's low end
+    assert _seventh_deal_discard(hand, "8d", dump_seventh=None) != "Ah"

@@ -24,6 +24,10 @@ How it thinks (``docs/bots.md`` has the measurements):
 - **Laying down** (K9-K12): as soon as it can, the most contract melds at
   once; after the contract, joker swaps first (K11: a joker in hand fits
   anywhere), new melds, then lay-offs, jokers last.
+- **The seventh deal** (K12: nothing is laid down before the whole contract):
+  while the hand is ``dump_seventh`` (3) or more cards from its contract it
+  will most likely be caught whole, so the bot discards its highest card
+  (never a joker) instead of building.
 - **Discarding**: the card whose loss hurts the hand least (distance, then
   outs weighed against the card's points: ``point_weight`` outs per point,
   more when an opponent whose contract is down is near going out or the
@@ -229,8 +233,10 @@ class StrongBot:
         candidates: int = 4,
         margin: float = 1.0,
         own_policy: bool = False,
+        dump_seventh: int | None = 3,
     ) -> None:
         self.seed = seed
+        self.dump_seventh = dump_seventh
         self.outs_take = outs_take
         self.shed_weight = shed_weight
         self.point_weight = point_weight
@@ -252,6 +258,7 @@ class StrongBot:
                 outs_take=self.outs_take,
                 shed_weight=self.shed_weight,
                 point_weight=self.point_weight,
+                dump_seventh=self.dump_seventh,
             )
         return self._inner
 
@@ -306,7 +313,24 @@ class StrongBot:
                 )
             ranked.append((key, card))
         ranked.sort(key=lambda kc: kc[0])  # stable: hand order breaks ties
+        if needs and self._dumping(view, hand, needs, unseen):
+            # the highest card first (never a joker), the usual order among equals
+            ranked.sort(key=lambda kc: (kc[1].is_joker, -kontrakt_value(kc[1])))
         return ranked
+
+    def _dumping(
+        self,
+        view: Mapping[str, Any],
+        hand: list[Card],
+        needs: list[tuple[int, int]],
+        unseen: Counter[Card],
+    ) -> bool:
+        """Whether to shed points rather than build: the seventh deal (K12) with the hand
+        at least ``dump_seventh`` cards from its contract, which will most likely be
+        caught whole (nothing can be laid down before the whole contract)."""
+        if self.dump_seventh is None or not CONTRACTS[view["deal"]].all_at_once:
+            return False
+        return self._shape(hand, needs, unseen).missing >= self.dump_seventh
 
     # ------------------------------------------------------------ choose
 
