@@ -459,11 +459,7 @@ class _Search:
     def need(self, gmax: int, total: int, nat: int) -> int | None:
         """Fewest jokers that let ``total`` cards of a rank (at most ``gmax`` of a suit,
         ``nat`` natural) form groups; None when no number does."""
-        cp = self.cp
-        k = max(1, gmax if cp.distinct else 1, -(-total // cp.max_group))
-        if k > nat:
-            return None
-        return max(0, 3 * k - total)
+        return _group_need(gmax, total, nat, self.cp.distinct, self.cp.max_group)
 
     def fits(self, gmax: int, total: int, nat: int) -> bool:
         """Whether ``total`` cards and jokers of a rank form groups as they are."""
@@ -710,15 +706,21 @@ def _group_choices(
             if forced == 0:
                 out.append((w, None))
             continue
-        total = n + forced
-        k = max(1, max(w) if distinct else 1, -(-total // max_group))
-        if k > n:
-            continue
-        q = max(0, 3 * k - total)
-        if q > avail:
+        q = _group_need(max(w), n + forced, n, distinct, max_group)
+        if q is None or q > avail:
             continue
         out.append((w, max(q, held)))
     return tuple(out)
+
+
+def _group_need(gmax: int, total: int, nat: int, distinct: bool, max_group: int) -> int | None:
+    """Fewest jokers that let ``total`` cards of a rank (at most ``gmax`` of a suit where
+    suits must differ, ``nat`` natural) form groups of at most ``max_group``; None when
+    no number does (more groups than natural cards)."""
+    k = max(1, gmax if distinct else 1, -(-total // max_group))
+    if k > nat:
+        return None
+    return max(0, 3 * k - total)
 
 
 def _compositions(total: int, caps: Sequence[int]) -> tuple[tuple[int, ...], ...]:
