@@ -79,3 +79,43 @@ def test_K12_far_from_the_seventh_contract_strong_sheds_its_highest_card() -> No
     assert _seventh_deal_discard(hand, "8d") == "Ah"  # an ace costs 15 (K6)
     # without the rule the bot keeps building: the ace stays as a run's low end
     assert _seventh_deal_discard(hand, "8d", dump_seventh=None) != "Ah"
+
+
+def _after_contract(pile_top: str) -> KontraktGame:
+    """Seat 0 of two has its contract down (two groups) and holds 9c 9d 2s 4h; it is to
+    draw, ``pile_top`` on the discard pile, 3c on the stock."""
+    from collections import Counter
+
+    from rummykit.cards import full_deck, parse_cards
+    from rummykit.kontrakt import Phase, deck_for
+
+    hands = [parse_cards("9c 9d 2s 4h"), parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")]
+    table = [(0, parse_cards("7c 7d 7h"), True), (0, parse_cards("Kc Kd Kh"), True)]
+    pile = parse_cards(pile_top)
+    rest = Counter(full_deck(*deck_for(2)))
+    rest.subtract([*hands[0], *hands[1], *pile, *(c for _o, m, _p in table for c in m)])
+    top = parse_cards("3c")[0]
+    rest[top] -= 1
+    stock = [top, *sorted(rest.elements(), key=str)]
+    return KontraktGame.from_position(
+        hands,
+        deal=0,
+        dealer=1,
+        stock=stock,
+        discard_pile=pile,
+        table=table,
+        laid=[(2, 0, True), (0, 0, False)],
+        turn=0,
+        phase=Phase.DRAW,
+    )
+
+
+def test_K10_with_the_contract_down_strong_takes_a_card_that_makes_a_new_meld() -> None:
+    from rummykit.kontrakt import Draw
+
+    bot = StrongBot(1)
+    # 9c 9d 9s: a new meld, so two cards leave the hand at once
+    assert bot.choose(_after_contract("9s").view(0)) == Draw(0, "discard")
+    # 7s lays off onto the sevens; Js fits nothing and makes no meld
+    assert bot.choose(_after_contract("7s").view(0)) == Draw(0, "discard")
+    assert bot.choose(_after_contract("Js").view(0)) == Draw(0, "stock")

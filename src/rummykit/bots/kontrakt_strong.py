@@ -17,7 +17,8 @@ How it thinks (``docs/bots.md`` has the measurements):
   the distance and adds at least that many outs; off by default: a stock
   card may lower the distance at once, an outs-only card never does, and
   measured, taking for outs cost 3-8% more penalty); once its contract is
-  down, when the card goes straight onto the table; a joker always.
+  down, when the card goes straight onto the table or makes a new meld with
+  two cards of the hand; a joker always.
 - **The first upcard** (K7): förhand takes it on the same test; another
   player buys it (two cards more in hand) only when it lowers the distance
   of a hand still two or more cards away, or is a joker.
@@ -65,7 +66,7 @@ from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness
 from rummykit.bots.kontrakt_search import compare
 from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen
 from rummykit.cards import JOKER, Card, Suit, kontrakt_value
-from rummykit.contracts import CONTRACTS, largest_part
+from rummykit.contracts import CONTRACTS, candidate_melds, largest_part
 from rummykit.kontrakt import (
     Action,
     BuyUpcard,
@@ -76,6 +77,7 @@ from rummykit.kontrakt import (
     PassUpcard,
     TakeUpcard,
 )
+from rummykit.melds import MeldKind
 
 __all__ = ["Shape", "StrongBot", "distance"]
 
@@ -361,7 +363,7 @@ class StrongBot:
             return True
         needs = _needs(view)
         if not needs:
-            return _fits_table(card, view["table"])
+            return _fits_table(card, view["table"]) or _makes_meld(card, hand)
         unseen = Counter(kontrakt_unseen(view))
         now = self._shape(hand, needs, unseen)
         after = self._shape([*hand, card], needs, unseen)
@@ -422,6 +424,16 @@ class StrongBot:
             if means[best] < means[0] - self.margin:
                 card = cands[best]
         return Discard(seat, card)
+
+
+def _makes_meld(card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``card`` makes a new meld of natural cards with two of the hand's (K10):
+    taken from the pile with the contract down, it leaves the hand with them at once."""
+    for kind in (MeldKind.GROUP, MeldKind.RUN):
+        for meld in candidate_melds([*hand, card], kind):
+            if card in meld and not any(c.is_joker for c in meld):
+                return True
+    return False
 
 
 def _danger(view: Mapping[str, Any]) -> float:
