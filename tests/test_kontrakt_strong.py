@@ -81,15 +81,15 @@ def test_K12_far_from_the_seventh_contract_strong_sheds_its_highest_card() -> No
     assert _seventh_deal_discard(hand, "8d", dump_seventh=None) != "Ah"
 
 
-def _after_contract(pile_top: str) -> KontraktGame:
-    """Seat 0 of two has its contract down (two groups) and holds 9c 9d 2s 4h; it is to
-    draw, ``pile_top`` on the discard pile, 3c on the stock."""
+def _after_contract(pile_top: str, hand: str = "9c 9d 2s 4h", draw: bool = True) -> KontraktGame:
+    """Seat 0 of two has its contract down (two groups: sevens and kings) and holds
+    ``hand``; it is to draw (or to play), ``pile_top`` on the discard pile, 3c on the stock."""
     from collections import Counter
 
     from rummykit.cards import full_deck, parse_cards
     from rummykit.kontrakt import Phase, deck_for
 
-    hands = [parse_cards("9c 9d 2s 4h"), parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")]
+    hands = [parse_cards(hand), parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")]
     table = [(0, parse_cards("7c 7d 7h"), True), (0, parse_cards("Kc Kd Kh"), True)]
     pile = parse_cards(pile_top)
     rest = Counter(full_deck(*deck_for(2)))
@@ -106,7 +106,7 @@ def _after_contract(pile_top: str) -> KontraktGame:
         table=table,
         laid=[(2, 0, True), (0, 0, False)],
         turn=0,
-        phase=Phase.DRAW,
+        phase=Phase.DRAW if draw else Phase.PLAY,
     )
 
 
@@ -119,3 +119,13 @@ def test_K10_with_the_contract_down_strong_takes_a_card_that_makes_a_new_meld() 
     # 7s lays off onto the sevens; Js fits nothing and makes no meld
     assert bot.choose(_after_contract("7s").view(0)) == Draw(0, "discard")
     assert bot.choose(_after_contract("Js").view(0)) == Draw(0, "stock")
+
+
+def test_K10_after_the_contract_strong_keeps_cards_that_may_still_make_a_meld() -> None:
+    from rummykit.cards import Card
+    from rummykit.kontrakt import Discard
+
+    # Qc Qd could become a group; 5s and 2h go nowhere: the 5s goes, not a queen
+    game = _after_contract("Js", hand="Qc Qd 5s 2h", draw=False)
+    assert StrongBot(1).choose(game.view(0)) == Discard(0, Card.parse("5s"))
+    assert StrongBot(1, partner_weight=0).choose(game.view(0)) == Discard(0, Card.parse("Qc"))

@@ -29,6 +29,10 @@ How it thinks (``docs/bots.md`` has the measurements):
   while the hand is ``dump_seventh`` (3) or more cards from its contract it
   will most likely be caught whole, so the bot discards its highest card
   (never a joker) instead of building.
+- **After the contract** it discards its highest card, counting a card that
+  could still make a new meld with the hand (a card of its rank, or of its
+  suit at most two ranks away) as ``partner_weight`` (12) points lower: it
+  takes the pile's top when that completes such a meld.
 - **Discarding**: the card whose loss hurts the hand least (distance, then
   outs weighed against the card's points: ``point_weight`` outs per point,
   more when an opponent whose contract is down is near going out or the
@@ -236,9 +240,11 @@ class StrongBot:
         margin: float = 1.0,
         own_policy: bool = False,
         dump_seventh: int | None = 3,
+        partner_weight: float = 12.0,
     ) -> None:
         self.seed = seed
         self.dump_seventh = dump_seventh
+        self.partner_weight = partner_weight
         self.outs_take = outs_take
         self.shed_weight = shed_weight
         self.point_weight = point_weight
@@ -261,6 +267,7 @@ class StrongBot:
                 shed_weight=self.shed_weight,
                 point_weight=self.point_weight,
                 dump_seventh=self.dump_seventh,
+                partner_weight=self.partner_weight,
             )
         return self._inner
 
@@ -309,9 +316,10 @@ class StrongBot:
                     -kontrakt_value(card),
                 )
             else:
+                mate = self.partner_weight if _has_partner(card, rest) else 0.0
                 key = (
                     1000 if card.is_joker else 0,
-                    -kontrakt_value(card) + feed(card),
+                    -kontrakt_value(card) + feed(card) + mate,
                 )
             ranked.append((key, card))
         ranked.sort(key=lambda kc: kc[0])  # stable: hand order breaks ties
@@ -424,6 +432,19 @@ class StrongBot:
             if means[best] < means[0] - self.margin:
                 card = cands[best]
         return Discard(seat, card)
+
+
+def _has_partner(card: Card, others: Sequence[Card]) -> bool:
+    """Whether ``card`` could still make a new meld with ``others``: a card of its rank,
+    or of its suit at most two ranks away."""
+    if card.is_joker:
+        return False
+    for c in others:
+        if c.is_joker:
+            continue
+        if c.rank == card.rank or (c.suit == card.suit and 0 < abs(c.rank - card.rank) <= 2):
+            return True
+    return False
 
 
 def _makes_meld(card: Card, hand: Sequence[Card]) -> bool:
