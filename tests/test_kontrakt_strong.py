@@ -81,20 +81,16 @@ def test_K12_far_from_the_seventh_contract_strong_sheds_its_highest_card() -> No
     assert _seventh_deal_discard(hand, "8d", dump_seventh=None) != "Ah"
 
 
-def _after_contract(
-    pile_top: str, hand: str = "9c 9d 2s 4h", draw: bool = True, down: bool = True
-) -> KontraktGame:
-    """Seat 0 of two has its contract down (two groups: sevens and kings; with ``down``
-    false, those melds are another player's) and holds ``hand``; it is to draw (or to
-    play), ``pile_top`` on the discard pile, 3c on the stock."""
+def _after_contract(pile_top: str, hand: str = "9c 9d 2s 4h", draw: bool = True) -> KontraktGame:
+    """Seat 0 of two has its contract down (two groups: sevens and kings) and holds
+    ``hand``; it is to draw (or to play), ``pile_top`` on the discard pile, 3c on the stock."""
     from collections import Counter
 
     from rummykit.cards import full_deck, parse_cards
     from rummykit.kontrakt import Phase, deck_for
 
     hands = [parse_cards(hand), parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")]
-    owner = 0 if down else 1
-    table = [(owner, parse_cards("7c 7d 7h"), True), (owner, parse_cards("Kc Kd Kh"), True)]
+    table = [(0, parse_cards("7c 7d 7h"), True), (0, parse_cards("Kc Kd Kh"), True)]
     pile = parse_cards(pile_top)
     rest = Counter(full_deck(*deck_for(2)))
     rest.subtract([*hands[0], *hands[1], *pile, *(c for _o, m, _p in table for c in m)])
@@ -108,7 +104,7 @@ def _after_contract(
         stock=stock,
         discard_pile=pile,
         table=table,
-        laid=[(2, 0, True), (0, 0, False)] if down else [(0, 0, False), (2, 0, True)],
+        laid=[(2, 0, True), (0, 0, False)],
         turn=0,
         phase=Phase.DRAW if draw else Phase.PLAY,
     )
@@ -143,14 +139,3 @@ def test_has_partner_is_a_rank_mate_or_a_near_suit_card() -> None:
     assert _has_partner(Card.parse("9c"), parse_cards("Jc"))
     assert not _has_partner(Card.parse("9c"), parse_cards("Qc 6c 5d"))
     assert not _has_partner(JOKER, parse_cards("9c 9d"))
-
-
-def test_K9_with_the_contract_open_strong_keeps_a_card_that_has_a_partner() -> None:
-    from rummykit.cards import Card
-
-    # pairs of 8s, 9s and 2s toward two groups; Jc Tc could make a run later, Qh Kd not
-    game = _after_contract("Js", hand="Jc Tc Qh Kd 8c 8d 9h 9s 2c 2h 4s", draw=False, down=False)
-    plain = StrongBot(1, partner_outs=0).choose(game.view(0))
-    kept = StrongBot(1).choose(game.view(0))
-    assert kept.type == "discard" and kept.card in (Card.parse("Qh"), Card.parse("Kd"))
-    assert plain != kept

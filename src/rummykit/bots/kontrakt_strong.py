@@ -33,15 +33,14 @@ How it thinks (``docs/bots.md`` has the measurements):
   could still make a new meld with the hand (a card of its rank, or of its
   suit at most two ranks away) as ``partner_weight`` (12) points lower: it
   takes the pile's top when that completes such a meld.
-- **Discarding**: the card whose loss hurts the hand least: distance, then
-  outs (``partner_outs``, 3, more for a card with such a partner, which may
-  make a new meld once the contract is down) weighed against the card's
-  points (``point_weight`` outs per point, more when an opponent whose
-  contract is down is near going out or the stock runs low, since most of a
-  deal's penalty is a hand caught before its contract is down); and it does
-  not feed the next player: no card that player could lay off once its
-  contract is down, nor a rank or suit neighbour of cards that player took
-  from the pile.
+- **Discarding**: the card whose loss hurts the hand least (distance, then
+  outs weighed against the card's points: ``point_weight`` outs per point,
+  more when an opponent whose contract is down is near going out or the
+  stock runs low, since most of a deal's penalty is a hand caught before its
+  contract is down); and it does not
+  feed the next player: no card that player could lay off once its contract
+  is down, nor a rank or suit neighbour of cards that player took from the
+  pile.
 
 - **Rollouts (off by default).** With ``samples`` > 0, once another player
   has its contract down the bot plays its ``candidates`` best discards
@@ -242,10 +241,8 @@ class StrongBot:
         own_policy: bool = False,
         dump_seventh: int | None = 3,
         partner_weight: float = 12.0,
-        partner_outs: float = 3.0,
     ) -> None:
         self.seed = seed
-        self.partner_outs = partner_outs
         self.dump_seventh = dump_seventh
         self.partner_weight = partner_weight
         self.outs_take = outs_take
@@ -271,7 +268,6 @@ class StrongBot:
                 point_weight=self.point_weight,
                 dump_seventh=self.dump_seventh,
                 partner_weight=self.partner_weight,
-                partner_outs=self.partner_outs,
             )
         return self._inner
 
@@ -311,13 +307,11 @@ class StrongBot:
             if needs:
                 shape = self._shape(rest, needs, unseen)
                 spare = usefulness(card, rest, *needs[0])
-                mates = self.partner_outs if _has_partner(card, rest) else 0.0
                 key: tuple[float, ...] = (
                     shape.missing,
                     -shape.outs
                     - (danger * self.shed_weight + self.point_weight) * kontrakt_value(card)
-                    + feed(card)
-                    + mates,
+                    + feed(card),
                     spare,
                     -kontrakt_value(card),
                 )
