@@ -303,20 +303,12 @@ def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
         try:
             return _read_run(cards, rules)
         except MeldError:
-            if suited_group:
-                return _read_group(cards, rules)
-            if not same_rank or wants_run:
+            if not same_rank or (wants_run and not suited_group):
                 raise
-    if same_rank and not wants_run:
+    if same_rank and (not wants_run or suited_group):
         return _read_group(cards, rules)
     if same_suit:
-        try:
-            return _read_run(cards, rules)
-        except MeldError:
-            if not suited_group:
-                raise
-    if suited_group:
-        return _read_group(cards, rules)
+        return _read_run(cards, rules)
     kinds = f"{rules.run_rule}, {rules.group_rule}"
     raise MeldError(
         f"{_describe(cards)} is neither a run (one suit, consecutive)"
