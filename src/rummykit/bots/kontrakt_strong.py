@@ -59,6 +59,7 @@ down and few cards, a short stock) adds to it.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -259,16 +260,13 @@ class StrongBot:
     # ------------------------------------------------------------ helpers
 
     def _rollout_bot(self) -> StrongBot:
-        """This bot without rollouts: plays its own seat in the rollouts."""
+        """This bot with its heuristic settings and no rollouts: plays its own seat in them."""
         if self._inner is None:
-            self._inner = StrongBot(
-                self.seed,
-                outs_take=self.outs_take,
-                shed_weight=self.shed_weight,
-                point_weight=self.point_weight,
-                dump_seventh=self.dump_seventh,
-                partner_weight=self.partner_weight,
-            )
+            inner = copy.copy(self)
+            inner.samples = 0
+            inner.rng = random.Random(self.seed)
+            inner._cache = {}
+            self._inner = inner
         return self._inner
 
     def _shape(
