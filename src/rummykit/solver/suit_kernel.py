@@ -45,6 +45,10 @@ _EMPTY = RUN_STATES.index((0, 0, 0))
 _TIE = 1024
 _loaded: dict[str, Any] = {}
 _scratch = threading.local()
+_BOUNDS_KEPT = 4096
+_bounds_arrays: dict[tuple[tuple[int, int, int], ...], Any] = {}
+"""Bounds already turned into arrays: the split search asks for the same few again and
+again, and building a small array costs as much as half the programme (read only)."""
 np: Any = None
 """numpy, once :func:`_tables` has imported it (the programme's arrays need it)."""
 
@@ -291,14 +295,19 @@ def solve_suit(
     """
     got = _tables()
     work = _work(npos, jmax, base[1, 1] if high else 0)
+    key = tuple(bounds)
+    limits = _bounds_arrays.get(key)
+    if limits is None:
+        if len(_bounds_arrays) >= _BOUNDS_KEPT:
+            _bounds_arrays.clear()
+        limits = _bounds_arrays[key] = np.array(key, dtype=np.int64)
     found, best, value, paths = got["fn"](
-        work, base, np.array(bounds, dtype=np.int64), npos, high, every_g, jmax, *got["tables"]
+        work, base, limits, npos, high, every_g, jmax, *got["tables"]
     )
     found = found.tolist()
     best = best.tolist()
     value = value.tolist()
-    ways = paths.tolist()
     return [
-        (best[j], value[j], tuple(map(tuple, ways[j]))) if found[j] else None
+        (best[j], value[j], tuple(map(tuple, paths[j].tolist()))) if found[j] else None
         for j in range(jmax + 1)
     ]
