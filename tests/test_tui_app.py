@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input, RichLog, Static
 
 from rummykit.bots import make_bot
 from rummykit.record import load_record, replay
@@ -211,6 +212,86 @@ def test_vatikanen_quit_saves_the_game_so_far(tmp_path: Path) -> None:
     assert len(files) == 1
     record = load_record(files[0])
     assert replay(record).ok and len(record.deals[0].actions) >= 3
+
+
+class GatedBot:
+    """A real bot that thinks only once the test opens its gate (a slow bot, made exact)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.level = inner.level
+        self.asked = threading.Event()
+        self.gate = threading.Event()
+
+    def choose(self, view: dict[str, Any]) -> Any:
+        self.asked.set()
+        assert self.gate.wait(30), "the test never opened the gate"
+        return self.inner.choose(view)
+
+
+class BrokenBot:
+    """A bot that fails on every move."""
+
+    level = "broken"
+
+    def choose(self, view: dict[str, Any]) -> Any:
+        raise RuntimeError("out of cheese")
+
+
+async def _until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
+    for _ in range(400):
+        if done():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting until {what}")
+
+
+def _threaded_app(c: Controller, body: Callable[[PlayApp, Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        app = PlayApp(c, bot_delay=0.01)  # bots think on a worker thread
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await body(app, pilot)
+
+    asyncio.run(main())
+
+
+def test_the_screen_stays_alive_while_a_bot_thinks(tmp_path: Path) -> None:
+    c = make_controller("vatikanen", players=2, seed=11, records=tmp_path)
+    bot = GatedBot(c.adapter.bots[1])
+    c.adapter.bots[1] = bot  # type: ignore[assignment]
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        game = c.adapter.engine
+        assert game.turn == 0
+        await type_line(app, pilot, "draw")
+        await _until(pilot, bot.asked.is_set, "the bot is asked")
+        # the bot is still thinking, and the person can read the help meanwhile
+        await pilot.press("f1")
+        await _until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help opens")
+        assert game.turn == 1 and len(game.log) == 1
+        await pilot.press("escape")
+        bot.gate.set()
+        await _until(pilot, lambda: game.turn == 0, "the bot has moved")
+        assert len(game.log) == 2 and game.log[1].seat == 1
+
+    _threaded_app(c, body)
+
+
+def test_a_failing_bot_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
+    c = make_controller("vatikanen", players=2, seed=11, records=tmp_path)
+    c.adapter.bots[1] = BrokenBot()  # type: ignore[assignment]
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        game = c.adapter.engine
+        await type_line(app, pilot, "draw")
+        await _until(pilot, lambda: game.turn == 0, "a legal move is played for the bot")
+        assert game.log[1].seat == 1  # the engine judged the stand-in move
+        log = app.query_one("#log", RichLog)
+        shown = " ".join(" ".join(line.text.split()) for line in log.lines)  # wrapped lines
+        assert "bot failed (RuntimeError: out of cheese)" in shown
+
+    _threaded_app(c, body)
 
 
 # ------------------------------------------------------------------ Kontrakt

@@ -8,12 +8,14 @@ completes card text from your hand (Tab or →).
 
 Everything shown comes from the engine's ``view(seat)`` through the game's
 adapter and the :class:`~rummykit.tui.controller.Controller`; the app
-itself knows no rules. Bots move one at a time after ``bot_delay`` seconds
-(0: at once, as the tests do).
+itself knows no rules. Bots move one at a time after ``bot_delay`` seconds,
+each thinking on a worker thread so that the screen stays alive (0: at once,
+on the app's thread, as most tests do).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
@@ -25,8 +27,9 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
+from rummykit.bots import Bot
 from rummykit.tui.commands import suggest
-from rummykit.tui.controller import Controller, Reply
+from rummykit.tui.controller import Controller, Reply, think
 from rummykit.tui.render import SortOrder, hand_text
 
 __all__ = ["CommandInput", "HandSuggester", "HelpScreen", "PlayApp", "ScoresScreen"]
@@ -139,6 +142,7 @@ class PlayApp(App[None]):
         self.last_reply: Reply | None = None
         self.saved_path: str | None = None
         self._bot_timer: Any = None
+        self._thinking = False
 
     # ------------------------------------------------------------ layout
 
@@ -244,13 +248,19 @@ class PlayApp(App[None]):
     # ------------------------------------------------------------ bots
 
     def schedule_bots(self) -> None:
-        """Let the bots move until it is the person's turn (one per ``bot_delay``)."""
-        if self._bot_timer is not None:
+        """Let the bots move until it is the person's turn (one per ``bot_delay``).
+
+        With a delay each bot thinks on a worker thread, so the screen and the
+        command line stay alive meanwhile (a strong bot may think for some
+        tenths of a second), and its choice is played on the app's thread.
+        With no delay they move at once, on this thread (the tests do so).
+        """
+        if self._bot_timer is not None or self._thinking:
             return
         if self.bot_delay <= 0:
             moved = False
             while self.controller.bot_to_act():
-                self._one_bot_move()
+                self._report(self.controller.bot_step())
                 moved = True
             if moved:
                 self.refresh_game()
@@ -260,16 +270,23 @@ class PlayApp(App[None]):
 
     def _bot_tick(self) -> None:
         self._bot_timer = None
-        if self.controller.bot_to_act():
-            self._one_bot_move()
-            self.refresh_game()
+        turn = self.controller.bot_turn()
+        if turn is None:
+            return
+        self._thinking = True
+        self.run_worker(self._bot_move(*turn), group="bots", exit_on_error=False)
+
+    async def _bot_move(self, seat: int, bot: Bot, view: dict[str, Any]) -> None:
+        """Let ``bot`` think on a worker thread, then play its choice (if still its turn)."""
+        try:
+            action, failure = await asyncio.to_thread(think, bot, view)
+            self._report(self.controller.bot_play(seat, action, failure))
+        finally:
+            self._thinking = False
+        self.refresh_game()
         self.schedule_bots()
 
-    def _one_bot_move(self) -> None:
-        try:
-            warning = self.controller.bot_step()
-        except Exception as exc:  # a broken bot must not crash the player's game
-            warning = f"a bot failed: {type(exc).__name__}: {exc}"
+    def _report(self, warning: str | None) -> None:
         if warning:
             self.query_one("#log", RichLog).write(Text(warning, style="red"))
 

@@ -33,7 +33,7 @@ from rummykit.melds import MeldError
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
 
-__all__ = ["BOT_NAMES", "Controller", "GameAdapter", "Reply", "Staging", "player_label"]
+__all__ = ["BOT_NAMES", "Controller", "GameAdapter", "Reply", "Staging", "player_label", "think"]
 
 BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
 """Names given to the bots, seat 1 first."""
@@ -191,6 +191,15 @@ class GameAdapter(ABC):
         return Counter()
 
 
+def think(bot: Bot, view: dict[str, Any]) -> tuple[Any, str | None]:
+    """What ``bot`` chooses from ``view``, or (None, why) when it fails: a broken bot must
+    not end the person's game (:meth:`Controller.bot_play` then plays a legal action)."""
+    try:
+        return bot.choose(view), None
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
 def player_label(name: str, seat: int, me: int, bot: Bot | None) -> str:
     """A player's name for the players panel (Rich markup): yours marked, bots with their level.
 
@@ -315,21 +324,48 @@ class Controller:
     def bot_step(self) -> str | None:
         """Let the bot to act make one move (it sees only its seat's view).
 
-        Returns a warning when the bot chose an illegal action (a bot bug): a
-        legal one is then played for it, so that the game goes on.
+        Returns a warning when the bot failed or chose an illegal action (a bot
+        bug): a legal one is then played for it, so that the game goes on.
         """
-        seat = self.adapter.to_act()
-        if seat is None or seat == self.seat:
+        turn = self.bot_turn()
+        if turn is None:
             return None
+        seat, bot, view = turn
+        return self.bot_play(seat, *think(bot, view))
+
+    def bot_turn(self) -> tuple[int, Bot, dict[str, Any]] | None:
+        """The seat whose bot must move now, its bot and the view it decides from.
+
+        The view is the bot's own copy, so the bot may think on another thread
+        (:meth:`bot_play` then applies its choice on the game's thread).
+        """
+        if not self.bot_to_act():
+            return None
+        seat = self.adapter.to_act()
+        assert seat is not None
         bot = self.adapter.bots[seat]
         assert bot is not None
-        action = bot.choose(self.adapter.engine.view(seat))
+        return seat, bot, copy.deepcopy(self.adapter.engine.view(seat))
+
+    def bot_play(self, seat: int, action: Any, failure: str | None = None) -> str | None:
+        """Play what ``seat``'s bot chose; a warning when it failed or chose an illegal action.
+
+        Nothing happens when it is no longer that seat's turn (the game moved on
+        while the bot thought).
+        """
+        if not self.bot_to_act() or self.adapter.to_act() != seat:
+            return None
+        name = self.adapter.names[seat]
         warning = None
-        try:
-            self.adapter.apply(action)
-        except (RuleError, MeldError, ValueError) as exc:
-            warning = f"{self.adapter.names[seat]}'s bot chose an illegal action ({exc})"
+        if action is None:
+            warning = f"{name}'s bot failed ({failure})"
             self.adapter.apply(self.adapter.fallback())
+        else:
+            try:
+                self.adapter.apply(action)
+            except (RuleError, MeldError, ValueError) as exc:
+                warning = f"{name}'s bot chose an illegal action ({exc})"
+                self.adapter.apply(self.adapter.fallback())
         self._after_move()
         return warning
 
