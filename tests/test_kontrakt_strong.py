@@ -131,6 +131,60 @@ def test_K10_after_the_contract_strong_keeps_cards_that_may_still_make_a_meld() 
     assert StrongBot(1, partner_weight=0).choose(game.view(0)) == Discard(0, Card.parse("Qc"))
 
 
+def _contract_open(pile_top: str, hand: str, deal: int) -> KontraktGame:
+    """Seat 0 of two holds ``hand`` with nothing laid down in deal ``deal`` (0-based) and
+    is to draw, ``pile_top`` on the discard pile."""
+    from collections import Counter
+
+    from rummykit.cards import full_deck, parse_cards
+    from rummykit.kontrakt import Phase, deck_for
+
+    hands = [parse_cards(hand), parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")]
+    pile = parse_cards(pile_top)
+    rest = Counter(full_deck(*deck_for(2)))
+    rest.subtract([*hands[0], *hands[1], *pile])
+    return KontraktGame.from_position(
+        hands,
+        deal=deal,
+        dealer=1,
+        stock=sorted(rest.elements(), key=str),
+        discard_pile=pile,
+        table=[],
+        laid=[(0, 0, False), (0, 0, False)],
+        turn=0,
+        phase=Phase.DRAW,
+    )
+
+
+def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
+    from collections import Counter
+
+    from rummykit.bots.kontrakt_strong import _needs
+    from rummykit.bots.sampling import kontrakt_unseen
+    from rummykit.cards import Card
+    from rummykit.kontrakt import Draw
+
+    hand = "9c 9d 5h 5s Kc 2d Jc Qs 4d Ah"  # the third deal: two runs, two cards missing
+
+    def outs(pile_top: str) -> tuple[int, int, int, int]:
+        view = _contract_open(pile_top, hand, 2).view(0)
+        bot, needs = StrongBot(1), _needs(view)
+        unseen = Counter(kontrakt_unseen(view))
+        cards = [Card.parse(t) for t in view["hand"]]
+        now = bot._shape(cards, needs, unseen)
+        after = bot._shape([*cards, Card.parse(pile_top)], needs, unseen)
+        return now.missing, after.missing, now.outs, after.outs
+
+    # 4h next to 5h keeps the distance and takes the outs from 6 to 10 (>= 1.25 * 6 + 2)
+    assert outs("4h") == (2, 2, 6, 10)
+    view = _contract_open("4h", hand, 2).view(0)
+    assert StrongBot(1).choose(view) == Draw(0, "discard")
+    assert StrongBot(1, outs_ratio=0).choose(view) == Draw(0, "stock")
+    # 2h adds two outs only: a stock card's chance to lower the distance now is worth more
+    assert outs("2h") == (2, 2, 6, 8)
+    assert StrongBot(1).choose(_contract_open("2h", hand, 2).view(0)) == Draw(0, "stock")
+
+
 def test_has_partner_is_a_rank_mate_or_a_near_suit_card() -> None:
     from rummykit.bots.kontrakt_strong import _has_partner
     from rummykit.cards import JOKER, Card, parse_cards

@@ -13,12 +13,12 @@ How it thinks (``docs/bots.md`` has the measurements):
   not in the hand, on the table, in the discard pile, nor seen to go into
   another hand), so a card the others are collecting counts for less.
 - **Drawing** (K8): it takes the discard pile's top when that lowers the
-  distance after its best discard (with ``outs_take`` > 0 also when it keeps
-  the distance and adds at least that many outs; off by default: a stock
-  card may lower the distance at once, an outs-only card never does, and
-  measured, taking for outs cost 3-8% more penalty); once its contract is
-  down, when the card goes straight onto the table or makes a new meld with
-  two cards of the hand; a joker always.
+  distance after its best discard; also when it keeps the distance but
+  multiplies the outs (at least ``outs_ratio`` times as many plus
+  ``outs_take``: a stock card may lower the distance at once, the pile's top
+  only leaves more chances for the draws after); once its contract is down,
+  when the card goes straight onto the table or makes a new meld with two
+  cards of the hand; a joker always.
 - **The first upcard** (K7): förhand takes it on the same test; another
   player buys it (two cards more in hand) only when it lowers the distance
   of a hand still two or more cards away, or is a joker.
@@ -233,7 +233,8 @@ class StrongBot:
         self,
         seed: int | None = None,
         *,
-        outs_take: int = 0,
+        outs_take: int = 2,
+        outs_ratio: float = 1.25,
         shed_weight: float = 0.5,
         point_weight: float = 1.0,
         samples: int = 0,
@@ -247,6 +248,7 @@ class StrongBot:
         self.dump_seventh = dump_seventh
         self.partner_weight = partner_weight
         self.outs_take = outs_take
+        self.outs_ratio = outs_ratio
         self.shed_weight = shed_weight
         self.point_weight = point_weight
         self.samples = samples
@@ -373,16 +375,44 @@ class StrongBot:
         unseen = Counter(kontrakt_unseen(view))
         now = self._shape(hand, needs, unseen)
         after = self._shape([*hand, card], needs, unseen)
-        if after.missing >= now.missing:
-            # More outs only: not a card it let go this deal (two such players
+        if after.missing > now.missing:
+            return False
+        if after.missing == now.missing:
+            # More outs only: never a card it let go this deal (two such players
             # would pass one card back and forth for ever).
             if card in _discarded(view):
                 return False
-            gain = self.outs_take
-            return bool(gain and after.missing == now.missing and after.outs >= now.outs + gain)
+            return self._worth_a_draw(view, hand, card, now, after, needs, unseen)
         # The card must still be kept after the best discard of the bigger hand.
         key, _card = self._best_discard(view, [*hand, card], card)
         return bool(key[0] < now.missing)
+
+    def _worth_a_draw(
+        self,
+        view: Mapping[str, Any],
+        hand: list[Card],
+        card: Card,
+        now: Shape,
+        after: Shape,
+        needs: list[tuple[int, int]],
+        unseen: Counter[Card],
+    ) -> bool:
+        """Whether a card that keeps the distance is worth more than a stock card.
+
+        A stock card lowers the distance now with a chance of about ``outs / unseen``;
+        the pile's top never does, but leaves more outs for the draws to come. Over a
+        few draws it pays when it multiplies the outs: at least ``outs_ratio`` times as
+        many plus ``outs_take``. Not while shedding in the seventh deal, and the card
+        must survive the best discard of the bigger hand.
+        """
+        if self.outs_ratio <= 0 or now.missing == 0:
+            return False
+        if after.outs < self.outs_ratio * now.outs + self.outs_take:
+            return False
+        if self._dumping(view, hand, needs, unseen):
+            return False
+        key, _card = self._best_discard(view, [*hand, card], card)
+        return bool(key[0] <= now.missing)
 
     def _buys(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
         if card.is_joker:
