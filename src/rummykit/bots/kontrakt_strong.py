@@ -377,21 +377,22 @@ class StrongBot:
         after = self._shape([*hand, card], needs, unseen)
         if after.missing > now.missing:
             return False
-        if after.missing == now.missing:
-            # More outs only: never a card it let go this deal (two such players
-            # would pass one card back and forth for ever).
+        closer = after.missing < now.missing
+        # More outs only: never a card it let go this deal (two such players
+        # would pass one card back and forth for ever).
+        if not closer:
             if card in _discarded(view):
                 return False
-            return self._worth_a_draw(view, hand, card, now, after, needs, unseen)
-        # The card must still be kept after the best discard of the bigger hand.
+            if not self._worth_a_draw(view, hand, now, after, needs, unseen):
+                return False
+        # The gain must survive the best discard of the bigger hand.
         key, _card = self._best_discard(view, [*hand, card], card)
-        return bool(key[0] < now.missing)
+        return bool(key[0] < now.missing if closer else key[0] <= now.missing)
 
     def _worth_a_draw(
         self,
         view: Mapping[str, Any],
         hand: list[Card],
-        card: Card,
         now: Shape,
         after: Shape,
         needs: list[tuple[int, int]],
@@ -402,17 +403,13 @@ class StrongBot:
         A stock card lowers the distance now with a chance of about ``outs / unseen``;
         the pile's top never does, but leaves more outs for the draws to come. Over a
         few draws it pays when it multiplies the outs: at least ``outs_ratio`` times as
-        many plus ``outs_take``. Not while shedding in the seventh deal, and the card
-        must survive the best discard of the bigger hand.
+        many plus ``outs_take``. Not while shedding in the seventh deal.
         """
         if self.outs_ratio <= 0 or now.missing == 0:
             return False
         if after.outs < self.outs_ratio * now.outs + self.outs_take:
             return False
-        if self._dumping(view, hand, needs, unseen):
-            return False
-        key, _card = self._best_discard(view, [*hand, card], card)
-        return bool(key[0] <= now.missing)
+        return not self._dumping(view, hand, needs, unseen)
 
     def _buys(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
         if card.is_joker:
