@@ -29,12 +29,16 @@ SIZE = (120, 40)
 
 
 def run_app(
-    controller: Controller, body: Callable[[PlayApp, Pilot[None]], Awaitable[None]]
+    controller: Controller,
+    body: Callable[[PlayApp, Pilot[None]], Awaitable[None]],
+    *,
+    bot_delay: float = 0,
 ) -> None:
-    """Run ``body`` against a headless app for ``controller``."""
+    """Run ``body`` against a headless app for ``controller`` (``bot_delay`` > 0: the
+    bots think on a worker thread, as in play)."""
 
     async def main() -> None:
-        app = PlayApp(controller, bot_delay=0)
+        app = PlayApp(controller, bot_delay=bot_delay)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await body(app, pilot)
@@ -246,16 +250,6 @@ async def _until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> Non
     raise AssertionError(f"timed out waiting until {what}")
 
 
-def _threaded_app(c: Controller, body: Callable[[PlayApp, Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        app = PlayApp(c, bot_delay=0.01)  # bots think on a worker thread
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await body(app, pilot)
-
-    asyncio.run(main())
-
-
 def test_the_screen_stays_alive_while_a_bot_thinks(tmp_path: Path) -> None:
     c = make_controller("vatikanen", players=2, seed=11, records=tmp_path)
     bot = GatedBot(c.adapter.bots[1])
@@ -275,7 +269,7 @@ def test_the_screen_stays_alive_while_a_bot_thinks(tmp_path: Path) -> None:
         await _until(pilot, lambda: game.turn == 0, "the bot has moved")
         assert len(game.log) == 2 and game.log[1].seat == 1
 
-    _threaded_app(c, body)
+    run_app(c, body, bot_delay=0.01)
 
 
 def test_a_failing_bot_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -291,7 +285,7 @@ def test_a_failing_bot_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
         shown = " ".join(" ".join(line.text.split()) for line in log.lines)  # wrapped lines
         assert "bot failed (RuntimeError: out of cheese)" in shown
 
-    _threaded_app(c, body)
+    run_app(c, body, bot_delay=0.01)
 
 
 # ------------------------------------------------------------------ Kontrakt
