@@ -19,7 +19,7 @@ from typing import Any
 
 from rummykit.cards import Card, format_cards, parse_cards
 from rummykit.melds import Meld, MeldError, MeldRules, read_meld, rules_named
-from rummykit.solver import Play, best_opening, best_play, suit_kernel
+from rummykit.solver import Play, best_opening, best_play, warm
 
 
 class InputError(ValueError):
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"rummykit solve: {exc}", file=sys.stderr)
         return 2
-    suit_kernel.warm()  # load the compiled programme before the clock starts
+    for rules in {q.rules.name: q.rules for q in questions}.values():
+        warm(rules)  # load the compiled programmes before the clock starts
     for q in questions:
         t0 = time.perf_counter()
         play = _solve(q)

@@ -21,7 +21,8 @@ from typing import Literal
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import VATIKANEN, Meld, MeldKind, MeldRules
-from rummykit.solver.dp import SUITS, Solution, solve
+from rummykit.solver import rank_kernel, suit_kernel
+from rummykit.solver.dp import SUITS, Counts, Solution, solve
 from rummykit.solver.layout import build_melds
 from rummykit.solver.model import (
     Freeing,
@@ -34,7 +35,15 @@ from rummykit.solver.model import (
 from rummykit.solver.opening import best_run
 from rummykit.solver.split import GiveUp, split_search
 
-__all__ = ["Play", "arrange", "arrange_play", "best_opening", "best_play"]
+__all__ = [
+    "RANK_PROGRAMME_TABLE",
+    "Play",
+    "arrange",
+    "arrange_play",
+    "best_opening",
+    "best_play",
+    "warm",
+]
 
 Objective = Literal["cards", "points"]
 
@@ -50,6 +59,21 @@ class Play:
     table: tuple[Meld, ...]
     count: int
     points: int
+
+
+RANK_PROGRAMME_TABLE = 64
+"""Most table cards for which the compiled programme over ranks answers (Rummikub rules).
+
+Measured: on tables up to about 64 cards it is the faster method by far; on
+fuller tables the split search's bound wins (docs/solver.md).
+"""
+
+
+def _by_ranks(cp: Counts) -> bool:
+    """Whether the compiled programme over ranks should answer ``cp``."""
+    if not rank_kernel.applies(cp):
+        return False
+    return sum(map(sum, cp.mand)) <= RANK_PROGRAMME_TABLE
 
 
 def _solve_position(
@@ -68,14 +92,17 @@ def _solve_position(
             ceiling = cp.base + cp.wild_opt * cp.wjoker
             ceiling += sum(cp.opt[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
         floor = None if best is None else best[0].score
-        try:
-            search = split_search(cp)
-            bound = search.bound()
-            if bound is None or (floor is not None and bound <= floor):
-                continue  # this case cannot beat the best answer so far
-            sol = search.run(floor)
-        except GiveUp:
-            sol = solve(cp)
+        if _by_ranks(cp):
+            sol = rank_kernel.solve(cp, floor)
+        else:
+            try:
+                search = split_search(cp)
+                bound = search.bound()
+                if bound is None or (floor is not None and bound <= floor):
+                    continue  # this case cannot beat the best answer so far
+                sol = search.run(floor)
+            except GiveUp:
+                sol = solve(cp)
         if sol is not None and (best is None or sol.score > best[0].score):
             best = (sol, fr, pos)
             if sol.score >= ceiling:
@@ -195,6 +222,17 @@ def best_opening(
     if run is None:
         return None
     return _play([c.plain() for c in run.cards], [run], rules)
+
+
+def warm(rules: MeldRules = VATIKANEN) -> None:
+    """Load the compiled programmes that solving under ``rules`` uses, before any clock starts.
+
+    numba loads a cached function on its first call (a few tenths of a second;
+    seconds the first time on a machine).
+    """
+    suit_kernel.warm()
+    if rules.group_distinct_suits and not rules.ace_high:
+        rank_kernel.warm()
 
 
 _ = MeldKind
