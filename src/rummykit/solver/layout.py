@@ -10,6 +10,7 @@ has at most four distinct suits).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import Meld, MeldKind, MeldRules
@@ -93,25 +94,40 @@ def _spans(x: list[int]) -> list[tuple[int, int]]:
 
 def _split_group(naturals: list[Card], jokers: list[Card], rules: MeldRules) -> list[list[Card]]:
     """One group, or the fewest groups of 3-4 distinct suits (Rummikub)."""
-    naturals.sort(key=lambda c: (c.suit or 0, str(c)))
+    naturals.sort(key=_group_order)
     fixed_first = sorted(jokers, key=lambda c: c.stands_for is None or c.stands_for.suit is None)
     if rules.max_group_size is None and not rules.group_distinct_suits:
         return [naturals + fixed_first]
     total = len(naturals) + len(jokers)
     size = rules.max_group_size or total
-    per_suit = [sum(1 for c in naturals if c.suit == s) for s in range(SUITS)]
+    per_suit = [0] * SUITS
+    for c in naturals:
+        if c.suit is not None:
+            per_suit[c.suit] += 1
     k = max(1, -(-total // size), max(per_suit) if rules.group_distinct_suits else 1)
     out: list[list[Card]] = [[] for _ in range(k)]
+    suits: list[set[Suit | None]] = [set() for _ in range(k)]
     for card in naturals:
-        options = [g for g in out if not (rules.group_distinct_suits and _has_suit(g, card.suit))]
-        min(options, key=len).append(card)
+        options: Sequence[int] = range(k)
+        if rules.group_distinct_suits:
+            options = [g for g in range(k) if card.suit not in suits[g]]
+        g = min(options, key=lambda g: len(out[g]))
+        out[g].append(card)
+        suits[g].add(card.suit)
     for card in fixed_first:
         min(out, key=len).append(card)
     return out
 
 
-def _has_suit(cards: list[Card], suit: Suit | None) -> bool:
-    return any(c.suit == suit for c in cards)
+def _group_order(card: Card) -> tuple[int, int, int]:
+    """Suit order, a joker that stands for a card before the natural card of its suit.
+
+    (The order of the cards' text, without formatting them.)
+    """
+    if card.suit is not None:
+        return (card.suit, 1, 0)
+    meaning = card.stands_for
+    return (0, 0, 0 if meaning is None or meaning.suit is None else meaning.suit)
 
 
 __all__ = ["JOKER", "build_melds"]
