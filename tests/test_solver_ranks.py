@@ -21,6 +21,7 @@ from rummykit.solver.model import configure, forced_cards, freeing_cases, positi
 from rummykit.solver.split import GiveUp, split_search
 from solver_positions import random_position
 
+np = pytest.importorskip("numpy", reason="the programme over ranks needs numpy and numba")
 pytestmark = pytest.mark.skipif(
     not ranks.AVAILABLE, reason="the programme over ranks needs numba (pip install -e '.[fast]')"
 )
@@ -140,7 +141,12 @@ def test_rank_programme_applies_only_to_distinct_suit_groups_and_two_jokers() ->
 
 def test_V12_a_hand_card_no_meld_can_hold_is_left_out_at_once() -> None:
     (cp,) = _cases([], parse_cards("3h 4h 5h Kc"), "cards", free=True)
-    assert ranks._playable(cp)[13][0] == 0  # the lone king of clubs
+    ranks.warm()
+    cells = np.zeros((14, SUITS, 3), dtype=np.int64)
+    cells[:, :, 1] = cp.opt
+    ranks._set_aside(cells, np.array([cp.gmand, cp.natmin, cp.weight]), 0)
+    assert cells[13, 0, 1] == 0  # the lone king of clubs
+    assert [cells[r, 2, 1] for r in (3, 4, 5)] == [1, 1, 1]
     sol = ranks.solve(cp)
     assert sol is not None and sum(map(sum, sol.run_cards)) == 3
 

@@ -149,31 +149,32 @@ def _tables() -> dict[str, Any]:
             np = importlib.import_module("numpy")
             numba = importlib.import_module("numba")
             _loaded["np"] = np
-            _loaded["next"] = np.array(NEXT, dtype=np.int64)
-            _loaded["closed"] = np.array(
-                [n1 == 0 and n2 == 0 for n1, n2, _ in RUN_STATES], dtype=np.bool_
-            )
-            _loaded["empty"] = RUN_STATES.index((0, 0, 0))
-            _loaded["opened"] = np.array([sum(st) for st in RUN_STATES], dtype=np.int64)
             step, table = _group_automaton(SUITS)
             steps = np.full((SUITS, max(map(len, step)), MAX_CELL + 1), -1, dtype=np.int64)
             for s, row in enumerate(step):
                 steps[s, : len(row)] = row
-            _loaded["fits"] = (steps, np.array(table, dtype=np.bool_))
-            _loaded["fn"] = None
-            zero = np.zeros((14, SUITS), np.int64)
-            inputs = (
-                np.zeros((14, SUITS, 3), np.int64),
-                np.zeros((14, 3), np.int64),
-                0,
-                0,
-                0,
-                zero,
+            _loaded["tables"] = (
+                np.array(NEXT, dtype=np.int64),
+                np.array([n1 == 0 and n2 == 0 for n1, n2, _ in RUN_STATES], dtype=np.bool_),
+                steps,
+                np.array(table, dtype=np.bool_),
+                np.array([sum(st) for st in RUN_STATES], dtype=np.int64),
+                RUN_STATES.index((0, 0, 0)),
             )
+            _loaded["fn"] = None
+            blank = np.zeros((14, SUITS, 3), np.int64)
             for cache in (True, False):
                 try:
-                    fn: Callable[..., Any] = numba.njit(cache=cache, nogil=True)(_kernel)
-                    _call(fn, inputs, 0, _scratch_arrays(64))
+                    _compile(numba, cache)
+                    fn: Callable[..., Any] = _loaded["compiled"]
+                    args = (np.zeros((3, 14), np.int64), np.zeros(5, np.int64))
+                    fn(
+                        blank,
+                        *args,
+                        *_scratch_arrays(64),
+                        *_loaded["tables"],
+                        np.zeros((14, 5), np.int64),
+                    )
                 except Exception as exc:  # pragma: no cover - depends on the machine
                     warnings.warn(f"numba could not compile the solver: {exc}", stacklevel=2)
                 else:
@@ -188,6 +189,14 @@ def warm() -> None:
         _tables()
 
 
+def _compile(numba: Any, cache: bool) -> None:
+    """Compile the pass, then the search that calls it (numba resolves it by its global name)."""
+    global _pass, _set_aside
+    _pass = numba.njit(cache=cache, nogil=True)(_pass_source)
+    _set_aside = numba.njit(cache=cache, nogil=True)(_set_aside_source)
+    _loaded["compiled"] = numba.njit(cache=cache, nogil=True)(_search)
+
+
 def _scratch_arrays(cap: int) -> tuple[Any, Any, Any, Any, Any]:
     np = _loaded["np"]
     pool = np.empty((4, cap), dtype=np.int64)
@@ -198,146 +207,55 @@ def _scratch_arrays(cap: int) -> tuple[Any, Any, Any, Any, Any]:
     return pool, slots, stamp, clock, info
 
 
-def _inputs(cp: Counts) -> tuple[Any, ...]:
-    """The problem's counts as the programme's arrays."""
-    np = _loaded["np"]
-    cells = np.empty((14, SUITS, 3), dtype=np.int64)
-    cells[:, :, 0] = cp.mand
-    cells[:, :, 1] = cp.opt
-    cells[:, :, 2] = cp.fixed
-    ranks = np.empty((14, 3), dtype=np.int64)
-    ranks[:, 0] = cp.gmand
-    ranks[:, 1] = cp.natmin
-    ranks[:, 2] = cp.weight
-    cells[:, :, 1] = _playable(cp)
-    # hand points up to and with each cell, in the order the programme visits them
-    lost = np.cumsum(cells[:, :, 1] * ranks[:, 2:3]).reshape(14, SUITS)
-    return cells, ranks, cp.wild_mand, cp.wild_opt, cp.wjoker, lost
-
-
-def _playable(cp: Counts) -> list[list[int]]:
-    """The hand cards that some meld of the cards at hand could hold; the others can never go.
-
-    A card fits a run when a window of three around it lacks no more cells than
-    there are jokers, and a group when two other suits of its rank (or jokers)
-    are there. Leaving the others out is exact and lets the first pass succeed.
-    """
-    jokers = cp.wild_mand + cp.wild_opt
-    have = [[cp.mand[r][s] + cp.opt[r][s] > 0 for s in range(SUITS)] for r in range(14)]
-    out = [row[:] for row in cp.opt]
-    for rank in range(1, 14):
-        for s in range(SUITS):
-            if not out[rank][s]:
-                continue
-            others = sum(have[rank][t] for t in range(SUITS) if t != s)
-            if others + jokers + cp.gmand[rank] >= 2:
-                continue
-            if any(
-                sum(not have[r][s] for r in range(lo, lo + 3)) <= jokers
-                for lo in range(max(1, rank - 2), min(rank, 11) + 1)
-            ):
-                continue
-            out[rank][s] = 0
-    return out
-
-
-def _call(fn: Callable[..., Any], inputs: tuple[Any, ...], slack: int, scratch: Any) -> int:
-    cells, ranks, wild_mand, wild_opt, wjoker, lost = inputs
-    *arrays, info = scratch
-    info[0] = _NOTHING
-    found: int = fn(
-        cells,
-        ranks,
-        wild_mand,
-        wild_opt,
-        wjoker,
-        *arrays,
-        _loaded["next"],
-        _loaded["closed"],
-        *_loaded["fits"],
-        _loaded["opened"],
-        _loaded["empty"],
-        lost,
-        slack,
-        info,
-    )
-    return found
-
-
 def solve(cp: Counts, floor: int | None = None) -> Solution | None:
     """The best placement of the cards of ``cp``, or None when the mandatory ones cannot go.
 
     With ``floor``, only an answer scoring more than ``floor`` is of use: None
     when there is none. Only for problems where :func:`applies` holds.
-
-    The search runs in passes with a growing allowance of hand points left out.
-    A pass keeps only the partial answers that have left out at most ``slack``
-    points; each one it drops had already left out at least the least loss
-    dropped. So once the best answer found leaves out no more than that, no
-    dropped answer could beat it: every pass is exact in what it claims.
     """
     loaded = _tables()
     fn = loaded["fn"]
     if fn is None:  # pragma: no cover - numba failed to compile
         raise RuntimeError("the compiled rank programme is not available")
-    inputs = _inputs(cp)
-    total = int((inputs[0][:, :, 1] * inputs[1][:, 2:3]).sum()) + cp.wild_opt * cp.wjoker
-    # an answer's score is cp.base + total - its loss
-    most = None if floor is None else cp.base + total - floor - 1
-    if most is not None and most < 0:
-        return None
-    slack = 0
+    np = loaded["np"]
+    cells = np.empty((14, SUITS, 3), dtype=np.int64)
+    cells[:, :, 0] = cp.mand
+    cells[:, :, 1] = cp.opt
+    cells[:, :, 2] = cp.fixed
+    ranks = np.array([cp.gmand, cp.natmin, cp.weight], dtype=np.int64)
+    limit = 0 if floor is None else floor - cp.base
+    params = np.array(
+        [cp.wild_mand, cp.wild_opt, cp.wjoker, floor is not None, limit], dtype=np.int64
+    )
+    path = np.zeros((14, SUITS + 1), dtype=np.int64)
     while True:
         scratch = getattr(_scratch, "arrays", None)
         if scratch is None:
             scratch = _scratch.arrays = _scratch_arrays(1 << 14)
-        found = _call(fn, inputs, slack, scratch)
-        if found == _OVERFLOW:
-            _scratch.arrays = _scratch_arrays(4 * scratch[0].shape[1])
-            continue
-        dropped = int(scratch[-1][0])
-        loss = None
-        if found >= 0:
-            loss = total - (int(scratch[0][1][found]) - cp.wild_mand * cp.wjoker)
-        if loss is not None and (loss <= dropped or (most is not None and slack >= most)):
-            if most is not None and loss > most:
-                return None
-            return _walk_back(cp, scratch[0], found)
-        if dropped == _NOTHING or (most is not None and slack >= most):
-            return None
-        slack = max(dropped, 2 * slack) if loss is None else max(slack, loss)
-        if most is not None:
-            slack = min(slack, most)
-
-
-def _walk_back(cp: Counts, pool: Any, at: int) -> Solution:
-    keys, score, parent, choice = pool[0], pool[1], pool[2], pool[3]
-    placed = int((keys[at] >> 32) & 7)
-    sol = Solution(
-        score=int(score[at]) - cp.wild_mand * cp.wjoker + cp.base,
-        run_cards=[[0] * SUITS for _ in range(14)],
-        run_jokers=[[0] * SUITS for _ in range(14)],
-        group_cards=[[0] * SUITS for _ in range(14)],
-        group_jokers=[0] * 14,
+        found = fn(cells, ranks, params, *scratch, *loaded["tables"], path)
+        if found != _OVERFLOW:
+            break
+        _scratch.arrays = _scratch_arrays(4 * scratch[0].shape[1])
+    if found < 0:
+        return None
+    pool = scratch[0]
+    placed = int(pool[0, found] >> 32) & 7
+    choices = path.tolist()
+    return Solution(
+        score=int(pool[1, found]) - cp.wild_mand * cp.wjoker + cp.base,
+        run_cards=[[c & 15 for c in row[:SUITS]] for row in choices],
+        run_jokers=[[c >> 8 for c in row[:SUITS]] for row in choices],
+        group_cards=[[(c >> 4) & 15 for c in row[:SUITS]] for row in choices],
+        group_jokers=[row[SUITS] for row in choices],
         hand_jokers=placed - cp.wild_mand,
     )
-    for rank in range(13, 0, -1):
-        sol.group_jokers[rank] = int(choice[at])
-        at = int(parent[at])
-        for s in range(SUITS - 1, -1, -1):
-            c = int(choice[at])
-            sol.run_cards[rank][s] = c & 15
-            sol.group_cards[rank][s] = (c >> 4) & 15
-            sol.run_jokers[rank][s] = c >> 8
-            at = int(parent[at])
-    return sol
 
 
 np: Any = None
 """numpy, once :func:`_tables` has imported it."""
 
 
-def _kernel(
+def _pass_source(
     cells: Any,
     ranks: Any,
     wild_mand: int,
@@ -357,7 +275,7 @@ def _kernel(
     slack: int,
     info: Any,
 ) -> int:
-    """Fill ``pool`` (key, score, parent, choice) step by step; the best final entry or -1.
+    """One pass: fill ``pool`` (key, score, parent, choice) step by step; the best entry or -1.
 
     A key holds the four suit states (8 bits each), the jokers placed (bits 32-34),
     and inside a rank the group class (bits 36-45) and naturals (bits 46-49).
@@ -385,8 +303,8 @@ def _kernel(
     hi = 1
     step = clock[0]
     for rank in range(1, 14):
-        need = ranks[rank, 1]
-        w = ranks[rank, 2]
+        need = ranks[1, rank]
+        w = ranks[2, rank]
         for s in range(4):
             shift = 8 * s
             m = cells[rank, s, 0]
@@ -459,7 +377,7 @@ def _kernel(
                 clock[0] = step
                 return -1
         # the rank's groups: give them jokers, check them, forget the rank's tallies
-        gm = ranks[rank, 0]
+        gm = ranks[0, rank]
         n = hi
         step += 1
         for i in range(lo, hi):
@@ -513,3 +431,132 @@ def _kernel(
         if ok and (best < 0 or score[i] > score[best]):
             best = i
     return best
+
+
+def _set_aside_source(cells: Any, ranks: Any, jokers: int) -> None:
+    """Set aside the hand cards that no meld of the cards at hand could hold (in place).
+
+    A card fits a run when a window of three around it lacks no more cells than
+    there are jokers, and a group when two other suits of its rank (or jokers)
+    are there. Leaving the others out is exact, and lets the first pass succeed.
+    """
+    have = np.zeros((15, 4), np.bool_)
+    for rank in range(1, 14):
+        for s in range(4):
+            have[rank, s] = cells[rank, s, 0] + cells[rank, s, 1] > 0
+    for rank in range(1, 14):
+        for s in range(4):
+            if cells[rank, s, 1] == 0:
+                continue
+            others = 0
+            for t in range(4):
+                if t != s and have[rank, t]:
+                    others += 1
+            if others + jokers + ranks[0, rank] >= 2:
+                continue
+            fits = False
+            for lo in range(max(1, rank - 2), min(rank, 11) + 1):
+                miss = 0
+                for r in range(lo, lo + 3):
+                    if not have[r, s]:
+                        miss += 1
+                if miss <= jokers:
+                    fits = True
+                    break
+            if not fits:
+                cells[rank, s, 1] = 0
+
+
+def _search(
+    cells: Any,
+    ranks: Any,
+    params: Any,
+    pool: Any,
+    slots: Any,
+    stamp: Any,
+    clock: Any,
+    info: Any,
+    nxt: Any,
+    closed: Any,
+    gstep: Any,
+    fits: Any,
+    opened: Any,
+    empty: int,
+    path: Any,
+) -> int:
+    """The whole search: passes with a growing allowance of hand points left out.
+
+    A pass keeps only the partial answers that have left out at most ``slack``
+    hand points; each one it drops had already left out at least the least loss
+    dropped. So once the best answer found leaves out no more than that, no
+    dropped answer could beat it: each pass is exact in what it claims. With a
+    floor (``params[3]``), answers that cannot beat it are never kept. Writes
+    the best answer's choices to ``path`` and returns its entry; -1 when there
+    is none, -2 when the scratch space is too small.
+    """
+    wild_mand = params[0]
+    wild_opt = params[1]
+    wjoker = params[2]
+    _set_aside(cells, ranks, wild_mand + wild_opt)
+    lost = np.empty((14, 4), np.int64)
+    total = 0
+    for rank in range(14):
+        for s in range(4):
+            total += cells[rank, s, 1] * ranks[2, rank]
+            lost[rank, s] = total
+    total += wild_opt * wjoker
+    has_most = params[3] != 0
+    most = total - params[4] - 1  # the most loss that still beats the floor
+    if has_most and most < 0:
+        return -1
+    slack = 0
+    while True:
+        info[0] = _NOTHING
+        found = _pass(
+            cells,
+            ranks,
+            wild_mand,
+            wild_opt,
+            wjoker,
+            pool,
+            slots,
+            stamp,
+            clock,
+            nxt,
+            closed,
+            gstep,
+            fits,
+            opened,
+            empty,
+            lost,
+            slack,
+            info,
+        )
+        if found == -2:
+            return -2
+        dropped = info[0]
+        last = has_most and slack >= most
+        if found >= 0:
+            loss = total - (pool[1, found] - wild_mand * wjoker)
+            if loss <= dropped or last:
+                if has_most and loss > most:
+                    return -1
+                at = found
+                for rank in range(13, 0, -1):
+                    path[rank, 4] = pool[3, at]
+                    at = pool[2, at]
+                    for s in range(3, -1, -1):
+                        path[rank, s] = pool[3, at]
+                        at = pool[2, at]
+                return found
+            slack = max(slack, loss)
+        elif dropped == _NOTHING or last:
+            return -1
+        else:
+            slack = max(dropped, 2 * slack)
+        if has_most and slack > most:
+            slack = most
+
+
+_pass = _pass_source
+_set_aside = _set_aside_source
