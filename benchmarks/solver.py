@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from positions import Position, random_position
 from rummykit.cards import Card
 from rummykit.melds import RUMMIKUB, VATIKANEN
-from rummykit.solver import RANK_PROGRAMME_TABLE, best_play, suit_kernel, warm
+from rummykit.solver import best_play, rank_kernel, suit_kernel, warm
 
 DOCS = Path(__file__).parent.parent / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- solver:begin -->", "<!-- solver:end -->"
@@ -225,8 +225,9 @@ def _report(
         "CPU time (`time.process_time`) per position in ms (median / p90 / max),"
         " Rummikub rules on both sides (the peer's back ends on the same positions),"
         f" {args.count} positions per table size, hands of 8-14, 0-2 jokers."
-        f" Method: the programme over ranks on tables of up to {RANK_PROGRAMME_TABLE} cards,"
-        f" the split search above; {_engine()}.",
+        " Method: the programme over ranks, depth first (past"
+        f" {rank_kernel.DEPTH_BUDGET:,} states breadth first on tables of up to"
+        f" {rank_kernel.BREADTH_TABLE} cards, the split search on fuller ones); {_engine()}.",
         "",
     ]
     names = {"scipy": "SciPy milp", "highs": "HiGHS via cvxpy, its default"}

@@ -22,7 +22,7 @@ from typing import Literal
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import VATIKANEN, Meld, MeldKind, MeldRules
 from rummykit.solver import rank_kernel, suit_kernel
-from rummykit.solver.dp import SUITS, Counts, Solution, solve
+from rummykit.solver.dp import SUITS, Solution, solve
 from rummykit.solver.layout import build_melds
 from rummykit.solver.model import (
     Freeing,
@@ -36,7 +36,6 @@ from rummykit.solver.opening import best_run
 from rummykit.solver.split import GiveUp, split_search
 
 __all__ = [
-    "RANK_PROGRAMME_TABLE",
     "Play",
     "arrange",
     "arrange_play",
@@ -61,21 +60,6 @@ class Play:
     points: int
 
 
-RANK_PROGRAMME_TABLE = 64
-"""Most table cards for which the compiled programme over ranks answers (Rummikub rules).
-
-Measured: on tables up to about 64 cards it is the faster method by far; on
-fuller tables the split search's bound wins (docs/solver.md).
-"""
-
-
-def _by_ranks(cp: Counts) -> bool:
-    """Whether the compiled programme over ranks should answer ``cp``."""
-    if not rank_kernel.applies(cp):
-        return False
-    return sum(map(sum, cp.mand)) <= RANK_PROGRAMME_TABLE
-
-
 def _solve_position(
     pos: Position, table_cards: list[Card], rules: MeldRules, objective: Objective
 ) -> tuple[Solution, Freeing, Position] | None:
@@ -92,9 +76,11 @@ def _solve_position(
             ceiling = cp.base + cp.wild_opt * cp.wjoker
             ceiling += sum(cp.opt[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
         floor = None if best is None else best[0].score
-        if _by_ranks(cp):
+        try:
+            if not rank_kernel.applies(cp):
+                raise rank_kernel.TooHard
             sol = rank_kernel.solve(cp, floor)
-        else:
+        except rank_kernel.TooHard:
             try:
                 search = split_search(cp)
                 bound = search.bound()

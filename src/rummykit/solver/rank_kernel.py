@@ -33,12 +33,11 @@ import itertools
 import os
 import threading
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 from rummykit.solver.dp import NEXT, RUN_STATES, SUITS, Counts, Solution
 
-__all__ = ["AVAILABLE", "applies", "solve", "warm"]
+__all__ = ["AVAILABLE", "BREADTH_TABLE", "DEPTH_BUDGET", "TooHard", "applies", "solve", "warm"]
 
 AVAILABLE = (
     importlib.util.find_spec("numba") is not None
@@ -52,9 +51,13 @@ MAX_JOKERS = 2
 MAX_CELL = 4
 """Most cards of one cell (two natural copies and two fixed jokers)."""
 _OVERFLOW = -2
-"""The kernel's answer when its scratch space is too small (it is then grown)."""
-_NOTHING = 1 << 62
-"""No partial answer was dropped."""
+"""The breadth-first search's answer when its scratch space is too small (it is then grown)."""
+DEPTH_BUDGET = 20_000
+"""States the depth-first search may visit before the breadth-first search takes over."""
+BREADTH_TABLE = 64
+"""Most table cards for the breadth-first search: on fuller tables its states multiply."""
+MEMO_BITS = 18
+"""The depth-first memo holds 2**MEMO_BITS states (half of them before it is forgotten)."""
 
 _loaded: dict[str, Any] = {}
 _lock = threading.Lock()
@@ -141,13 +144,17 @@ def _group_automaton(max_group: int) -> tuple[list[list[list[int]]], list[list[b
     return step, table
 
 
+_SEARCHES = ("set_aside", "breadth_pass", "breadth_first", "depth_first")
+"""The compiled functions of :mod:`.rank_search`, callees before their callers."""
+
+
 def _tables() -> dict[str, Any]:
-    """numpy, the state tables, and the compiled programme (loaded once)."""
-    global np
+    """numpy, the state tables, and the compiled searches (loaded once)."""
     with _lock:
         if not _loaded:
             np = importlib.import_module("numpy")
             numba = importlib.import_module("numba")
+            search = importlib.import_module("rummykit.solver.rank_search")
             _loaded["np"] = np
             step, table = _group_automaton(SUITS)
             steps = np.full((SUITS, max(map(len, step)), MAX_CELL + 1), -1, dtype=np.int64)
@@ -161,40 +168,40 @@ def _tables() -> dict[str, Any]:
                 np.array([sum(st) for st in RUN_STATES], dtype=np.int64),
                 RUN_STATES.index((0, 0, 0)),
             )
-            _loaded["fn"] = None
-            blank = np.zeros((14, SUITS, 3), np.int64)
+            _loaded["search"] = None
+            sources = {name: getattr(search, name) for name in _SEARCHES}
             for cache in (True, False):
                 try:
-                    _compile(numba, cache)
-                    fn: Callable[..., Any] = _loaded["compiled"]
-                    args = (np.zeros((3, 14), np.int64), np.zeros(5, np.int64))
-                    fn(
-                        blank,
-                        *args,
-                        *_scratch_arrays(64),
-                        *_loaded["tables"],
-                        np.zeros((14, 5), np.int64),
-                    )
+                    # numba resolves the callees by their global names in the module
+                    for name in _SEARCHES:
+                        setattr(search, name, numba.njit(cache=cache, nogil=True)(sources[name]))
+                    _loaded["search"] = search
+                    # load (or compile) both searches now
+                    _solve(_blank(), None)
+                    blank = np.zeros((14, SUITS, 3), dtype=np.int64)
+                    params = np.zeros(5, dtype=np.int64)
+                    path = np.zeros((14, SUITS + 1), dtype=np.int64)
+                    _breadth_first(blank, np.zeros((3, 14), dtype=np.int64), params, path)
                 except Exception as exc:  # pragma: no cover - depends on the machine
                     warnings.warn(f"numba could not compile the solver: {exc}", stacklevel=2)
+                    _loaded["search"] = None
+                    for name in _SEARCHES:
+                        setattr(search, name, sources[name])
                 else:
-                    _loaded["fn"] = fn
                     break
     return _loaded
+
+
+def _blank() -> Counts:
+    grid = [[0] * SUITS for _ in range(14)]
+    weight = [0] * 14
+    return Counts(False, False, SUITS, True, grid, grid, grid, weight, weight, 0, 1, weight, 1)
 
 
 def warm() -> None:
     """Load (or compile) the programme now, so that no later solve pays for it."""
     if AVAILABLE:
         _tables()
-
-
-def _compile(numba: Any, cache: bool) -> None:
-    """Compile the pass, then the search that calls it (numba resolves it by its global name)."""
-    global _pass, _set_aside
-    _pass = numba.njit(cache=cache, nogil=True)(_pass_source)
-    _set_aside = numba.njit(cache=cache, nogil=True)(_set_aside_source)
-    _loaded["compiled"] = numba.njit(cache=cache, nogil=True)(_search)
 
 
 def _scratch_arrays(cap: int) -> tuple[Any, Any, Any, Any, Any]:
@@ -207,17 +214,46 @@ def _scratch_arrays(cap: int) -> tuple[Any, Any, Any, Any, Any]:
     return pool, slots, stamp, clock, info
 
 
+def _memo() -> tuple[Any, Any, Any]:
+    """The depth-first search's memo (keys, points, generation), its generation counter
+    and its choices per step: one set per thread, kept between solves."""
+    memo = getattr(_scratch, "memo", None)
+    if memo is None:
+        np = _loaded["np"]
+        search = _loaded["search"]
+        memo = (
+            np.zeros((3, 1 << MEMO_BITS), dtype=np.int64),
+            np.zeros(1, dtype=np.int64),
+            np.zeros((search.STEPS, search.OPTIONS, 3), dtype=np.int64),
+        )
+        _scratch.memo = memo
+    return memo
+
+
+class TooHard(Exception):
+    """The depth-first search ran past its budget on a table too full for the breadth-first one."""
+
+
 def solve(cp: Counts, floor: int | None = None) -> Solution | None:
     """The best placement of the cards of ``cp``, or None when the mandatory ones cannot go.
 
     With ``floor``, only an answer scoring more than ``floor`` is of use: None
     when there is none. Only for problems where :func:`applies` holds.
+
+    The depth-first search answers first; past :data:`DEPTH_BUDGET` states it
+    hands over to the breadth-first one on tables of up to
+    :data:`BREADTH_TABLE` cards, and raises :class:`TooHard` on fuller ones
+    (the split search's bound does better there).
     """
-    loaded = _tables()
-    fn = loaded["fn"]
-    if fn is None:  # pragma: no cover - numba failed to compile
+    if _tables()["search"] is None:  # pragma: no cover - numba failed to compile
         raise RuntimeError("the compiled rank programme is not available")
-    np = loaded["np"]
+    return _solve(cp, floor)
+
+
+def _solve(cp: Counts, floor: int | None) -> Solution | None:
+    np = _loaded["np"]
+    search = _loaded["search"]
+    tables = _loaded["tables"]
     cells = np.empty((14, SUITS, 3), dtype=np.int64)
     cells[:, :, 0] = cp.mand
     cells[:, :, 1] = cp.opt
@@ -228,335 +264,42 @@ def solve(cp: Counts, floor: int | None = None) -> Solution | None:
         [cp.wild_mand, cp.wild_opt, cp.wjoker, floor is not None, limit], dtype=np.int64
     )
     path = np.zeros((14, SUITS + 1), dtype=np.int64)
+    value = search.depth_first(cells.copy(), ranks, params, *_memo(), *tables, path, DEPTH_BUDGET)
+    if value == search.NOTHING:
+        return None
+    if value != -search.NOTHING:
+        return _solution(cp, path.tolist(), int(value) + cp.base)
+    if sum(map(sum, cp.mand)) > BREADTH_TABLE:
+        raise TooHard
+    points = _breadth_first(cells, ranks, params, path)
+    if points is None:
+        return None
+    return _solution(cp, path.tolist(), points - cp.wild_mand * cp.wjoker + cp.base)
+
+
+def _breadth_first(cells: Any, ranks: Any, params: Any, path: Any) -> int | None:
+    """The breadth-first search, its scratch space grown as it needs: the answer's points."""
+    search = _loaded["search"]
     while True:
         scratch = getattr(_scratch, "arrays", None)
         if scratch is None:
             scratch = _scratch.arrays = _scratch_arrays(1 << 14)
-        found = fn(cells, ranks, params, *scratch, *loaded["tables"], path)
+        found = search.breadth_first(cells, ranks, params, *scratch, *_loaded["tables"], path)
         if found != _OVERFLOW:
             break
         _scratch.arrays = _scratch_arrays(4 * scratch[0].shape[1])
-    if found < 0:
-        return None
-    pool = scratch[0]
-    placed = int(pool[0, found] >> 32) & 7
-    choices = path.tolist()
+    return None if found < 0 else int(scratch[0][1, found])
+
+
+def _solution(cp: Counts, choices: list[list[int]], score: int) -> Solution:
+    """The answer from its choices per rank: each suit's, then the groups' jokers."""
+    run_jokers = [[c >> 8 for c in row[:SUITS]] for row in choices]
+    group_jokers = [row[SUITS] for row in choices]
     return Solution(
-        score=int(pool[1, found]) - cp.wild_mand * cp.wjoker + cp.base,
+        score=score,
         run_cards=[[c & 15 for c in row[:SUITS]] for row in choices],
-        run_jokers=[[c >> 8 for c in row[:SUITS]] for row in choices],
+        run_jokers=run_jokers,
         group_cards=[[(c >> 4) & 15 for c in row[:SUITS]] for row in choices],
-        group_jokers=[row[SUITS] for row in choices],
-        hand_jokers=placed - cp.wild_mand,
+        group_jokers=group_jokers,
+        hand_jokers=sum(map(sum, run_jokers)) + sum(group_jokers) - cp.wild_mand,
     )
-
-
-np: Any = None
-"""numpy, once :func:`_tables` has imported it."""
-
-
-def _pass_source(
-    cells: Any,
-    ranks: Any,
-    wild_mand: int,
-    wild_opt: int,
-    wjoker: int,
-    pool: Any,
-    slots: Any,
-    stamp: Any,
-    clock: Any,
-    nxt: Any,
-    closed: Any,
-    gstep: Any,
-    fits: Any,
-    opened: Any,
-    empty: int,
-    lost: Any,
-    slack: int,
-    info: Any,
-) -> int:
-    """One pass: fill ``pool`` (key, score, parent, choice) step by step; the best entry or -1.
-
-    A key holds the four suit states (8 bits each), the jokers placed (bits 32-34),
-    and inside a rank the group class (bits 36-45) and naturals (bits 46-49).
-    States that have left out more than ``slack`` hand points are dropped; the
-    least such loss goes to ``info[0]``. Returns -2 when ``pool`` or the merge
-    table is too small.
-    """
-    cap = pool.shape[1]
-    nslots = slots.shape[0]
-    mask = nslots - 1
-    width = nxt.shape[1]
-    jtotal = wild_mand + wild_opt
-    keys = pool[0]
-    score = pool[1]
-    parent = pool[2]
-    choice = pool[3]
-    base = 0
-    for s in range(4):
-        base |= empty << (8 * s)
-    keys[0] = base
-    score[0] = 0
-    parent[0] = -1
-    choice[0] = 0
-    lo = 0
-    hi = 1
-    step = clock[0]
-    for rank in range(1, 14):
-        need = ranks[1, rank]
-        w = ranks[2, rank]
-        for s in range(4):
-            shift = 8 * s
-            m = cells[rank, s, 0]
-            a = m + cells[rank, s, 1]
-            fj = cells[rank, s, 2]
-            n = hi
-            step += 1
-            for i in range(lo, hi):
-                key = keys[i]
-                st = (key >> shift) & 255
-                have = opened[st]
-                jp = (key >> 32) & 7
-                gcode = (key >> 36) & 1023
-                nat = (key >> 46) & 15
-                sc = score[i]
-                for js in range(jtotal - jp + 1):
-                    for xc in range(a + 1):
-                        x = xc + js
-                        if x >= width:
-                            break
-                        ns = nxt[st, x]
-                        if ns < 0:
-                            continue
-                        cmin = m - xc if m > xc else 0
-                        for c in range(cmin, a - xc + 1):
-                            used = xc + c
-                            if used < a and x < have:
-                                continue  # dominated: a spare card would keep a run going
-                            gain = (used - m) * w + js * wjoker
-                            ncode = gstep[s, gcode, c]
-                            if ncode < 0:
-                                continue
-                            nnat = nat + used - fj
-                            if nnat > need:
-                                nnat = need
-                            nkey = (key & ~(255 << shift)) | (ns << shift)
-                            nkey = (nkey & ~(7 << 32)) | ((jp + js) << 32)
-                            nkey = (nkey & ((1 << 36) - 1)) | (ncode << 36) | (nnat << 46)
-                            nsc = sc + gain
-                            loss = lost[rank, s] - nsc + (jp + js) * wjoker
-                            if loss > slack:
-                                if loss < info[0]:
-                                    info[0] = loss
-                                continue
-                            h = ((nkey * -7046029254386353131) >> 24) & mask
-                            while True:
-                                if stamp[h] != step:
-                                    if n >= cap or (n - hi) * 2 >= nslots:
-                                        clock[0] = step
-                                        return -2
-                                    stamp[h] = step
-                                    slots[h] = n
-                                    keys[n] = nkey
-                                    score[n] = nsc
-                                    parent[n] = i
-                                    choice[n] = xc | (c << 4) | (js << 8)
-                                    n += 1
-                                    break
-                                k = slots[h]
-                                if keys[k] == nkey:
-                                    if nsc > score[k]:
-                                        score[k] = nsc
-                                        parent[k] = i
-                                        choice[k] = xc | (c << 4) | (js << 8)
-                                    break
-                                h = (h + 1) & mask
-            lo = hi
-            hi = n
-            if lo == hi:
-                clock[0] = step
-                return -1
-        # the rank's groups: give them jokers, check them, forget the rank's tallies
-        gm = ranks[0, rank]
-        n = hi
-        step += 1
-        for i in range(lo, hi):
-            key = keys[i]
-            if (key >> 46) & 15 < need:
-                continue
-            jp = (key >> 32) & 7
-            gcode = (key >> 36) & 1023
-            for jg in range(jtotal - jp + 1):
-                if not fits[gcode, gm + jg]:
-                    continue
-                nkey = (key & ((1 << 32) - 1)) | ((jp + jg) << 32)
-                nsc = score[i] + jg * wjoker
-                h = ((nkey * -7046029254386353131) >> 24) & mask
-                while True:
-                    if stamp[h] != step:
-                        if n >= cap or (n - hi) * 2 >= nslots:
-                            clock[0] = step
-                            return -2
-                        stamp[h] = step
-                        slots[h] = n
-                        keys[n] = nkey
-                        score[n] = nsc
-                        parent[n] = i
-                        choice[n] = jg
-                        n += 1
-                        break
-                    k = slots[h]
-                    if keys[k] == nkey:
-                        if nsc > score[k]:
-                            score[k] = nsc
-                            parent[k] = i
-                            choice[k] = jg
-                        break
-                    h = (h + 1) & mask
-        lo = hi
-        hi = n
-        if lo == hi:
-            clock[0] = step
-            return -1
-    clock[0] = step
-    best = -1
-    for i in range(lo, hi):
-        key = keys[i]
-        if (key >> 32) & 7 < wild_mand:
-            continue
-        ok = True
-        for s in range(4):
-            if not closed[(key >> (8 * s)) & 255]:
-                ok = False
-        if ok and (best < 0 or score[i] > score[best]):
-            best = i
-    return best
-
-
-def _set_aside_source(cells: Any, ranks: Any, jokers: int) -> None:
-    """Set aside the hand cards that no meld of the cards at hand could hold (in place).
-
-    A card fits a run when a window of three around it lacks no more cells than
-    there are jokers, and a group when two other suits of its rank (or jokers)
-    are there. Leaving the others out is exact, and lets the first pass succeed.
-    """
-    have = np.zeros((15, 4), np.bool_)
-    for rank in range(1, 14):
-        for s in range(4):
-            have[rank, s] = cells[rank, s, 0] + cells[rank, s, 1] > 0
-    for rank in range(1, 14):
-        for s in range(4):
-            if cells[rank, s, 1] == 0:
-                continue
-            others = 0
-            for t in range(4):
-                if t != s and have[rank, t]:
-                    others += 1
-            if others + jokers + ranks[0, rank] >= 2:
-                continue
-            fits = False
-            for lo in range(max(1, rank - 2), min(rank, 11) + 1):
-                miss = 0
-                for r in range(lo, lo + 3):
-                    if not have[r, s]:
-                        miss += 1
-                if miss <= jokers:
-                    fits = True
-                    break
-            if not fits:
-                cells[rank, s, 1] = 0
-
-
-def _search(
-    cells: Any,
-    ranks: Any,
-    params: Any,
-    pool: Any,
-    slots: Any,
-    stamp: Any,
-    clock: Any,
-    info: Any,
-    nxt: Any,
-    closed: Any,
-    gstep: Any,
-    fits: Any,
-    opened: Any,
-    empty: int,
-    path: Any,
-) -> int:
-    """The whole search: passes with a growing allowance of hand points left out.
-
-    A pass keeps only the partial answers that have left out at most ``slack``
-    hand points; each one it drops had already left out at least the least loss
-    dropped. So once the best answer found leaves out no more than that, no
-    dropped answer could beat it: each pass is exact in what it claims. With a
-    floor (``params[3]``), answers that cannot beat it are never kept. Writes
-    the best answer's choices to ``path`` and returns its entry; -1 when there
-    is none, -2 when the scratch space is too small.
-    """
-    wild_mand = params[0]
-    wild_opt = params[1]
-    wjoker = params[2]
-    _set_aside(cells, ranks, wild_mand + wild_opt)
-    lost = np.empty((14, 4), np.int64)
-    total = 0
-    for rank in range(14):
-        for s in range(4):
-            total += cells[rank, s, 1] * ranks[2, rank]
-            lost[rank, s] = total
-    total += wild_opt * wjoker
-    has_most = params[3] != 0
-    most = total - params[4] - 1  # the most loss that still beats the floor
-    if has_most and most < 0:
-        return -1
-    slack = 0
-    while True:
-        info[0] = _NOTHING
-        found = _pass(
-            cells,
-            ranks,
-            wild_mand,
-            wild_opt,
-            wjoker,
-            pool,
-            slots,
-            stamp,
-            clock,
-            nxt,
-            closed,
-            gstep,
-            fits,
-            opened,
-            empty,
-            lost,
-            slack,
-            info,
-        )
-        if found == -2:
-            return -2
-        dropped = info[0]
-        last = has_most and slack >= most
-        if found >= 0:
-            loss = total - (pool[1, found] - wild_mand * wjoker)
-            if loss <= dropped or last:
-                if has_most and loss > most:
-                    return -1
-                at = found
-                for rank in range(13, 0, -1):
-                    path[rank, 4] = pool[3, at]
-                    at = pool[2, at]
-                    for s in range(3, -1, -1):
-                        path[rank, s] = pool[3, at]
-                        at = pool[2, at]
-                return found
-            slack = max(slack, loss)
-        elif dropped == _NOTHING or last:
-            return -1
-        else:
-            slack = max(dropped, 2 * slack)
-        if has_most and slack > most:
-            slack = most
-
-
-_pass = _pass_source
-_set_aside = _set_aside_source
