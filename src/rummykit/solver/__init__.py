@@ -69,12 +69,13 @@ def _solve_position(
         if cp is None:
             continue
         configure(cp, rules, objective)
-        forced = forced_cards(pos, fr)
-        cp.base = sum(forced[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
+        if fr.runs:  # hand cards that free a run joker are laid whatever else is
+            forced = forced_cards(pos, fr)
+            cp.base = sum(w * sum(row) for w, row in zip(cp.weight, forced, strict=True))
         if ceiling is None:
             # the whole hand laid: no freeing case can score more
             ceiling = cp.base + cp.wild_opt * cp.wjoker
-            ceiling += sum(cp.opt[r][s] * cp.weight[r] for r in range(14) for s in range(SUITS))
+            ceiling += sum(w * sum(row) for w, row in zip(cp.weight, cp.opt, strict=True))
         floor = None if best is None else best[0].score
         try:
             if not rank_kernel.applies(cp):
@@ -116,25 +117,23 @@ def _layout(
     for i, rank in enumerate(pos.group_jokers):
         if i not in fr.groups:
             group_only[rank].append(Card(0, None, Meaning(rank)))
-    npos = 14 if rules.ace_high else 13
-    used = [[0] * SUITS for _ in range(14)]
-    for p in range(1, npos + 1):
-        rank = 1 if p == 14 else p
-        for s in range(SUITS):
-            used[rank][s] += sol.run_cards[p][s]
-    for rank in range(1, 14):
-        for s in range(SUITS):
-            used[rank][s] += sol.group_cards[rank][s]
+    high = sol.run_cards[14] if rules.ace_high else None  # aces at the top of runs
     pools: list[list[list[Card]]] = [[[] for _ in range(SUITS)] for _ in range(14)]
     played: list[Card] = []
     for rank in range(1, 14):
+        in_runs = sol.run_cards[rank]
+        in_groups = sol.group_cards[rank]
         for s in range(SUITS):
-            cell = list(fixed_run.get((rank, s), []))
+            used = in_runs[s] + in_groups[s] + (high[s] if high is not None and rank == 1 else 0)
+            if not used:
+                continue  # every table card and fixed joker of a cell is used
+            cell = list(fixed_run.get((rank, s), ()))
             natural = _NATURAL[rank][s]
             on_table = pos.table[rank][s]
-            from_hand = used[rank][s] - len(cell) - on_table
+            from_hand = used - len(cell) - on_table
             cell += [natural] * (on_table + from_hand)
-            played += [natural] * from_hand
+            if from_hand:
+                played += [natural] * from_hand
             pools[rank][s] = cell
     played += [JOKER] * sol.hand_jokers
     melds = build_melds(sol, pools, group_only, rules)

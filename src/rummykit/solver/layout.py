@@ -61,6 +61,8 @@ def build_melds(
             runs.append(Meld(MeldKind.RUN, tuple(run_cards), a))
     groups: list[Meld] = []
     for rank in range(1, 14):
+        if not (any(sol.group_cards[rank]) or sol.group_jokers[rank] or group_only[rank]):
+            continue
         naturals: list[Card] = []
         for s in range(SUITS):
             cell = pools[rank][s]

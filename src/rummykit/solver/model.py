@@ -8,6 +8,7 @@ must then hold a distinct natural copy of what it stood for (V12).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -153,13 +154,19 @@ def configure(cp: Counts, rules: MeldRules, objective: str) -> None:
     cp.big_groups = rules.max_group_size is None and not rules.group_distinct_suits
     cp.max_group = rules.max_group_size or 10**6
     cp.distinct = rules.group_distinct_suits
+    weights, cp.wjoker = _weights(rules, objective)
+    cp.weight = list(weights)
+
+
+@functools.lru_cache(maxsize=16)
+def _weights(rules: MeldRules, objective: str) -> tuple[tuple[int, ...], int]:
+    """The gain of a card per rank, and of a joker: the objective first, then the other."""
     weights = [0] * 14
     for rank in range(1, 14):
         value = rules.value(Card(rank, Suit.CLUBS))
         weights[rank] = BIG + value if objective == "cards" else value * BIG + 1
     jv = rules.value(JOKER)
-    cp.weight = weights
-    cp.wjoker = BIG + jv if objective == "cards" else jv * BIG + 1
+    return tuple(weights), BIG + jv if objective == "cards" else jv * BIG + 1
 
 
 def forced_cards(pos: Position, fr: Freeing) -> list[list[int]]:
