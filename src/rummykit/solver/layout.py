@@ -30,9 +30,11 @@ def build_melds(
     """
     npos = 14 if rules.ace_high else 13
     taken = [[0] * SUITS for _ in range(14)]
-    runs: list[Meld] = []
+    runs: list[tuple[int, int, int, Meld]] = []
     for s in range(SUITS):
-        counts = [sol.run_cards[p][s] + sol.run_jokers[p][s] for p in range(npos + 1)]
+        in_runs = [row[s] for row in sol.run_cards]
+        wild = [row[s] for row in sol.run_jokers]
+        counts = [in_runs[p] + wild[p] for p in range(npos + 1)]
         if not any(counts):
             continue
         suit = Suit(s)
@@ -44,13 +46,15 @@ def build_melds(
                 continue
             rank = 1 if p == 14 else p
             here = [i for i, (a, b) in enumerate(spans) if a <= p <= b]
-            pool = pools[rank][s]
-            cards = pool[taken[rank][s] : taken[rank][s] + sol.run_cards[p][s]]
-            taken[rank][s] += sol.run_cards[p][s]
-            cards += [Card(0, None, Meaning(rank, suit))] * sol.run_jokers[p][s]
-            # natural cards first to runs that have none yet, soonest ending first
-            here.sort(key=lambda i: (has_natural[i], spans[i][1], i))
-            cards.sort(key=lambda c: c.is_joker)
+            start = taken[rank][s]
+            cards = pools[rank][s][start : start + in_runs[p]]
+            taken[rank][s] = start + in_runs[p]
+            if wild[p]:
+                cards += [Card(0, None, Meaning(rank, suit))] * wild[p]
+            if len(here) > 1:
+                # natural cards first to runs that have none yet, soonest ending first
+                here.sort(key=lambda i: (has_natural[i], spans[i][1], i))
+                cards.sort(key=_is_joker)
             for i, card in zip(here, cards, strict=True):
                 if card.is_joker:
                     card = card.with_meaning(Meaning(rank, suit))
@@ -58,7 +62,7 @@ def build_melds(
                     has_natural[i] = True
                 cells[i].append(card)
         for (a, _b), run_cards in zip(spans, cells, strict=True):
-            runs.append(Meld(MeldKind.RUN, tuple(run_cards), a))
+            runs.append((s, a, len(run_cards), Meld(MeldKind.RUN, tuple(run_cards), a)))
     groups: list[Meld] = []
     for rank in range(1, 14):
         if not (any(sol.group_cards[rank]) or sol.group_jokers[rank] or group_only[rank]):
@@ -74,8 +78,12 @@ def build_melds(
             continue
         for cards_ in _split_group(naturals, jokers, rules):
             groups.append(Meld(MeldKind.GROUP, tuple(cards_), rank))
-    runs.sort(key=lambda m: (m.suit or 0, m.start, len(m)))
-    return runs + groups
+    runs.sort(key=lambda r: r[:3])
+    return [r[3] for r in runs] + groups
+
+
+def _is_joker(card: Card) -> bool:
+    return card.is_joker
 
 
 def _spans(x: list[int]) -> list[tuple[int, int]]:
