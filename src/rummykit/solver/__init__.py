@@ -65,7 +65,12 @@ def _solve_position(
 ) -> tuple[Solution, Freeing, Position] | None:
     best: tuple[Solution, Freeing, Position] | None = None
     ceiling: int | None = None
-    for fr, cp in freeing_cases(pos):
+    cases = list(freeing_cases(pos))
+    if rank_kernel.answers(rules):
+        # the depth-first search answers the case that frees fewest jokers fastest
+        # (no wild joker to place), and its answer then bounds the other cases
+        cases.reverse()
+    for fr, cp in cases:
         if cp is None:
             continue
         configure(cp, rules, objective)
@@ -216,7 +221,7 @@ def warm(rules: MeldRules = VATIKANEN) -> None:
     seconds the first time on a machine).
     """
     suit_kernel.warm()
-    if rules.group_distinct_suits and not rules.ace_high:
+    if rank_kernel.answers(rules):
         rank_kernel.warm()
 
 

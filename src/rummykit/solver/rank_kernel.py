@@ -35,9 +35,19 @@ import threading
 import warnings
 from typing import Any
 
+from rummykit.melds import MeldRules
 from rummykit.solver.dp import NEXT, RUN_STATES, SUITS, Counts, Solution
 
-__all__ = ["AVAILABLE", "BREADTH_TABLE", "DEPTH_BUDGET", "TooHard", "applies", "solve", "warm"]
+__all__ = [
+    "AVAILABLE",
+    "BREADTH_TABLE",
+    "DEPTH_BUDGET",
+    "TooHard",
+    "answers",
+    "applies",
+    "solve",
+    "warm",
+]
 
 AVAILABLE = (
     importlib.util.find_spec("numba") is not None
@@ -62,6 +72,11 @@ MEMO_BITS = 18
 _loaded: dict[str, Any] = {}
 _lock = threading.Lock()
 _scratch = threading.local()
+
+
+def answers(rules: MeldRules) -> bool:
+    """Whether positions under ``rules`` may go to this programme (see :func:`applies`)."""
+    return AVAILABLE and rules.group_distinct_suits and not rules.ace_high
 
 
 def applies(cp: Counts) -> bool:
