@@ -159,7 +159,7 @@ def _group_automaton(max_group: int) -> tuple[list[list[list[int]]], list[list[b
     return step, table
 
 
-_SEARCHES = ("set_aside", "breadth_pass", "breadth_first", "depth_first")
+_SEARCHES = ("settle", "set_aside", "breadth_pass", "breadth_first", "depth_first")
 """The compiled functions of :mod:`.rank_search`, callees before their callers."""
 
 
@@ -183,6 +183,7 @@ def _tables() -> dict[str, Any]:
                 np.array([sum(st) for st in RUN_STATES], dtype=np.int64),
                 RUN_STATES.index((0, 0, 0)),
             )
+            _loaded["trim"] = np.array(_trim_table(), dtype=np.int64)
             _loaded["search"] = None
             sources = {name: getattr(search, name) for name in _SEARCHES}
             for cache in (True, False):
@@ -205,6 +206,23 @@ def _tables() -> dict[str, Any]:
                 else:
                     break
     return _loaded
+
+
+def _trim_table() -> list[list[int]]:
+    """``[state][room]``: a suit's runs in progress cut to ``room`` runs going on, or -1.
+
+    Runs shorter than three must all go on; runs of three or more beyond the
+    room end (see :func:`rummykit.solver.rank_search.settle`).
+    """
+    index = {st: i for i, st in enumerate(RUN_STATES)}
+    table = []
+    for n1, n2, n3 in RUN_STATES:
+        row = []
+        for room in range(len(NEXT[0])):
+            short = n1 + n2
+            row.append(-1 if short > room else index[(n1, n2, min(n3, room - short))])
+        table.append(row)
+    return table
 
 
 def _blank() -> Counts:
@@ -279,7 +297,9 @@ def _solve(cp: Counts, floor: int | None) -> Solution | None:
         [cp.wild_mand, cp.wild_opt, cp.wjoker, floor is not None, limit], dtype=np.int64
     )
     path = np.zeros((14, SUITS + 1), dtype=np.int64)
-    value = search.depth_first(cells.copy(), ranks, params, *_memo(), *tables, path, DEPTH_BUDGET)
+    value = search.depth_first(
+        cells.copy(), ranks, params, *_memo(), *tables, path, DEPTH_BUDGET, _loaded["trim"]
+    )
     if value == search.NOTHING:
         return None
     if value != -search.NOTHING:
@@ -299,7 +319,9 @@ def _breadth_first(cells: Any, ranks: Any, params: Any, path: Any) -> int | None
         scratch = getattr(_scratch, "arrays", None)
         if scratch is None:
             scratch = _scratch.arrays = _scratch_arrays(1 << 14)
-        found = search.breadth_first(cells, ranks, params, *scratch, *_loaded["tables"], path)
+        found = search.breadth_first(
+            cells, ranks, params, *scratch, *_loaded["tables"], path, _loaded["trim"]
+        )
         if found != _OVERFLOW:
             break
         _scratch.arrays = _scratch_arrays(4 * scratch[0].shape[1])

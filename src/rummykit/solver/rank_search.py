@@ -53,6 +53,7 @@ def breadth_pass(
     lost: Any,
     slack: int,
     info: Any,
+    trim: Any,
 ) -> int:
     """One pass: fill ``pool`` (key, score, parent, choice) step by step; the best entry or -1.
 
@@ -66,6 +67,7 @@ def breadth_pass(
     nslots = slots.shape[0]
     mask = nslots - 1
     width = nxt.shape[1]
+    top = trim.shape[1] - 1
     jtotal = wild_mand + wild_opt
     keys = pool[0]
     score = pool[1]
@@ -89,6 +91,7 @@ def breadth_pass(
             m = cells[rank, s, 0]
             a = m + cells[rank, s, 1]
             fj = cells[rank, s, 2]
+            ahead = 0 if rank == 13 else cells[rank + 1, s, 0] + cells[rank + 1, s, 1]
             n = hi
             step += 1
             for i in range(lo, hi):
@@ -107,6 +110,9 @@ def breadth_pass(
                         ns = nxt[st, x]
                         if ns < 0:
                             continue
+                        ns = trim[ns, min(ahead + jtotal - jp - js, top)]
+                        if ns < 0:
+                            continue  # a short run cannot go on at the next rank
                         cmin = m - xc if m > xc else 0
                         for c in range(cmin, a - xc + 1):
                             used = xc + c
@@ -168,7 +174,10 @@ def breadth_pass(
             for jg in range(jtotal - jp + 1):
                 if not fits[gcode, gm + jg]:
                     continue
-                nkey = (key & ((1 << 32) - 1)) | ((jp + jg) << 32)
+                nkey = settle(key, cells, rank, jtotal - jp - jg, trim)
+                if nkey < 0:
+                    continue
+                nkey |= (jp + jg) << 32
                 nsc = score[i] + jg * wjoker
                 h = ((nkey * _MIX) >> 24) & mask
                 while True:
@@ -210,6 +219,27 @@ def breadth_pass(
         if ok and (best < 0 or score[i] > score[best]):
             best = i
     return best
+
+
+def settle(key: int, cells: Any, rank: int, jokers: int, trim: Any) -> int:
+    """``key``'s suit states once ``rank`` is done, each cut to what the next rank can carry.
+
+    A suit's next cell has at most its cards plus the jokers left for runs; runs of
+    three or more beyond that end anyway, whatever is chosen, so they are dropped
+    now and states that differ only in them merge. -1 when a run shorter than
+    three cannot go on. The result holds the suit states only.
+    """
+    out = 0
+    top = trim.shape[1] - 1
+    for s in range(4):
+        room = 0
+        if rank < 13:
+            room = min(cells[rank + 1, s, 0] + cells[rank + 1, s, 1] + jokers, top)
+        state = trim[(key >> (8 * s)) & 255, room]
+        if state < 0:
+            return -1
+        out |= state << (8 * s)
+    return out
 
 
 def set_aside(cells: Any, ranks: Any, jokers: int) -> None:
@@ -262,6 +292,7 @@ def breadth_first(
     opened: Any,
     empty: int,
     path: Any,
+    trim: Any,
 ) -> int:
     """The whole search: passes with a growing allowance of hand points left out.
 
@@ -310,6 +341,7 @@ def breadth_first(
             lost,
             slack,
             info,
+            trim,
         )
         if found == -2:
             return -2
@@ -352,6 +384,7 @@ def depth_first(
     empty: int,
     path: Any,
     budget: int,
+    trim: Any,
 ) -> int:
     """The best answer's value (its choices in ``path``), NOTHING, or -NOTHING past ``budget``.
 
@@ -379,6 +412,7 @@ def depth_first(
     gen = generation[0]
     filled = 0
     width = nxt.shape[1]
+    top = trim.shape[1] - 1
     skey = np.zeros(STEPS + 1, np.int64)
     sscore = np.zeros(STEPS + 1, np.int64)
     nopt = np.zeros(STEPS, np.int64)
@@ -421,6 +455,7 @@ def depth_first(
                 m = cells[rank, s, 0]
                 a = m + cells[rank, s, 1]
                 fj = cells[rank, s, 2]
+                nearby = 0 if rank == 13 else cells[rank + 1, s, 0] + cells[rank + 1, s, 1]
                 w = ranks[2, rank]
                 need = ranks[1, rank]
                 st = (key >> shift) & 255
@@ -440,6 +475,9 @@ def depth_first(
                             ns = nxt[st, x]
                             if ns < 0 or (used < a and x < have):
                                 continue  # no such state, or a spare card could go on
+                            ns = trim[ns, min(nearby + jtotal - jp - js, top)]
+                            if ns < 0:
+                                continue  # a short run cannot go on at the next rank
                             nnat = min(nat + used - fj, need)
                             nkey = (key & ~(255 << shift)) | (ns << shift)
                             nkey = (nkey & ~(7 << 32)) | ((jp + js) << 32)
@@ -452,7 +490,10 @@ def depth_first(
                 gcode = (key >> 36) & 1023
                 for jg in range(jtotal - jp + 1):
                     if fits[gcode, ranks[0, rank] + jg]:
-                        opts[d, n, 0] = (key & ((1 << 32) - 1)) | ((jp + jg) << 32)
+                        nkey = settle(key, cells, rank, jtotal - jp - jg, trim) | ((jp + jg) << 32)
+                        if nkey < 0:
+                            continue
+                        opts[d, n, 0] = nkey
                         opts[d, n, 1] = jg * wjoker
                         opts[d, n, 2] = jg
                         n += 1
