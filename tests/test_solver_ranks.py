@@ -18,7 +18,7 @@ from rummykit.cards import Card, parse_cards
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, classify
 from rummykit.solver import best_play
 from rummykit.solver import rank_kernel as ranks
-from rummykit.solver.dp import SUITS, Counts, solve
+from rummykit.solver.dp import RUN_STATES, SUITS, Counts, solve
 from rummykit.solver.model import configure, forced_cards, freeing_cases, position_from
 from rummykit.solver.split import GiveUp, split_search
 from solver_positions import random_position
@@ -178,3 +178,14 @@ def test_V6_group_automaton_agrees_with_the_group_check() -> None:
         for jokers in range(2 * ranks.MAX_JOKERS + 1):
             want = ranks._group_fits(tuple(sorted(sizes)), jokers, 4)
             assert (cls >= 0 and fits[cls][jokers]) is want, (sizes, jokers)
+
+
+def test_V5_runs_in_progress_are_cut_to_what_the_next_rank_carries() -> None:
+    """Short runs must go on (or the branch ends); longer ones past the room end now."""
+    trim = ranks._trim_table()
+    index = {st: i for i, st in enumerate(RUN_STATES)}
+    assert trim[index[(0, 0, 2)]][1] == index[(0, 0, 1)]  # one card next: one run goes on
+    assert trim[index[(0, 0, 2)]][0] == index[(0, 0, 0)]
+    assert trim[index[(1, 0, 1)]][1] == index[(1, 0, 0)]  # the short run takes the room
+    assert trim[index[(1, 1, 0)]][1] == -1  # two short runs, one card: dead
+    assert trim[index[(0, 1, 3)]][8] == index[(0, 1, 3)]  # room to spare: unchanged

@@ -2,8 +2,11 @@
 
 Because the table may be rearranged at will (V9), what can be played depends
 only on the multiset of table cards (V12). The solver answers on that
-multiset with a dynamic programme over run positions (:mod:`.dp`), enumerating
-which table jokers a play frees (V11), and lays the answer out as melds.
+multiset, enumerating which table jokers a play frees (V11), and lays the
+answer out as melds. Under Rummikub rules a compiled programme over the ranks
+answers (:mod:`.rank_kernel`); otherwise a branch and bound over the suits'
+programmes (:mod:`.split`), and the joint programme (:mod:`.dp`) where that
+gives up. See ``docs/solver.md``.
 
 >>> from rummykit.cards import parse_cards
 >>> from rummykit.melds import read_meld
