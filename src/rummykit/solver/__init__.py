@@ -64,7 +64,7 @@ class Play:
 
 
 def _solve_position(
-    pos: Position, table_cards: list[Card], rules: MeldRules, objective: Objective
+    pos: Position, rules: MeldRules, objective: Objective
 ) -> tuple[Solution, Freeing, Position] | None:
     best: tuple[Solution, Freeing, Position] | None = None
     ceiling: int | None = None
@@ -113,7 +113,6 @@ def _layout(
     sol: Solution,
     fr: Freeing,
     pos: Position,
-    table_cards: list[Card],
     rules: MeldRules,
 ) -> tuple[list[Meld], list[Card]]:
     """The melds of a solution and the hand cards it plays."""
@@ -144,25 +143,25 @@ def _layout(
                 played += [natural] * from_hand
             pools[rank][s] = cell
     played += [JOKER] * sol.hand_jokers
-    melds = build_melds(sol, pools, group_only, rules)
+    melds = build_melds(sol, pools, group_only, rules, {s for _, s in fixed_run})
     return melds, played
 
 
 def _answer(
-    pos: Position, table_cards: list[Card], rules: MeldRules, objective: Objective
+    pos: Position, rules: MeldRules, objective: Objective
 ) -> tuple[list[Meld], list[Card]] | None:
-    found = _solve_position(pos, table_cards, rules, objective)
+    found = _solve_position(pos, rules, objective)
     if found is None:
         return None
     sol, fr, _ = found
-    return _layout(sol, fr, pos, table_cards, rules)
+    return _layout(sol, fr, pos, rules)
 
 
 def arrange(cards: Iterable[Card], rules: MeldRules = VATIKANEN) -> list[Meld] | None:
     """Partition all ``cards`` into valid melds (jokers wild), or None when impossible."""
     cards = [c.plain() for c in cards]
     pos = position_from(cards, (), free_jokers=True)
-    found = _answer(pos, cards, rules, "cards")
+    found = _answer(pos, rules, "cards")
     return None if found is None else found[0]
 
 
@@ -176,7 +175,7 @@ def arrange_play(
     """The whole new table: ``table`` plus all of ``add``, or None if impossible (V9, V11, V12)."""
     add = [c.plain() for c in add]
     pos = position_from(table, add, free_jokers=free_jokers, hand_mandatory=True)
-    found = _answer(pos, [c for m in table for c in m.cards], rules, "cards")
+    found = _answer(pos, rules, "cards")
     return None if found is None else found[0]
 
 
@@ -195,7 +194,7 @@ def best_play(
     """
     hand = [c.plain() for c in hand]
     pos = position_from(table, hand, free_jokers=free_jokers)
-    found = _answer(pos, [c for m in table for c in m.cards], rules, objective)
+    found = _answer(pos, rules, objective)
     if found is None or not found[1]:
         return None
     melds, played = found

@@ -10,7 +10,7 @@ has at most four distinct suits).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import Meld, MeldKind, MeldRules
@@ -22,11 +22,13 @@ def build_melds(
     pools: list[list[list[Card]]],
     group_only: list[list[Card]],
     rules: MeldRules,
+    joker_suits: Collection[int] = range(SUITS),
 ) -> list[Meld]:
     """The melds of ``sol``; ``pools[rank][suit]`` holds the cell's cards, used in order.
 
     ``group_only[rank]`` holds table jokers that stand for a rank (group only).
-    Wild jokers are created as needed (the caller counts them).
+    Wild jokers are created as needed (the caller counts them). ``joker_suits``:
+    the suits whose pools may hold table jokers (the others hold natural cards only).
     """
     npos = 14 if rules.ace_high else 13
     taken = [[0] * SUITS for _ in range(14)]
@@ -39,6 +41,14 @@ def build_melds(
             continue
         suit = Suit(s)
         spans = _spans(counts)
+        if s not in joker_suits and not any(wild):
+            # natural cards only: every run takes its cell's card, whichever copy
+            for p in range(1, npos + 1):
+                taken[1 if p == 14 else p][s] += in_runs[p]
+            for a, b in spans:
+                run = tuple(pools[1 if p == 14 else p][s][0] for p in range(a, b + 1))
+                runs.append((s, a, len(run), Meld(MeldKind.RUN, run, a)))
+            continue
         cells: list[list[Card]] = [[] for _ in spans]
         has_natural = [False] * len(spans)
         for p in range(1, npos + 1):
@@ -93,12 +103,16 @@ def _spans(x: list[int]) -> list[tuple[int, int]]:
     """
     open_: deque[int] = deque()
     out: list[tuple[int, int]] = []
-    for p in range(1, len(x) + 1):
-        n = x[p] if p < len(x) else 0
-        while len(open_) > n:
+    now = 0
+    end = len(x)
+    for p in range(1, end + 1):
+        n = x[p] if p < end else 0
+        while now > n:
             out.append((open_.popleft(), p - 1))
-        while len(open_) < n:
+            now -= 1
+        while now < n:
             open_.append(p)
+            now += 1
     return out
 
 
@@ -115,6 +129,8 @@ def _split_group(naturals: list[Card], jokers: list[Card], rules: MeldRules) -> 
         if c.suit is not None:
             per_suit[c.suit] += 1
     k = max(1, -(-total // size), max(per_suit) if rules.group_distinct_suits else 1)
+    if k == 1:
+        return [naturals + fixed_first]
     out: list[list[Card]] = [[] for _ in range(k)]
     suits: list[set[Suit | None]] = [set() for _ in range(k)]
     for card in naturals:

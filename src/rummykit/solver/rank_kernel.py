@@ -80,14 +80,15 @@ def answers(rules: MeldRules) -> bool:
 
 
 def applies(cp: Counts) -> bool:
-    """Whether this programme answers ``cp``: distinct-suit groups, no high ace, few jokers."""
+    """Whether this programme answers ``cp``: distinct-suit groups, no high ace, few jokers.
+
+    (A cell with more cards than :data:`MAX_CELL` is found by :func:`solve`, which
+    then raises :class:`TooHard`.)
+    """
     if not AVAILABLE or not cp.distinct or cp.ace_high or cp.max_group < SUITS:
         return False
-    jokers = cp.wild_mand + cp.wild_opt + sum(cp.gmand)
-    jokers += sum(cp.fixed[r][s] for r in range(14) for s in range(SUITS))
-    if jokers > MAX_JOKERS:
-        return False
-    return all(cp.mand[r][s] + cp.opt[r][s] <= MAX_CELL for r in range(14) for s in range(SUITS))
+    jokers = cp.wild_mand + cp.wild_opt + sum(cp.gmand) + sum(map(sum, cp.fixed))
+    return jokers <= MAX_JOKERS
 
 
 def _group_fits(sizes: tuple[int, ...], jokers: int, max_group: int) -> bool:
@@ -291,6 +292,8 @@ def _solve(cp: Counts, floor: int | None) -> Solution | None:
     cells[:, :, 0] = cp.mand
     cells[:, :, 1] = cp.opt
     cells[:, :, 2] = cp.fixed
+    if (cells[:, :, 0] + cells[:, :, 1]).max() > MAX_CELL:
+        raise TooHard  # more copies of a card than the programme's states allow
     ranks = np.array([cp.gmand, cp.natmin, cp.weight], dtype=np.int64)
     limit = 0 if floor is None else floor - cp.base
     params = np.array(
