@@ -68,12 +68,10 @@ def _solve_position(
 ) -> tuple[Solution, Freeing, Position] | None:
     best: tuple[Solution, Freeing, Position] | None = None
     ceiling: int | None = None
-    cases = list(freeing_cases(pos))
-    if rank_kernel.answers(rules):
-        # the depth-first search answers the case that frees fewest jokers fastest
-        # (no wild joker to place), and its answer then bounds the other cases
-        cases.reverse()
-    for fr, cp in cases:
+    # the programme over ranks answers the case that frees fewest jokers fastest
+    # (no wild joker to place), and its answer then bounds the other cases
+    fewest = rank_kernel.answers(rules)
+    for fr, cp in freeing_cases(pos, fewest_first=fewest):
         if cp is None:
             continue
         configure(cp, rules, objective)

@@ -82,12 +82,18 @@ class Freeing:
     groups: tuple[int, ...]
 
 
-def freeing_cases(pos: Position) -> Iterator[tuple[Freeing, Counts | None]]:
-    """Every choice of freed table jokers, most freed first (V11, V12)."""
+def freeing_cases(
+    pos: Position, *, fewest_first: bool = False
+) -> Iterator[tuple[Freeing, Counts | None]]:
+    """Every choice of freed table jokers, most freed first (V11, V12), or the reverse."""
     nr, ng = len(pos.run_jokers), len(pos.group_jokers)
     total = nr + ng
-    for size in range(total, -1, -1):
-        for chosen in itertools.combinations(range(total), size):
+    sizes = range(total + 1) if fewest_first else range(total, -1, -1)
+    for size in sizes:
+        choices = list(itertools.combinations(range(total), size))
+        if fewest_first:
+            choices.reverse()
+        for chosen in choices:
             fr = Freeing(
                 tuple(i for i in chosen if i < nr), tuple(i - nr for i in chosen if i >= nr)
             )
