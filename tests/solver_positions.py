@@ -37,6 +37,17 @@ def random_position(
     return table, hand_cards
 
 
+def random_positions(
+    seed: str, rules: MeldRules, count: int, *, melds: int, hand: int
+) -> list[tuple[list[Meld], list[Card]]]:
+    """``count`` positions of up to ``melds`` table melds and 3 to ``hand`` hand cards."""
+    rng = random.Random(seed)
+    return [
+        random_position(rng, rules, melds=rng.randint(0, melds), hand=rng.randint(3, hand))
+        for _ in range(count)
+    ]
+
+
 def _take(deck: list[Card], card: Card) -> bool:
     if card in deck:
         deck.remove(card)

@@ -8,8 +8,6 @@ every bot game) do not depend on what is installed.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +16,7 @@ from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, MeldRules
 from rummykit.solver import best_play, split
 from rummykit.solver import suit_kernel as kernel
 from rummykit.solver.dp import SUITS, Counts
-from solver_positions import random_position
+from solver_positions import random_positions
 
 np = pytest.importorskip("numpy", reason="the compiled programme needs numpy and numba")
 
@@ -98,11 +96,7 @@ def test_V12_same_play_with_and_without_the_kernel(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules: MeldRules = RULES[name]
-    rng = random.Random(f"kernel-{name}")
-    positions = [
-        random_position(rng, rules, melds=rng.randint(0, 8), hand=rng.randint(3, 10))
-        for _ in range(60)
-    ]
+    positions = random_positions(f"kernel-{name}", rules, 60, melds=8, hand=10)
     fast = [best_play(t, h, rules=rules) for t, h in positions]
     monkeypatch.setattr(kernel, "AVAILABLE", False)
     slow = [best_play(t, h, rules=rules) for t, h in positions]

@@ -21,7 +21,7 @@ from rummykit.solver import rank_kernel as ranks
 from rummykit.solver.dp import RUN_STATES, SUITS, Counts, solve
 from rummykit.solver.model import configure, forced_cards, freeing_cases, position_from
 from rummykit.solver.split import GiveUp, split_search
-from solver_positions import random_position
+from solver_positions import random_position, random_positions
 
 np = pytest.importorskip("numpy", reason="the programme over ranks needs numpy and numba")
 rank_search = importlib.import_module("rummykit.solver.rank_search")  # needs numpy
@@ -111,11 +111,7 @@ def test_V12_rank_programme_answers_equal_the_split_search_in_value(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Without numba the split search answers: the same count and points (ties may differ)."""
-    rng = random.Random("ranks-fallback")
-    positions = [
-        random_position(rng, RUMMIKUB, melds=rng.randint(0, 12), hand=rng.randint(3, 12))
-        for _ in range(60)
-    ]
+    positions = random_positions("ranks-fallback", RUMMIKUB, 60, melds=12, hand=12)
     fast = [best_play(t, h, rules=RUMMIKUB) for t, h in positions]
     monkeypatch.setattr(ranks, "AVAILABLE", False)
     slow = [best_play(t, h, rules=RUMMIKUB) for t, h in positions]
