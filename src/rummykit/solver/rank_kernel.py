@@ -12,17 +12,17 @@ group of three or more holds a natural card, so the state needs no
 joker-only flag; a suit's runs in progress use the canonical states of
 :mod:`.dp`.
 
-The search runs in passes that allow more and more hand points to be left out
-(see :func:`solve`), after hand cards that no meld could hold are set aside.
-On tables of up to about 64 cards this is many times faster than the split
-search; on fuller tables the joint states multiply and the split search wins
-(docs/solver.md).
+Two searches walk that graph (:mod:`.rank_search`): depth first with branch
+and bound and a memo, which finds full tables' answers at once; and, past
+:data:`DEPTH_BUDGET` states on tables of up to :data:`BREADTH_TABLE` cards,
+breadth first in passes that allow more and more hand points to be left
+out. Hand cards that no meld could hold are set aside first. On fuller tables
+a position past the budget goes back to the split search (:class:`TooHard`).
+See docs/solver.md for the measurements behind these choices.
 
-The states of a step are kept in one flat pool with their way back; a small
-open-addressing table merges equal states (the first way to a state is kept
-unless a later one scores strictly more), so the answer is deterministic.
-Used by :func:`rummykit.solver._solve_position` when :func:`applies`; without
-numba it is never used (the split search answers instead).
+Both keep their answers deterministic. Used by
+:func:`rummykit.solver._solve_position` where :func:`applies`; without numba
+it is never used (the split search answers instead, with the same values).
 """
 
 from __future__ import annotations

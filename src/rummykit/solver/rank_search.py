@@ -6,7 +6,10 @@ take a run cell), then the rank's groups. A state's key holds the four suit
 states (8 bits each), the jokers placed (bits 32-34), and inside a rank the
 group class (bits 36-45) and the rank's naturals (bits 46-49). A choice packs
 cards in runs (bits 0-3), cards in the group (4-7) and jokers in runs (8-) for
-a suit, the jokers given to the groups for a rank's last step.
+a suit, the jokers given to the groups for a rank's last step. After each
+choice a suit's runs in progress are cut to what the next rank can carry
+(the ``trim`` table, :func:`settle`), so states that differ only in runs
+bound to end anyway merge.
 
 - :func:`depth_first` follows the most promising choices first and stops a
   branch when it cannot beat the best answer found or when it reaches a state
