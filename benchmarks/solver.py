@@ -216,7 +216,11 @@ def _report(
     disagree: int,
     joker_diffs: int,
 ) -> list[str]:
-    cmd = "python benchmarks/solver.py " + " ".join(sys.argv[1:])
+    argv = sys.argv[1:]
+    if "--note" in argv:  # the note is printed below the table, not in the command
+        at = argv.index("--note")
+        argv = argv[:at] + argv[at + 2 :]
+    cmd = "python benchmarks/solver.py " + " ".join(argv)
     out = [
         "## Solver",
         "",
