@@ -178,13 +178,12 @@ def _tables() -> dict[str, Any]:
                 steps[s, : len(row)] = row
             _loaded["tables"] = (
                 np.array(NEXT, dtype=np.int64),
-                np.array([n1 == 0 and n2 == 0 for n1, n2, _ in RUN_STATES], dtype=np.bool_),
+                np.array(_trim_table(), dtype=np.int64),
                 steps,
                 np.array(table, dtype=np.bool_),
                 np.array([sum(st) for st in RUN_STATES], dtype=np.int64),
                 RUN_STATES.index((0, 0, 0)),
             )
-            _loaded["trim"] = np.array(_trim_table(), dtype=np.int64)
             _loaded["search"] = None
             sources = {name: getattr(search, name) for name in _SEARCHES}
             for cache in (True, False):
@@ -300,9 +299,7 @@ def _solve(cp: Counts, floor: int | None) -> Solution | None:
         [cp.wild_mand, cp.wild_opt, cp.wjoker, floor is not None, limit], dtype=np.int64
     )
     path = np.zeros((14, SUITS + 1), dtype=np.int64)
-    value = search.depth_first(
-        cells.copy(), ranks, params, *_memo(), *tables, path, DEPTH_BUDGET, _loaded["trim"]
-    )
+    value = search.depth_first(cells.copy(), ranks, params, *_memo(), *tables, path, DEPTH_BUDGET)
     if value == search.NOTHING:
         return None
     if value != -search.NOTHING:
@@ -322,9 +319,7 @@ def _breadth_first(cells: Any, ranks: Any, params: Any, path: Any) -> int | None
         scratch = getattr(_scratch, "arrays", None)
         if scratch is None:
             scratch = _scratch.arrays = _scratch_arrays(1 << 14)
-        found = search.breadth_first(
-            cells, ranks, params, *scratch, *_loaded["tables"], path, _loaded["trim"]
-        )
+        found = search.breadth_first(cells, ranks, params, *scratch, *_loaded["tables"], path)
         if found != _OVERFLOW:
             break
         _scratch.arrays = _scratch_arrays(4 * scratch[0].shape[1])

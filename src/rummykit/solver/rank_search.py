@@ -48,7 +48,7 @@ def breadth_pass(
     stamp: Any,
     clock: Any,
     nxt: Any,
-    closed: Any,
+    trim: Any,
     gstep: Any,
     fits: Any,
     opened: Any,
@@ -56,7 +56,6 @@ def breadth_pass(
     lost: Any,
     slack: int,
     info: Any,
-    trim: Any,
 ) -> int:
     """One pass: fill ``pool`` (key, score, parent, choice) step by step; the best entry or -1.
 
@@ -212,16 +211,9 @@ def breadth_pass(
             clock[0] = step
             return -1
     clock[0] = step
-    best = -1
+    best = -1  # the last rank's groups left every run closed (settle)
     for i in range(lo, hi):
-        key = keys[i]
-        if (key >> 32) & 7 < wild_mand:
-            continue
-        ok = True
-        for s in range(4):
-            if not closed[(key >> (8 * s)) & 255]:
-                ok = False
-        if ok and (best < 0 or score[i] > score[best]):
+        if (keys[i] >> 32) & 7 >= wild_mand and (best < 0 or score[i] > score[best]):
             best = i
     return best
 
@@ -291,13 +283,12 @@ def breadth_first(
     clock: Any,
     info: Any,
     nxt: Any,
-    closed: Any,
+    trim: Any,
     gstep: Any,
     fits: Any,
     opened: Any,
     empty: int,
     path: Any,
-    trim: Any,
 ) -> int:
     """The whole search: passes with a growing allowance of hand points left out.
 
@@ -338,7 +329,7 @@ def breadth_first(
             stamp,
             clock,
             nxt,
-            closed,
+            trim,
             gstep,
             fits,
             opened,
@@ -346,7 +337,6 @@ def breadth_first(
             lost,
             slack,
             info,
-            trim,
         )
         if found == -2:
             return -2
@@ -382,14 +372,13 @@ def depth_first(
     generation: Any,
     opts: Any,
     nxt: Any,
-    closed: Any,
+    trim: Any,
     gstep: Any,
     fits: Any,
     opened: Any,
     empty: int,
     path: Any,
     budget: int,
-    trim: Any,
 ) -> int:
     """The best answer's value (its choices in ``path``), NOTHING, or -NOTHING past ``budget``.
 
@@ -437,12 +426,8 @@ def depth_first(
             key = skey[d]
             sc = sscore[d]
             jp = (key >> 32) & 7
-            if d == STEPS:
-                ok = jp >= wild_mand
-                for s in range(4):
-                    if not closed[(key >> (8 * s)) & 255]:
-                        ok = False
-                if ok and sc - wild_mand * wjoker > best:
+            if d == STEPS:  # every run is closed: the last groups settled them
+                if jp >= wild_mand and sc - wild_mand * wjoker > best:
                     best = sc - wild_mand * wjoker
                     found = True
                     for t in range(STEPS):
