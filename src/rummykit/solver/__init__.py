@@ -25,7 +25,7 @@ from typing import Literal
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import VATIKANEN, Meld, MeldKind, MeldRules
 from rummykit.solver import rank_kernel, suit_kernel
-from rummykit.solver.dp import SUITS, Solution, solve
+from rummykit.solver.dp import SUITS, Counts, Solution, solve
 from rummykit.solver.layout import build_melds
 from rummykit.solver.model import (
     Freeing,
@@ -82,25 +82,29 @@ def _solve_position(
             # the whole hand laid: no freeing case can score more
             ceiling = cp.base + cp.wild_opt * cp.wjoker
             ceiling += sum(w * sum(row) for w, row in zip(cp.weight, cp.opt, strict=True))
-        floor = None if best is None else best[0].score
-        try:
-            if not rank_kernel.applies(cp):
-                raise rank_kernel.TooHard
-            sol = rank_kernel.solve(cp, floor)
-        except rank_kernel.TooHard:
-            try:
-                search = split_search(cp)
-                bound = search.bound()
-                if bound is None or (floor is not None and bound <= floor):
-                    continue  # this case cannot beat the best answer so far
-                sol = search.run(floor)
-            except GiveUp:
-                sol = solve(cp)
+        sol = _answer_case(cp, None if best is None else best[0].score)
         if sol is not None and (best is None or sol.score > best[0].score):
             best = (sol, fr, pos)
             if sol.score >= ceiling:
                 break
     return best
+
+
+def _answer_case(cp: Counts, floor: int | None) -> Solution | None:
+    """The best answer of one freeing case, or None (also when it cannot beat ``floor``)."""
+    if rank_kernel.applies(cp):
+        try:
+            return rank_kernel.solve(cp, floor)
+        except rank_kernel.TooHard:
+            pass  # a full table past the depth-first budget: the split search does better
+    try:
+        search = split_search(cp)
+        bound = search.bound()
+        if bound is None or (floor is not None and bound <= floor):
+            return None  # this case cannot beat the best answer so far
+        return search.run(floor)
+    except GiveUp:
+        return solve(cp)
 
 
 _NATURAL = [[Card(max(rank, 1), Suit(s)) for s in range(SUITS)] for rank in range(14)]
