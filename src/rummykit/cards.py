@@ -19,6 +19,7 @@ Card.parse('Th')
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -134,21 +135,11 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Read one card in the notation of RECORD.md (case-insensitive).
 
-        Raises ``ValueError`` quoting the text when it is not a card.
+        Raises ``ValueError`` quoting the text when it is not a card. Cards
+        are immutable, so the answers are remembered (bots read the same few
+        card texts from every view).
         """
-        s = text.strip().upper()
-        if s.startswith("*"):
-            rest = s[1:]
-            if not rest:
-                return JOKER
-            if not rest.startswith(":"):
-                raise ValueError(f"{text!r} is not a card: {_HOW}")
-            meant = rest[1:]
-            if meant in _RANK_FROM_TEXT:
-                return Card(0, None, Meaning(_RANK_FROM_TEXT[meant]))
-            card = _parse_natural(meant, text)
-            return Card(0, None, Meaning(card.rank, card.suit))
-        return _parse_natural(s, text)
+        return _parse_card(text)
 
     def with_meaning(self, meaning: Meaning | None) -> Card:
         """This joker standing for ``meaning`` (a natural card is returned unchanged)."""
@@ -173,6 +164,23 @@ class Card:
         if self.suit is None:
             return "★" if self.stands_for is None else f"★({self.stands_for})"
         return rank_text(self.rank) + self.suit.symbol
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_card(text: str) -> Card:
+    s = text.strip().upper()
+    if s.startswith("*"):
+        rest = s[1:]
+        if not rest:
+            return JOKER
+        if not rest.startswith(":"):
+            raise ValueError(f"{text!r} is not a card: {_HOW}")
+        meant = rest[1:]
+        if meant in _RANK_FROM_TEXT:
+            return Card(0, None, Meaning(_RANK_FROM_TEXT[meant]))
+        card = _parse_natural(meant, text)
+        return Card(0, None, Meaning(card.rank, card.suit))
+    return _parse_natural(s, text)
 
 
 def _parse_natural(s: str, original: str) -> Card:
