@@ -17,6 +17,7 @@ import pytest
 from play_helpers import advance
 from rummykit.bots import levels, make_bot
 from rummykit.bots.kontrakt_strong import distance
+from rummykit.bots.reading import passed_ranks, sample_kontrakt_read
 from rummykit.bots.sampling import (
     kontrakt_known_cards,
     kontrakt_unseen,
@@ -119,9 +120,13 @@ def test_vatikanen_sampling_is_reproducible() -> None:
 
 
 def _kontrakt_game(players: int, seed: int, strong_seats: set[int]) -> KontraktGame:
+    """A whole game; the strong seats play the heuristic alone (``samples=0``): their
+    search, far slower, is played over single deals in test_kontrakt_strong.py."""
     game = KontraktGame(players, seed=seed)
     bots = [
-        make_bot("kontrakt", "strong" if s in strong_seats else "basic", seed + s)
+        make_bot("kontrakt", "strong", seed + s, samples=0)
+        if s in strong_seats
+        else make_bot("kontrakt", "basic", seed + s)
         for s in range(players)
     ]
     while (seat := game.turn) is not None:
@@ -156,8 +161,10 @@ def test_kontrakt_strong_is_deterministic_and_reads_only_the_view() -> None:
         game.apply(first)
 
 
-def test_kontrakt_samples_agree_with_the_view() -> None:
-    game = _kontrakt_midgame(8, actions=80)
+@pytest.mark.parametrize("sampler", [sample_kontrakt, sample_kontrakt_read])
+@pytest.mark.parametrize(("seed", "actions"), [(8, 80), (3, 40), (5, 130)])
+def test_kontrakt_samples_agree_with_the_view(sampler: Any, seed: int, actions: int) -> None:
+    game = _kontrakt_midgame(seed, actions=actions)
     seat = game.turn
     assert seat is not None
     view = game.view(seat)
@@ -165,7 +172,7 @@ def test_kontrakt_samples_agree_with_the_view() -> None:
     table = [c.plain() for m in game.table for c in m.meld.cards]
     rng = random.Random(2)
     for _ in range(5):
-        deal = sample_kontrakt(view, rng)
+        deal = sampler(view, rng)
         assert [len(h) for h in deal.hands] == view["hand_sizes"]
         assert len(deal.stock) == view["stock_size"]
         assert deal.hands[seat] == game.hand(seat)
@@ -221,3 +228,48 @@ def test_smoke_match_strong_at_least_greedy() -> None:
         for w in game.end.winners:
             wins[names[w]] += 1 / len(game.end.winners)
     assert wins["strong"] >= wins["greedy"]
+
+
+def _read_view(log: list[dict[str, Any]], deal: int = 0) -> dict[str, Any]:
+    laid = [{"groups": 0, "runs": 0, "complete": False} for _ in range(3)]
+    return {"deal": deal, "hand_sizes": [10, 10, 10], "laid": laid, "log": log}
+
+
+def test_K8_read_a_passed_over_card_and_a_discard_as_missing_ranks() -> None:
+    """A player collecting groups who lets the pile's top go for a stock card, or lets a
+    card go, most likely holds none of its rank: the read guesses avoid those ranks."""
+    log = [
+        {"type": "draw", "seat": 0, "from": "stock", "deal": 0},
+        {"type": "discard", "seat": 0, "card": "7h", "deal": 0},
+        {"type": "draw", "seat": 1, "from": "stock", "deal": 0},  # passed over 7h
+        {"type": "discard", "seat": 1, "card": "Kc", "deal": 0},
+        {"type": "draw", "seat": 2, "from": "discard", "deal": 0, "shown": ["Kc"]},
+        {"type": "discard", "seat": 2, "card": "*", "deal": 0},
+    ]
+    assert passed_ranks(_read_view(log)) == [{7}, {7, 13}, set()]
+    # deal 3 (index 2) is two runs: no groups wanted, nothing read
+    assert passed_ranks(_read_view([{**e, "deal": 2} for e in log], deal=2)) == [
+        set(),
+        set(),
+        set(),
+    ]
+
+
+def test_read_guesses_shape_a_stock_drawer_like_a_collector() -> None:
+    """A player that drew many stock cards while collecting groups is guessed with more
+    pairs than a random hand of its size holds (it let the extra cards go by basic's rule)."""
+    game = _kontrakt_midgame(7, actions=60)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    assert view["deal"] == 0  # two groups (K4)
+    rng = random.Random(4)
+    other = (seat + 1) % 4
+
+    def pairs(hand: list[Card]) -> int:
+        counts = Counter(c.rank for c in hand if not c.is_joker)
+        return sum(n >= 2 for n in counts.values())
+
+    read = sum(pairs(sample_kontrakt_read(view, rng).hands[other]) for _ in range(200))
+    plain = sum(pairs(sample_kontrakt(view, rng).hands[other]) for _ in range(200))
+    assert read > 1.5 * plain  # 485 against 241 with these seeds

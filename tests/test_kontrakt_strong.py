@@ -1,29 +1,46 @@
-"""The strong Kontrakt bot: its rollout option (legal, reproducible, view-only) and K12 shedding."""
+"""The strong Kontrakt bot: its search (legal, reproducible, view-only) and K12 shedding."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
-from rummykit.bots import make_bot
-from rummykit.bots.kontrakt_strong import StrongBot, _endgame
+import pytest
+
+from rummykit.bots import kontrakt_strong, make_bot
+from rummykit.bots.kontrakt_strong import StrongBot
 from rummykit.kontrakt import DealEnded, KontraktGame
 
 
-def _play_deal(
-    seed: int, samples: int, own_policy: bool = False
-) -> tuple[list[str], tuple[int, ...], int]:
-    """One deal: a rollout-using strong bot in seat 0 against three basic bots.
+def _play_deal(seed: int, samples: int, **settings: Any) -> tuple[list[str], tuple[int, ...], int]:
+    """One deal: a searching strong bot in seat 0 against three basic bots.
 
-    Returns seat 0's actions, the penalties, and how many of its discards
-    came when another player had its contract down (where it searches).
+    Returns seat 0's actions, the penalties, and how many decisions it searched.
     """
     game = KontraktGame(4, seed=seed)
-    bots = [StrongBot(seed, samples=samples, candidates=3, own_policy=own_policy)] + [
+    bots = [StrongBot(seed, samples=samples, **settings)] + [
         make_bot("kontrakt", "basic", s) for s in (1, 2, 3)
     ]
     actions: list[str] = []
     searched = 0
+    real = kontrakt_strong.outcomes
+
+    def counted(*args: Any, **kwargs: Any) -> list[list[float]]:
+        nonlocal searched
+        searched += 1
+        return real(*args, **kwargs)
+
+    kontrakt_strong.outcomes = counted  # type: ignore[assignment]
+    try:
+        return _play(game, bots, actions, lambda: searched)
+    finally:
+        kontrakt_strong.outcomes = real
+
+
+def _play(
+    game: KontraktGame, bots: list[Any], actions: list[str], searched: Any
+) -> tuple[list[str], tuple[int, ...], int]:
     while True:
         seat = game.turn
         assert seat is not None
@@ -33,27 +50,36 @@ def _play_deal(
         action = bots[seat].choose(view)
         if seat == 0:
             actions.append(str(action))
-            searched += action.type == "discard" and _endgame(view)
         event = game.apply(action)  # the engine judges every action
         if isinstance(event, DealEnded):
-            return actions, event.penalties, searched
+            return actions, event.penalties, searched()
 
 
-def test_K8_strong_rollouts_play_legally_and_reproducibly() -> None:
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"read": False, "own_policy": False},
+        {"search_draw": False, "candidates": 2},
+    ],
+)
+def test_K8_strong_search_plays_legally_and_reproducibly(settings: dict[str, Any]) -> None:
+    """The search (draws and discards played forward on guessed deals) only ever
+    chooses among legal actions, and the same seed gives the same deal."""
     searched = 0
     for seed in (2, 6):
-        first = _play_deal(seed, samples=3)
-        assert first == _play_deal(seed, samples=3)
+        first = _play_deal(seed, samples=2, **settings)
+        assert first == _play_deal(seed, samples=2, **settings)
         searched += first[2]
     assert searched > 0  # the rollouts were used, not skipped
-    own = _play_deal(6, samples=2, own_policy=True)
-    assert own == _play_deal(6, samples=2, own_policy=True)
 
 
 def test_strong_without_samples_is_the_heuristic_bot() -> None:
-    """``samples=0`` (the default) never plays a guessed deal forward."""
-    assert StrongBot(1).samples == 0
-    assert _play_deal(4, samples=0)[0] == _play_deal(4, samples=0)[0]
+    """``samples=0`` never plays a guessed deal forward (the default searches)."""
+    assert StrongBot(1).samples > 0
+    first = _play_deal(4, samples=0)
+    assert first[2] == 0
+    assert first == _play_deal(4, samples=0)
 
 
 def _seventh_deal_discard(hand: str, stock: str, **settings: object) -> str:
@@ -63,7 +89,7 @@ def _seventh_deal_discard(hand: str, stock: str, **settings: object) -> str:
 
     game = to_deal(3, 6, build_deck(3, {1: hand}, upcard="2c", stock=stock, dealer=0))
     assert game.forhand == 1 and game.contract.all_at_once
-    bots = {1: StrongBot(1, **settings), 0: make_bot("kontrakt", "basic", 0)}  # type: ignore[arg-type]
+    bots = {1: StrongBot(1, samples=0, **settings), 0: make_bot("kontrakt", "basic", 0)}  # type: ignore[arg-type]
     bots[2] = make_bot("kontrakt", "basic", 2)
     while not (game.phase.value == "play" and game.turn == 1):
         seat = game.turn
@@ -130,7 +156,7 @@ def _after_contract(pile_top: str, hand: str = "9c 9d 2s 4h", draw: bool = True)
 def test_K10_with_the_contract_down_strong_takes_a_card_that_makes_a_new_meld() -> None:
     from rummykit.kontrakt import Draw
 
-    bot = StrongBot(1)
+    bot = StrongBot(1, samples=0)
     # 9c 9d 9s: a new meld, so two cards leave the hand at once
     assert bot.choose(_after_contract("9s").view(0)) == Draw(0, "discard")
     # 7s lays off onto the sevens; Js fits nothing and makes no meld
@@ -144,8 +170,10 @@ def test_K10_after_the_contract_strong_keeps_cards_that_may_still_make_a_meld() 
 
     # Qc Qd could become a group; 5s and 2h go nowhere: the 5s goes, not a queen
     game = _after_contract("Js", hand="Qc Qd 5s 2h", draw=False)
-    assert StrongBot(1).choose(game.view(0)) == Discard(0, Card.parse("5s"))
-    assert StrongBot(1, partner_weight=0).choose(game.view(0)) == Discard(0, Card.parse("Qc"))
+    assert StrongBot(1, samples=0).choose(game.view(0)) == Discard(0, Card.parse("5s"))
+    assert StrongBot(1, samples=0, partner_weight=0).choose(game.view(0)) == Discard(
+        0, Card.parse("Qc")
+    )
 
 
 def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
@@ -160,7 +188,7 @@ def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
 
     def outs(pile_top: str) -> tuple[int, int, int, int]:
         view = _two_seats(hand, pile_top, deal=2).view(0)
-        bot, needs = StrongBot(1), _needs(view)
+        bot, needs = StrongBot(1, samples=0), _needs(view)
         unseen = Counter(kontrakt_unseen(view))
         cards = [Card.parse(t) for t in view["hand"]]
         now = bot._shape(cards, needs, unseen)
@@ -170,11 +198,13 @@ def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
     # 4h next to 5h keeps the distance and takes the outs from 6 to 10 (>= 1.25 * 6 + 2)
     assert outs("4h") == (2, 2, 6, 10)
     view = _two_seats(hand, "4h", deal=2).view(0)
-    assert StrongBot(1).choose(view) == Draw(0, "discard")
-    assert StrongBot(1, outs_ratio=0).choose(view) == Draw(0, "stock")
+    assert StrongBot(1, samples=0).choose(view) == Draw(0, "discard")
+    assert StrongBot(1, samples=0, outs_ratio=0).choose(view) == Draw(0, "stock")
     # 2h adds two outs only: a stock card's chance to lower the distance now is worth more
     assert outs("2h") == (2, 2, 6, 8)
-    assert StrongBot(1).choose(_two_seats(hand, "2h", deal=2).view(0)) == Draw(0, "stock")
+    assert StrongBot(1, samples=0).choose(_two_seats(hand, "2h", deal=2).view(0)) == Draw(
+        0, "stock"
+    )
 
 
 def test_has_partner_is_a_rank_mate_or_a_near_suit_card() -> None:

@@ -14,8 +14,9 @@ returns each candidate's mean penalty for the viewer.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rummykit.bots.base import Bot
@@ -24,7 +25,7 @@ from rummykit.bots.sampling import Deal, sample_kontrakt
 from rummykit.cards import kontrakt_value
 from rummykit.kontrakt import Action, DealEnded, KontraktGame, Phase, parse_card
 
-__all__ = ["compare", "position", "rollout"]
+__all__ = ["Guess", "compare", "outcomes", "overrule", "position", "rollout"]
 
 _POLICY = BasicBot(0)
 """The rollout policy of every seat: ``basic`` is deterministic and about 0.05 ms a move."""
@@ -84,25 +85,30 @@ def rollout(
     return float(sum(kontrakt_value(c) for c in game.hand(seat)))
 
 
-def compare(
+Guess = Callable[[Mapping[str, Any], random.Random], Deal]
+"""A way to deal the hidden cards of a view (:func:`sample_kontrakt`, or a read of the hands)."""
+
+
+def outcomes(
     view: Mapping[str, Any],
     candidates: Sequence[Action | Sequence[Action]],
     rng: random.Random,
     samples: int,
     own: Bot | None = None,
-) -> list[float]:
-    """Each candidate's mean penalty for the viewer over ``samples`` guessed deals.
+    guess: Guess = sample_kontrakt,
+) -> list[list[float]]:
+    """Each candidate's penalty for the viewer on each of ``samples`` guessed deals.
 
     A candidate is an action or a few actions played in turn (a draw and
     the discard after it); then the basic policy plays the deal out. Every
-    candidate is played on the same guesses; ``own`` plays the viewer's
-    seat in the rollouts instead of the basic policy. A candidate the engine refuses
-    scores infinity.
+    candidate is played on the same guesses (``guess`` deals them); ``own``
+    plays the viewer's seat in the rollouts instead of the basic policy. A
+    candidate the engine refuses scores infinity.
     """
     seat = view["seat"]
-    totals = [0.0] * len(candidates)
+    out: list[list[float]] = [[] for _ in candidates]
     for _ in range(samples):
-        deal = sample_kontrakt(view, rng)
+        deal = guess(view, rng)
         seed = rng.getrandbits(32)
         for k, cand in enumerate(candidates):
             game = position(view, deal, seed)
@@ -110,12 +116,48 @@ def compare(
                 for action in [cand] if isinstance(cand, Action) else cand:
                     event = game.apply(action)
                     if isinstance(event, DealEnded):
+                        out[k].append(float(event.penalties[seat]))
                         break
                 else:
-                    totals[k] += rollout(game, seat, own=own)
-                    continue
+                    out[k].append(rollout(game, seat, own=own))
             except Exception:  # a refused candidate is never chosen
-                totals[k] = float("inf")
-                continue
-            totals[k] += float(event.penalties[seat])
-    return [t / samples for t in totals]
+                out[k].append(float("inf"))
+    return out
+
+
+def compare(
+    view: Mapping[str, Any],
+    candidates: Sequence[Action | Sequence[Action]],
+    rng: random.Random,
+    samples: int,
+    own: Bot | None = None,
+    guess: Guess = sample_kontrakt,
+) -> list[float]:
+    """Each candidate's mean penalty for the viewer over ``samples`` guessed deals
+    (:func:`outcomes`)."""
+    return [sum(v) / len(v) for v in outcomes(view, candidates, rng, samples, own, guess)]
+
+
+def overrule(values: Sequence[Sequence[float]], z: float) -> int:
+    """Which candidate to play: the first (the heuristic's choice) unless another scores
+    lower by more than ``z`` standard errors of the paired differences; then the one
+    that gains most.
+
+    >>> overrule([[10, 12, 8, 10], [4, 6, 3, 5]], z=1.0)
+    1
+    >>> overrule([[10, 12, 8, 10], [14, 2, 12, 1]], z=1.0)
+    0
+    """
+    best, gain = 0, 0.0
+    n = len(values[0])
+    if n < 2:
+        return 0
+    for k in range(1, len(values)):
+        diffs = [a - b for a, b in zip(values[0], values[k], strict=True)]
+        if any(math.isinf(d) or math.isnan(d) for d in diffs):
+            continue
+        mean = sum(diffs) / n
+        se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        if mean > z * se and mean > gain:
+            best, gain = k, mean
+    return best

@@ -68,8 +68,9 @@ from typing import Any
 
 from rummykit.bots.base import register
 from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness, whole_contract
-from rummykit.bots.kontrakt_search import compare
-from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen
+from rummykit.bots.kontrakt_search import Guess, outcomes, overrule
+from rummykit.bots.reading import sample_kontrakt_read
+from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen, sample_kontrakt
 from rummykit.cards import JOKER, Card, Suit, kontrakt_value
 from rummykit.contracts import CONTRACTS, candidate_melds, largest_part
 from rummykit.kontrakt import (
@@ -237,10 +238,12 @@ class StrongBot:
         outs_ratio: float = 1.25,
         shed_weight: float = 0.5,
         point_weight: float = 1.0,
-        samples: int = 0,
-        candidates: int = 4,
-        margin: float = 1.0,
-        own_policy: bool = False,
+        samples: int = 12,
+        candidates: int = 3,
+        z: float = 1.0,
+        own_policy: bool = True,
+        read: bool = True,
+        search_draw: bool = True,
         dump_seventh: int | None = 3,
         partner_weight: float = 12.0,
     ) -> None:
@@ -253,11 +256,14 @@ class StrongBot:
         self.point_weight = point_weight
         self.samples = samples
         self.candidates = candidates
-        self.margin = margin
+        self.z = z
         self.own_policy = own_policy
+        self.read = read
+        self.search_draw = search_draw
         self._inner: StrongBot | None = None
         self.rng = random.Random(seed)
         self._cache: dict[tuple[str, tuple[tuple[int, int], ...]], Shape] = {}
+        self._seen: tuple[Mapping[str, Any], Counter[Card]] | None = None
 
     # ------------------------------------------------------------ helpers
 
@@ -268,8 +274,15 @@ class StrongBot:
             inner.samples = 0
             inner.rng = random.Random(self.seed)
             inner._cache = {}
+            inner._seen = None
             self._inner = inner
         return self._inner
+
+    def _unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
+        """The view's unseen cards, worked out once per move (:meth:`choose` forgets them)."""
+        if self._seen is None or self._seen[0] is not view:
+            self._seen = (view, Counter(kontrakt_unseen(view)))
+        return self._seen[1]
 
     def _shape(
         self, hand: Sequence[Card], needs: list[tuple[int, int]], unseen: Counter[Card]
@@ -295,7 +308,7 @@ class StrongBot:
     ) -> list[tuple[tuple[float, ...], Card]]:
         """Every allowed discard with its key, best (lowest key) first."""
         needs = _needs(view)
-        unseen = Counter(kontrakt_unseen(view))
+        unseen = self._unseen(view)
         danger = _danger(view)
         feed = _feeds(view)
         ranked: list[tuple[tuple[float, ...], Card]] = []
@@ -348,6 +361,7 @@ class StrongBot:
         """Pick an action from the seat's view."""
         if len(self._cache) > 20_000:
             self._cache.clear()
+        self._seen = None
         seat: int = view["seat"]
         hand = [Card.parse(t).plain() for t in view["hand"]]
         phase = view["phase"]
@@ -360,10 +374,37 @@ class StrongBot:
         if phase == "draw":
             if pile and not view["stock_only"]:
                 top = Card.parse(pile[-1]).plain()
-                if self._wants(view, hand, top):
+                take = self._wants(view, hand, top)
+                if self.samples > 0 and self.search_draw and self._open_choice(view, hand, top):
+                    take = self._search(view, [Draw(seat, "discard"), Draw(seat, "stock")], take)
+                if take:
                     return Draw(seat, "discard")
             return Draw(seat, "stock")
         return self._play(view, seat, hand)
+
+    def _open_choice(self, view: Mapping[str, Any], hand: list[Card], top: Card) -> bool:
+        """Whether taking ``top`` is a real choice worth searching: the contract is open,
+        the card is no joker, and the hand can keep its distance after taking it."""
+        needs = _needs(view)
+        if top.is_joker or not needs:
+            return False
+        now = self._shape(hand, needs, self._unseen(view))
+        key, _card = self._best_discard(view, [*hand, top], top)
+        return key[0] <= now.missing
+
+    def _search(self, view: Mapping[str, Any], cands: list[Action], first: bool) -> bool:
+        """Play the take (``cands[0]``) and the stock draw forward on the same guesses;
+        the heuristic's choice (``first``: take) stands unless the other is clearly better."""
+        order = cands if first else cands[::-1]
+        values = outcomes(view, order, self.rng, self.samples, self._own(), self._guess())
+        return first if overrule(values, self.z) == 0 else not first
+
+    def _own(self) -> StrongBot | None:
+        """The player of the bot's seat in its rollouts: its heuristic, or basic (None)."""
+        return self._rollout_bot() if self.own_policy else None
+
+    def _guess(self) -> Guess:
+        return sample_kontrakt_read if self.read else sample_kontrakt
 
     def _wants(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
         """Whether taking ``card`` (instead of a stock card) improves the hand."""
@@ -372,7 +413,7 @@ class StrongBot:
         needs = _needs(view)
         if not needs:
             return _fits_table(card, view["table"]) or _makes_meld(card, hand)
-        unseen = Counter(kontrakt_unseen(view))
+        unseen = self._unseen(view)
         now = self._shape(hand, needs, unseen)
         after = self._shape([*hand, card], needs, unseen)
         if after.missing > now.missing:
@@ -417,7 +458,7 @@ class StrongBot:
         needs = _needs(view)
         if not needs:
             return False
-        unseen = Counter(kontrakt_unseen(view))
+        unseen = self._unseen(view)
         now = self._shape(hand, needs, unseen)
         after = self._shape([*hand, card], needs, unseen)
         return after.missing < now.missing and now.missing >= 2
@@ -446,16 +487,18 @@ class StrongBot:
         )
         ranked = self._ranked_discards(view, hand, banned)
         card = ranked[0][1]
-        if self.samples > 0 and len(ranked) > 1 and _endgame(view):
-            # Determinized rollouts among the best few (off by default: no gain measured).
+        if self.samples > 0 and len(ranked) > 1:
+            # The heuristic's few best discards played forward on the same guesses.
             cands = [c for _k, c in ranked[: self.candidates]]
-            own = self._rollout_bot() if self.own_policy else None
-            means = compare(
-                view, [Discard(seat, c) for c in cands], self.rng, self.samples, own=own
+            values = outcomes(
+                view,
+                [Discard(seat, c) for c in cands],
+                self.rng,
+                self.samples,
+                self._own(),
+                self._guess(),
             )
-            best = min(range(len(cands)), key=means.__getitem__)
-            if means[best] < means[0] - self.margin:
-                card = cands[best]
+            card = cands[overrule(values, self.z)]
         return Discard(seat, card)
 
 
@@ -532,9 +575,3 @@ def _discarded(view: Mapping[str, Any]) -> set[Card]:
         for e in view.get("log") or []
         if e.get("deal") == deal and e.get("seat") == seat and e.get("type") == "discard"
     }
-
-
-def _endgame(view: Mapping[str, Any]) -> bool:
-    """Whether another player has its contract down (the deal may end any turn)."""
-    seat = view["seat"]
-    return any(laid["complete"] for s, laid in enumerate(view["laid"]) if s != seat)
