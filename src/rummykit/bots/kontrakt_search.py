@@ -6,10 +6,12 @@ the unseen cards consistently with the view. :func:`position` sets such a
 guess up as a real :class:`~rummykit.kontrakt.KontraktGame`
 (:meth:`~rummykit.kontrakt.KontraktGame.from_position`), so that the engine
 stays the only judge of what is legal, and :func:`rollout` plays the rest of
-the deal with the fast ``basic`` policy in every seat. :func:`compare` plays
-every candidate action on the same guesses (common random numbers: the
-differences between candidates are far less noisy than their values) and
-returns each candidate's mean penalty for the viewer.
+the deal with the fast ``basic`` policy in every seat (or a bot of the
+caller's in the viewer's). :func:`outcomes` plays every candidate action on
+the same guesses (common random numbers: the differences between
+candidates are far less noisy than their values) and returns the viewer's
+penalty for each; :func:`compare` their means; :func:`overrule` picks a
+candidate only when its paired gain over the first is clear.
 """
 
 from __future__ import annotations

@@ -42,16 +42,23 @@ How it thinks (``docs/bots.md`` has the measurements):
   is down, nor a rank or suit neighbour of cards that player took from the
   pile.
 
-- **Rollouts (off by default).** With ``samples`` > 0, once another player
-  has its contract down the bot plays its ``candidates`` best discards
-  forward on ``samples`` guessed deals (:mod:`rummykit.bots.kontrakt_search`,
-  the basic policy in every seat) and takes another than its first choice
-  only when that one's mean penalty is more than ``margin`` points lower;
-  ``own_policy`` plays its own seat in the rollouts with this bot's
-  heuristic instead. Measured, neither helped (``docs/bots.md``): off.
+- **Search** (off by default: ``samples=0`` plays the heuristic alone;
+  ``samples`` guessed deals per searched decision). Every draw where the
+  pile's top is a real choice (the contract open, the hand keeps its
+  distance with the card) and every
+  discard among the heuristic's ``candidates`` (3) best is played forward
+  on the same guessed deals (:mod:`rummykit.bots.kontrakt_search`): this
+  bot's heuristic plays its seat (``own_policy``), ``basic`` the others.
+  The guesses read the other hands (:mod:`rummykit.bots.reading`, ``read``):
+  a hand that drew from the stock holds what a careful player keeps, and
+  lacks the ranks it passed over. The heuristic's choice stands unless
+  another is better by more than ``z`` standard errors of the paired
+  differences (noisy evidence must not overrule a good rule). Measured
+  (``docs/bots.md``, the eighth look): on the true hidden hands this search
+  would gain much; on the read guesses it loses to the heuristic alone.
 
 The bot is deterministic: its only randomness (the guessed deals of the
-rollouts) comes from ``random.Random(seed)``. ``point_weight`` is how many
+search) comes from ``random.Random(seed)``. ``point_weight`` is how many
 outs a point of card value is worth when the distance ties; ``shed_weight``
 scales how much the danger of the deal's end (an opponent with the contract
 down and few cards, a short stock) adds to it.
@@ -238,7 +245,7 @@ class StrongBot:
         outs_ratio: float = 1.25,
         shed_weight: float = 0.5,
         point_weight: float = 1.0,
-        samples: int = 12,
+        samples: int = 0,
         candidates: int = 3,
         z: float = 1.0,
         own_policy: bool = True,
