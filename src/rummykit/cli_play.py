@@ -33,8 +33,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--bots",
         metavar="LEVEL,...",
-        help="bot level for all bots, or one per bot (vatikanen: random, greedy;"
-        " kontrakt: random, basic)",
+        help="bot level for all bots, or one per bot (vatikanen: random, greedy, strong;"
+        " kontrakt: random, basic, strong)",
     )
     p.add_argument("--name", default="You", help="your name in the game and its record")
     p.add_argument("--records", default="records", metavar="DIR", help="where records are saved")
