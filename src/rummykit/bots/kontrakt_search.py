@@ -10,8 +10,8 @@ the deal with the fast ``basic`` policy in every seat (or a bot of the
 caller's in the viewer's). :func:`outcomes` plays every candidate action on
 the same guesses (common random numbers: the differences between
 candidates are far less noisy than their values) and returns the viewer's
-penalty for each; :func:`compare` their means; :func:`overrule` picks a
-candidate only when its paired gain over the first is clear.
+penalty for each; :func:`overrule` picks a candidate only when its paired
+gain over the first is clear.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from rummykit.bots.sampling import Deal, sample_kontrakt
 from rummykit.cards import kontrakt_value
 from rummykit.kontrakt import Action, DealEnded, KontraktGame, Phase, parse_card
 
-__all__ = ["Guess", "compare", "outcomes", "overrule", "position", "rollout"]
+__all__ = ["Guess", "outcomes", "overrule", "position", "rollout"]
 
 _POLICY = BasicBot(0)
 """The rollout policy of every seat: ``basic`` is deterministic and about 0.05 ms a move."""
@@ -125,19 +125,6 @@ def outcomes(
             except Exception:  # a refused candidate is never chosen
                 out[k].append(float("inf"))
     return out
-
-
-def compare(
-    view: Mapping[str, Any],
-    candidates: Sequence[Action | Sequence[Action]],
-    rng: random.Random,
-    samples: int,
-    own: Bot | None = None,
-    guess: Guess = sample_kontrakt,
-) -> list[float]:
-    """Each candidate's mean penalty for the viewer over ``samples`` guessed deals
-    (:func:`outcomes`)."""
-    return [sum(v) / len(v) for v in outcomes(view, candidates, rng, samples, own, guess)]
 
 
 def overrule(values: Sequence[Sequence[float]], z: float) -> int:
