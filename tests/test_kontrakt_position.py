@@ -15,7 +15,7 @@ import pytest
 
 from play_helpers import advance
 from rummykit.bots import make_bot
-from rummykit.bots.kontrakt_search import compare, position, rollout
+from rummykit.bots.kontrakt_search import outcomes, position, rollout
 from rummykit.bots.sampling import Deal, sample_kontrakt
 from rummykit.cards import Card, full_deck, parse_cards
 from rummykit.errors import RuleError
@@ -148,7 +148,7 @@ def test_K10_position_table_takes_lay_offs() -> None:
         game.to_record()
 
 
-def test_rollout_ends_the_deal_and_compare_is_reproducible() -> None:
+def test_rollout_ends_the_deal_and_outcomes_are_reproducible() -> None:
     game = _midgame(7, 60)
     seat = game.turn
     assert seat is not None
@@ -161,8 +161,9 @@ def test_rollout_ends_the_deal_and_compare_is_reproducible() -> None:
         cands = [a for a in legal_actions_for(view) if isinstance(a, Draw)]
     else:
         cands = [a for a in legal_actions_for(view) if isinstance(a, Discard)][:3]
-    first = compare(view, cands, random.Random(9), 4)
-    assert first == compare(view, cands, random.Random(9), 4)
-    assert compare(view, [Discard(seat, Card.parse("*"))], random.Random(9), 2) == [
-        float("inf")
+    first = outcomes(view, cands, random.Random(9), 4)
+    assert first == outcomes(view, cands, random.Random(9), 4)
+    assert [len(v) for v in first] == [4] * len(cands)
+    assert outcomes(view, [Discard(seat, Card.parse("*"))], random.Random(9), 2) == [
+        [float("inf")] * 2
     ] or any(c.is_joker for c in parse_cards(" ".join(view["hand"])))
