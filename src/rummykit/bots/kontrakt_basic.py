@@ -64,9 +64,10 @@ class RandomBot:
         return self.rng.choice(actions)
 
 
-def _needs(view: Mapping[str, Any]) -> tuple[int, int, bool]:
-    """Groups and runs the seat still needs, and whether its contract is down."""
-    laid = view["laid"][view["seat"]]
+def _needs(view: Mapping[str, Any], seat: int | None = None) -> tuple[int, int, bool]:
+    """Groups and runs a seat (the viewer's by default) still needs, and whether its
+    contract is down."""
+    laid = view["laid"][view["seat"] if seat is None else seat]
     if laid["complete"]:
         return 0, 0, True
     contract = CONTRACTS[view["deal"]]

@@ -31,25 +31,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from rummykit.bots.kontrakt_basic import usefulness
+from rummykit.bots.kontrakt_basic import _needs, usefulness
 from rummykit.bots.sampling import Deal, _current_log, kontrakt_known_cards, kontrakt_unseen
 from rummykit.cards import Card, kontrakt_value
-from rummykit.contracts import CONTRACTS
 
 __all__ = ["passed_ranks", "sample_kontrakt_read"]
 
 _REDRAWS = 4
-
-
-def _needs(view: Mapping[str, Any], seat: int) -> tuple[int, int]:
-    """Groups and runs ``seat`` still needs (the larger of each over the contract's choices)."""
-    laid = view["laid"][seat]
-    if laid["complete"]:
-        return 0, 0
-    contract = CONTRACTS[view["deal"]]
-    groups = max(g for g, _ in contract.choices) - laid["groups"]
-    runs = max(r for _, r in contract.choices) - laid["runs"]
-    return groups, runs
 
 
 def passed_ranks(view: Mapping[str, Any]) -> list[set[int]]:
@@ -138,7 +126,7 @@ def sample_kontrakt_read(view: Mapping[str, Any], rng: random.Random, *, extra: 
                     j = rng.randrange(len(pool))
                     got[k], pool[j] = pool[j], card
                     card = got[k]
-        for card in _let_go_extras(known[i], got, more, _needs(view, i)):
+        for card in _let_go_extras(known[i], got, more, _needs(view, i)[:2]):
             pool.insert(rng.randrange(len(pool) + 1), card)
         hands[i] = known[i] + got
     hands[seat] = known[seat]
