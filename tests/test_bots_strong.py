@@ -7,6 +7,7 @@ only a few whole games keep the suite fast.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -17,7 +18,7 @@ import pytest
 from play_helpers import advance
 from rummykit.bots import levels, make_bot
 from rummykit.bots.kontrakt_strong import distance
-from rummykit.bots.reading import passed_ranks, sample_kontrakt_read
+from rummykit.bots.reading import misfit, passed_ranks, sample_kontrakt_read, seat_reads
 from rummykit.bots.sampling import (
     kontrakt_known_cards,
     kontrakt_unseen,
@@ -161,7 +162,10 @@ def test_kontrakt_strong_is_deterministic_and_reads_only_the_view() -> None:
         game.apply(first)
 
 
-@pytest.mark.parametrize("sampler", [sample_kontrakt, sample_kontrakt_read])
+@pytest.mark.parametrize(
+    "sampler",
+    [sample_kontrakt, sample_kontrakt_read, functools.partial(sample_kontrakt_read, fit=60)],
+)
 @pytest.mark.parametrize(("seed", "actions"), [(8, 80), (3, 40), (5, 130)])
 def test_kontrakt_samples_agree_with_the_view(sampler: Any, seed: int, actions: int) -> None:
     game = _kontrakt_midgame(seed, actions=actions)
@@ -273,3 +277,72 @@ def test_read_guesses_shape_a_stock_drawer_like_a_collector() -> None:
     read = sum(pairs(sample_kontrakt_read(view, rng).hands[other]) for _ in range(200))
     plain = sum(pairs(sample_kontrakt(view, rng).hands[other]) for _ in range(200))
     assert read > 1.5 * plain  # 485 against 241 with these seeds
+
+
+def test_K8_read_a_seats_last_turns_as_the_basic_rule_plays_them() -> None:
+    """Seat 1 collects two groups (deal 1, K4): it let the pile's 7h go for a stock card
+    and then let Kc go, so a hand of it holding a seven, or a lone card it would sooner
+    have let go than Kc (an ace: more points), does not fit; a hand of pairs and low
+    single cards does."""
+    log = [
+        {"type": "draw", "seat": 0, "from": "stock", "deal": 0},
+        {"type": "discard", "seat": 0, "card": "7h", "deal": 0},
+        {"type": "draw", "seat": 1, "from": "stock", "deal": 0},
+        {"type": "discard", "seat": 1, "card": "Kc", "deal": 0},
+    ]
+    view = {**_read_view(log), "seat": 2}
+    reads = seat_reads(view)
+    assert reads[0] is not None and reads[2] is None  # seat 2 is the viewer
+    read = reads[1]
+    assert read is not None and read.needs == (2, 0)
+    (turn,) = read.turns
+    assert (turn.discard, turn.passed, turn.stock) == (*parse_cards("Kc 7h"), True)
+    fits = parse_cards("2c 2d 3h 3s 4c 5d 6h 8s 9c Qd")
+    assert misfit(fits, read) == 0
+    assert misfit(parse_cards("2c 2d 3h 3s 4c 5d 6h 8s 9c Ad"), read) == 1  # Ad before Kc
+    # two sevens: the pile's 7h would have made a group of three (any stock card aside)
+    assert misfit(parse_cards("2c 2d 3h 3s 4c 7d 7h 8s 9c Qd"), read) >= 1
+
+
+def test_K8_true_hands_fit_what_basic_players_showed() -> None:
+    """Where every seat plays the basic rule, the true hands always fit the read of their
+    play (the read leaves out nothing a basic player could do), and random guesses often
+    do not (it says something)."""
+    checked = random_misfits = 0
+    rng = random.Random(5)
+    for seed in range(6):
+        game = KontraktGame(4, seed=300 + seed)
+        bots = [make_bot("kontrakt", "basic", s) for s in range(4)]
+        for _ in range(400):
+            seat = game.turn
+            if seat is None:
+                break
+            view = game.view(seat)
+            guess = sample_kontrakt(view, rng)
+            for other, read in enumerate(seat_reads(view)):
+                if read is not None:
+                    assert misfit(list(game.hand(other)), read) == 0
+                    checked += 1
+                    random_misfits += misfit(guess.hands[other], read) > 0
+            game.apply(bots[seat].choose(view))
+    assert checked > 300
+    assert random_misfits > checked // 4
+
+
+def test_K8_fitted_guesses_fit_the_read() -> None:
+    """``fit`` swaps unknown cards until each guessed hand fits its seat's read."""
+    game = _kontrakt_midgame(2, actions=90)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    reads = seat_reads(view)
+    rng = random.Random(3)
+
+    def fitting(fit: int) -> int:
+        deals = [sample_kontrakt_read(view, rng, fit=fit) for _ in range(40)]
+        return sum(
+            misfit(d.hands[i], r) == 0 for d in deals for i, r in enumerate(reads) if r is not None
+        )
+
+    assert sum(r is not None for r in reads) == 3
+    assert fitting(200) > 1.5 * fitting(0)  # 120 (all) against 47 with these seeds

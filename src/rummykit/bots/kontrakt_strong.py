@@ -50,8 +50,9 @@ How it thinks (``docs/bots.md`` has the measurements):
   on the same guessed deals (:mod:`rummykit.bots.kontrakt_search`): this
   bot's heuristic plays its seat (``own_policy``), ``basic`` the others.
   The guesses read the other hands (:mod:`rummykit.bots.reading`, ``read``):
-  a hand that drew from the stock holds what a careful player keeps, and
-  lacks the ranks it passed over. The heuristic's choice stands unless
+  a hand that drew from the stock holds what a careful player keeps of
+  ``extra`` more cards, and lacks the ranks it passed over; with ``fit``
+  it is also made to fit what its player's last turns showed. The heuristic's choice stands unless
   another is better by more than ``z`` standard errors of the paired
   differences (noisy evidence must not overrule a good rule). Measured
   (``docs/bots.md``, the eighth look): on the true hidden hands this search
@@ -67,6 +68,7 @@ down and few cards, a short stock) adds to it.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -250,6 +252,8 @@ class StrongBot:
         z: float = 1.0,
         own_policy: bool = True,
         read: bool = True,
+        extra: int = 8,
+        fit: int = 0,
         search_draw: bool = True,
         dump_seventh: int | None = 3,
         partner_weight: float = 12.0,
@@ -266,6 +270,8 @@ class StrongBot:
         self.z = z
         self.own_policy = own_policy
         self.read = read
+        self.extra = extra
+        self.fit = fit
         self.search_draw = search_draw
         self._inner: StrongBot | None = None
         self.rng = random.Random(seed)
@@ -411,7 +417,9 @@ class StrongBot:
         return self._rollout_bot() if self.own_policy else None
 
     def _guess(self) -> Guess:
-        return sample_kontrakt_read if self.read else sample_kontrakt
+        if not self.read:
+            return sample_kontrakt
+        return functools.partial(sample_kontrakt_read, extra=self.extra, fit=self.fit)
 
     def _wants(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
         """Whether taking ``card`` (instead of a stock card) improves the hand."""

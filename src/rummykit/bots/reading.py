@@ -13,7 +13,14 @@ holds none of its rank. :func:`sample_kontrakt_read` shapes its guesses so:
   useful for its contract, then highest), and they go back among the unseen;
 - while a player still needs groups, its guessed hand avoids (as far as a
   few redraws can) the rank of the last pile top it passed over and of its
-  last discard.
+  last discard;
+- with ``fit`` (off by default), each guessed hand is then made to fit what
+  its player's last turns showed (:func:`seat_reads`, :func:`misfit`): every
+  discard was the least useful card of the hand of that moment by basic's
+  rule, a pile top passed over was no pair or neighbour of it, and one taken
+  was. Unknown cards are swapped with unseen ones, a swap that fits worse
+  undone, at most ``fit`` tries per hand. The true hands of basic players
+  always fit (tested); a random guess often does not.
 
 The guess stays consistent with the view exactly as
 :func:`~rummykit.bots.sampling.sample_kontrakt`'s does (hand sizes, known
@@ -28,16 +35,25 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit.bots.kontrakt_basic import _needs, usefulness
-from rummykit.bots.sampling import Deal, _current_log, kontrakt_known_cards, kontrakt_unseen
+from rummykit.bots.sampling import (
+    Deal,
+    _current_log,
+    _given_up,
+    kontrakt_known_cards,
+    kontrakt_unseen,
+)
 from rummykit.cards import Card, kontrakt_value
 
-__all__ = ["passed_ranks", "sample_kontrakt_read"]
+__all__ = ["SeatRead", "Turn", "misfit", "passed_ranks", "sample_kontrakt_read", "seat_reads"]
 
 _REDRAWS = 4
+_TAKES = 20
+"""The basic rule takes a card this useful (:func:`~rummykit.bots.kontrakt_basic.usefulness`)."""
 
 
 def passed_ranks(view: Mapping[str, Any]) -> list[set[int]]:
@@ -92,7 +108,9 @@ def _let_go_extras(
     return out
 
 
-def sample_kontrakt_read(view: Mapping[str, Any], rng: random.Random, *, extra: int = 8) -> Deal:
+def sample_kontrakt_read(
+    view: Mapping[str, Any], rng: random.Random, *, extra: int = 8, fit: int = 0, depth: int = 2
+) -> Deal:
     """Deal the unseen cards of a Kontrakt view the way the other players' play suggests.
 
     The same constraints as :func:`~rummykit.bots.sampling.sample_kontrakt`;
@@ -130,6 +148,184 @@ def sample_kontrakt_read(view: Mapping[str, Any], rng: random.Random, *, extra: 
             pool.insert(rng.randrange(len(pool) + 1), card)
         hands[i] = known[i] + got
     hands[seat] = known[seat]
+    if fit:
+        for i, read in enumerate(seat_reads(view, depth)):
+            if read is not None:
+                _fit(hands[i], len(known[i]), pool, read, fit, rng)
     if len(pool) != view["stock_size"]:
         raise ValueError("the view's hand and stock sizes do not add up to the unseen cards")
     return Deal(hands, pool)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One finished turn of another seat, as everyone saw it.
+
+    ``discard`` ended it; ``banned`` is the pile card it drew, which it could
+    not let go again (K8); ``passed`` a pile top it passed over for the stock,
+    ``taken`` one it took; ``laid`` whether it laid melds; ``before`` the
+    cards it laid down or off after the draw and ``gained`` the cards it got
+    after the draw (jokers from swaps, K11).
+    """
+
+    discard: Card
+    banned: Card | None
+    passed: Card | None
+    taken: Card | None
+    stock: bool
+    laid: bool
+    before: tuple[Card, ...]
+    gained: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class SeatRead:
+    """What a seat's play this deal says about the hand it holds now.
+
+    A careful player (the ``basic`` rule) lets go its least useful card and
+    takes the pile's top when it pairs or neighbours the hand (K8). So each
+    discard was the least useful card of the hand of that moment, a pile top
+    passed over was no use to it, and one taken was. ``turns`` are the
+    seat's last turns, the latest first, back to its last lay-down (which
+    changed what the hand needs); ``needs`` the groups and runs it needs now.
+    """
+
+    needs: tuple[int, int]
+    turns: tuple[Turn, ...]
+
+
+def seat_reads(view: Mapping[str, Any], depth: int = 2) -> list[SeatRead | None]:
+    """Per other seat, its last ``depth`` turns of this deal (None where it finished none,
+    or its contract is down: a complete hand takes and lets go by the table)."""
+    n = len(view["hand_sizes"])
+    log = _current_log(view)
+    out: list[SeatRead | None] = [None] * n
+    for seat in range(n):
+        groups, runs, complete = _needs(view, seat)
+        if seat == view["seat"] or complete:
+            continue
+        turns: list[Turn] = []
+        end = len(log) - 1
+        while len(turns) < depth:
+            while end >= 0 and int(log[end].get("seat", -1)) != seat:
+                end -= 1
+            if end < 0 or log[end].get("type") != "discard":
+                break
+            start = end
+            while start > 0 and log[start].get("type") != "draw":
+                start -= 1
+            draw = log[start]
+            if draw.get("type") != "draw" or int(draw["seat"]) != seat:
+                break
+            between = log[start + 1 : end]
+            prev = log[start - 1] if start > 0 else None
+            top = None
+            if prev and prev.get("type") == "discard" and int(prev["seat"]) == (seat - 1) % n:
+                top = Card.parse(prev["card"])
+            from_pile = draw.get("from") == "discard"
+            laid = any(e.get("type") == "meld" for e in between)
+            turns.append(
+                Turn(
+                    discard=Card.parse(log[end]["card"]),
+                    banned=top if from_pile else None,
+                    passed=None if from_pile or top is None or top.is_joker else top,
+                    taken=top if from_pile and top is not None and not top.is_joker else None,
+                    stock=not from_pile,
+                    laid=laid,
+                    before=tuple(c for e in between for c in _given_up(e)),
+                    gained=tuple(Card.parse(t) for e in between for t in e.get("shown") or []),
+                )
+            )
+            if laid:
+                break
+            end = start - 1
+        if turns:
+            out[seat] = SeatRead((groups, runs), tuple(turns))
+    return out
+
+
+def _key(card: Card, others: list[Card], needs: tuple[int, int]) -> tuple[int, int, str]:
+    return (usefulness(card, others, *needs), -kontrakt_value(card), str(card))
+
+
+def _let_go_worst(held: list[Card], turn: Turn, needs: tuple[int, int]) -> int:
+    """How many cards of ``held`` the basic rule would have let go before ``turn.discard``."""
+    at = held.index(turn.discard)
+    worst = _key(turn.discard, held[:at] + held[at + 1 :], needs)
+    bad = 0
+    for k, card in enumerate(held):
+        if card == turn.discard or (card == turn.banned and held.count(card) == 1):
+            continue
+        if _key(card, held[:k] + held[k + 1 :], needs) < worst:
+            bad += 1
+    return bad
+
+
+def _less_one(cards: list[Card]) -> Iterator[list[Card]]:
+    """``cards`` less any one of them (a card drawn from the stock, not known which)."""
+    for k in range(len(cards)):
+        yield cards[:k] + cards[k + 1 :]
+
+
+def misfit(hand: list[Card], read: SeatRead) -> int:
+    """How far a guessed hand is from what its seat's play says (0: it fits).
+
+    One for each card the basic rule would have let go before a discard, one
+    more when a pile top passed over would have paired or neighboured the
+    hand at that draw (:data:`_TAKES`), or one taken would not have. Going
+    back a turn puts its cards back into the hand; a card drawn from the
+    stock since then is one of the unknown ones, so every way of taking one
+    out is tried; two such cards end the look back.
+    """
+    needs = read.needs
+    held = list(hand)
+    unknown = 0
+    bad = 0
+    for turn in read.turns:
+        if unknown == 0:
+            bad += _let_go_worst([*held, turn.discard], turn, needs)
+        else:
+            bad += min(_let_go_worst([*h, turn.discard], turn, needs) for h in _less_one(held))
+        held.append(turn.discard)
+        at_draw = [*held, *turn.before]
+        for card in turn.gained:
+            if card in at_draw:
+                at_draw.remove(card)
+        if any(needs) and unknown == 0 and not turn.laid:
+            if turn.passed is not None:
+                top = turn.passed
+                bad += all(usefulness(top, h, *needs) >= _TAKES for h in _less_one(at_draw))
+            elif turn.taken is not None:
+                if turn.taken in at_draw:
+                    at_draw.remove(turn.taken)
+                jokers = any(c.is_joker for c in at_draw)
+                bad += not jokers and usefulness(turn.taken, at_draw, *needs) < _TAKES
+        elif turn.taken is not None and turn.taken in at_draw:
+            at_draw.remove(turn.taken)
+        held = at_draw
+        unknown += turn.stock
+        if unknown > 1 or turn.laid:
+            break
+    return bad
+
+
+def _fit(
+    hand: list[Card], fixed: int, pool: list[Card], read: SeatRead, steps: int, rng: random.Random
+) -> None:
+    """Swap unknown cards of ``hand`` (those after the first ``fixed``) with unseen ones
+    until it fits ``read`` (:func:`misfit`), at most ``steps`` tries; a swap that fits
+    worse is undone."""
+    bad = misfit(hand, read)
+    if fixed >= len(hand) or not pool:
+        return
+    for _ in range(steps):
+        if bad == 0:
+            return
+        k = rng.randrange(fixed, len(hand))
+        j = rng.randrange(len(pool))
+        hand[k], pool[j] = pool[j], hand[k]
+        now = misfit(hand, read)
+        if now > bad:
+            hand[k], pool[j] = pool[j], hand[k]
+        else:
+            bad = now
