@@ -17,6 +17,7 @@ import pytest
 
 from play_helpers import advance
 from rummykit.bots import levels, make_bot
+from rummykit.bots.kontrakt_strong import StrongBot as KontraktStrong
 from rummykit.bots.kontrakt_strong import distance
 from rummykit.bots.reading import misfit, passed_ranks, sample_kontrakt_read, seat_reads
 from rummykit.bots.sampling import (
@@ -27,7 +28,7 @@ from rummykit.bots.sampling import (
     vatikanen_unseen,
 )
 from rummykit.bots.vatikanen_strong import StrongBot as VatikanenStrong
-from rummykit.cards import Card, full_deck, parse_cards
+from rummykit.cards import Card, Suit, full_deck, parse_cards
 from rummykit.kontrakt import KontraktGame, deck_for
 from rummykit.vatikanen import Draw, Game, Play
 
@@ -198,6 +199,30 @@ def test_kontrakt_known_cards_follow_the_discard_pile() -> None:
     game.decline_upcard(1)
     game.buy_upcard(2)  # K7: the upcard is shown going into seat 2's hand
     assert kontrakt_known_cards(game.view(0))[2] == [up]
+
+
+def test_strong_counts_the_outs_among_the_cards_unseen_now() -> None:
+    """A hand met again later in the deal is judged by the cards still unseen then: the
+    bot forgets the shapes it remembered once more cards have come into view."""
+    game = _kontrakt_midgame(6, actions=12)
+    seat = game.turn
+    assert seat is not None
+    bot = KontraktStrong(1)
+    before = Counter(bot._unseen(game.view(seat)))
+    advance(game, "kontrakt", "basic", 4, 24)
+    view = game.view(seat)
+    assert view["deal"] == 0
+    seen = [c for c in before - Counter(kontrakt_unseen(view)) if not c.is_joker]
+    assert seen  # cards discarded or laid down meanwhile
+    rank = seen[0].rank
+    hand = [Card(rank, suit) for suit in list(Suit)[:2]]
+    hand += [c for c in parse_cards("2c 5d 8s Kh") if c.rank != rank]
+    bot._seen_view = None
+    early = bot._shape(hand, [(2, 0)], before)
+    unseen = bot._unseen(view)
+    now = bot._shape(hand, [(2, 0)], unseen)
+    assert now == distance(hand, 2, 0, unseen)
+    assert now.outs < early.outs  # a card of the pair's rank came into view
 
 
 def test_distance_counts_missing_cards_and_outs() -> None:

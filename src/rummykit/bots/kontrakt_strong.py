@@ -276,7 +276,8 @@ class StrongBot:
         self._inner: StrongBot | None = None
         self.rng = random.Random(seed)
         self._cache: dict[tuple[str, tuple[tuple[int, int], ...]], Shape] = {}
-        self._seen: tuple[Mapping[str, Any], Counter[Card]] | None = None
+        self._seen_view: Mapping[str, Any] | None = None
+        self._seen: Counter[Card] = Counter()
 
     # ------------------------------------------------------------ helpers
 
@@ -287,15 +288,21 @@ class StrongBot:
             inner.samples = 0
             inner.rng = random.Random(self.seed)
             inner._cache = {}
-            inner._seen = None
+            inner._seen_view = None
+            inner._seen = Counter()
             self._inner = inner
         return self._inner
 
     def _unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
-        """The view's unseen cards, worked out once per move (:meth:`choose` forgets them)."""
-        if self._seen is None or self._seen[0] is not view:
-            self._seen = (view, Counter(kontrakt_unseen(view)))
-        return self._seen[1]
+        """The view's unseen cards, worked out once per move (:meth:`choose` forgets the
+        view). When they change, the remembered shapes go: their outs count them."""
+        if self._seen_view is not view:
+            unseen = Counter(kontrakt_unseen(view))
+            if unseen != self._seen:
+                self._cache.clear()
+                self._seen = unseen
+            self._seen_view = view
+        return self._seen
 
     def _shape(
         self, hand: Sequence[Card], needs: list[tuple[int, int]], unseen: Counter[Card]
@@ -374,7 +381,7 @@ class StrongBot:
         """Pick an action from the seat's view."""
         if len(self._cache) > 20_000:
             self._cache.clear()
-        self._seen = None
+        self._seen_view = None
         seat: int = view["seat"]
         hand = [Card.parse(t).plain() for t in view["hand"]]
         phase = view["phase"]
