@@ -61,6 +61,7 @@ def _play(
         {},
         {"read": False, "own_policy": False},
         {"search_draw": False, "candidates": 2},
+        {"extra": 1, "fit": 20},
     ],
 )
 def test_K8_strong_search_plays_legally_and_reproducibly(settings: dict[str, Any]) -> None:
