@@ -51,8 +51,10 @@ How it thinks (``docs/bots.md`` has the measurements):
   bot's heuristic plays its seat (``own_policy``), ``basic`` the others.
   The guesses read the other hands (:mod:`rummykit.bots.reading`, ``read``):
   a hand that drew from the stock holds what a careful player keeps of
-  ``extra`` more cards, and lacks the ranks it passed over; with ``fit``
-  it is also made to fit what its player's last turns showed. The heuristic's choice stands unless
+  ``extra`` (1) more cards, and lacks the ranks it passed over; with ``fit``
+  it is also made to fit what its player's last turns showed. One extra
+  card guesses the other players as near their contracts as they are
+  (the ninth look); more make them nearer. The heuristic's choice stands unless
   another is better by more than ``z`` standard errors of the paired
   differences (noisy evidence must not overrule a good rule). Measured
   (``docs/bots.md``, the eighth look): on the true hidden hands this search
@@ -252,7 +254,7 @@ class StrongBot:
         z: float = 1.0,
         own_policy: bool = True,
         read: bool = True,
-        extra: int = 8,
+        extra: int = 1,
         fit: int = 0,
         search_draw: bool = True,
         dump_seventh: int | None = 3,
