@@ -29,10 +29,11 @@ Measured (``docs/bots.md``, the seventh and eighth looks): a search of the
 draw alone on such guesses did as well as the heuristic, where random
 guesses lost clearly; a search of the draw and the discard on them lost to
 the heuristic, though on the true hands it would gain much. The ninth look
-measured the guesses against the true hands: with ``extra=8`` (the default)
+measured the guesses against the true hands: with ``extra=8`` (this default)
 they put the other players a third of a card nearer their contracts than
 they are, with ``extra=1`` as near as they are; no read here predicts the
-next player's takes much better than a random guess.
+next player's takes much better than a random guess. The strong bot's search
+reads with ``extra=1``.
 """
 
 from __future__ import annotations
