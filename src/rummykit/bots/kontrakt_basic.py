@@ -41,9 +41,19 @@ from rummykit.kontrakt import (
     parse_card,
 )
 
-__all__ = ["BasicBot", "RandomBot", "after_contract", "usefulness", "whole_contract"]
+__all__ = [
+    "TAKES",
+    "BasicBot",
+    "RandomBot",
+    "after_contract",
+    "discard_key",
+    "usefulness",
+    "whole_contract",
+]
 
 _LAYING = ("meld", "layoff", "swap_joker")
+TAKES = 20
+"""Basic takes a card this useful (:func:`usefulness`: a pair, or close suit neighbours)."""
 
 
 @register("kontrakt", "random")
@@ -92,6 +102,12 @@ def usefulness(card: Card, others: Sequence[Card], groups: int, runs: int) -> in
         score += sum(15 for d in (-1, 1) if card.rank + d in ranks)
         score += sum(8 for d in (-2, 2) if card.rank + d in ranks)
     return score
+
+
+def discard_key(card: Card, others: Sequence[Card], groups: int, runs: int) -> tuple[int, int, str]:
+    """The order in which basic lets cards go (lowest first): the least useful for the
+    contract, then the most points, then by name (so the choice never depends on order)."""
+    return (usefulness(card, others, groups, runs), -kontrakt_value(card), str(card))
 
 
 def whole_contract(hand: Sequence[Card], contract: Contract) -> list[list[Card]] | None:
@@ -177,7 +193,7 @@ class BasicBot:
             return True
         if complete:
             return _fits_table(card, view["table"])
-        return usefulness(card, hand, groups, runs) >= 20 or self._completes(view, hand, card)
+        return usefulness(card, hand, groups, runs) >= TAKES or self._completes(view, hand, card)
 
     def _completes(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
         """Whether ``card`` lets the hand lay more of the contract than it can now."""
@@ -237,7 +253,7 @@ class BasicBot:
             if banned is not None and card == banned and hand.count(card) == 1:
                 continue
             others = hand[:i] + hand[i + 1 :]
-            key = (usefulness(card, others, groups, runs), -kontrakt_value(card), str(card))
+            key = discard_key(card, others, groups, runs)
             if best is None or key < best:
                 best, choice = key, card
         return choice

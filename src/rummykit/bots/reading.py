@@ -44,7 +44,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.bots.kontrakt_basic import _needs, usefulness
+from rummykit.bots.kontrakt_basic import TAKES, _needs, discard_key, usefulness
 from rummykit.bots.sampling import (
     Deal,
     _current_log,
@@ -52,13 +52,11 @@ from rummykit.bots.sampling import (
     kontrakt_known_cards,
     kontrakt_unseen,
 )
-from rummykit.cards import Card, kontrakt_value
+from rummykit.cards import Card
 
 __all__ = ["SeatRead", "Turn", "misfit", "passed_ranks", "sample_kontrakt_read", "seat_reads"]
 
 _REDRAWS = 4
-_TAKES = 20
-"""The basic rule takes a card this useful (:func:`~rummykit.bots.kontrakt_basic.usefulness`)."""
 
 
 def passed_ranks(view: Mapping[str, Any]) -> list[set[int]]:
@@ -106,7 +104,7 @@ def _let_go_extras(
         pick = 0
         for k, card in enumerate(got):
             others = hand[: len(known) + k] + hand[len(known) + k + 1 :]
-            key = (usefulness(card, others, *needs), -kontrakt_value(card))
+            key = discard_key(card, others, *needs)[:2]  # ties: the first in the hand
             if best is None or key < best:
                 best, pick = key, k
         out.append(got.pop(pick))
@@ -249,19 +247,15 @@ def seat_reads(view: Mapping[str, Any], depth: int = 2) -> list[SeatRead | None]
     return out
 
 
-def _key(card: Card, others: list[Card], needs: tuple[int, int]) -> tuple[int, int, str]:
-    return (usefulness(card, others, *needs), -kontrakt_value(card), str(card))
-
-
 def _let_go_worst(held: list[Card], turn: Turn, needs: tuple[int, int]) -> int:
     """How many cards of ``held`` the basic rule would have let go before ``turn.discard``."""
     at = held.index(turn.discard)
-    worst = _key(turn.discard, held[:at] + held[at + 1 :], needs)
+    worst = discard_key(turn.discard, held[:at] + held[at + 1 :], *needs)
     bad = 0
     for k, card in enumerate(held):
         if card == turn.discard or (card == turn.banned and held.count(card) == 1):
             continue
-        if _key(card, held[:k] + held[k + 1 :], needs) < worst:
+        if discard_key(card, held[:k] + held[k + 1 :], *needs) < worst:
             bad += 1
     return bad
 
@@ -277,7 +271,7 @@ def misfit(hand: list[Card], read: SeatRead) -> int:
 
     One for each card the basic rule would have let go before a discard, one
     more when a pile top passed over would have paired or neighboured the
-    hand at that draw (:data:`_TAKES`), or one taken would not have. Going
+    hand at that draw (:data:`TAKES`), or one taken would not have. Going
     back a turn puts its cards back into the hand; a card drawn from the
     stock since then is one of the unknown ones, so every way of taking one
     out is tried; two such cards end the look back.
@@ -299,12 +293,12 @@ def misfit(hand: list[Card], read: SeatRead) -> int:
         if any(needs) and unknown == 0 and not turn.laid:
             if turn.passed is not None:
                 top = turn.passed
-                bad += all(usefulness(top, h, *needs) >= _TAKES for h in _less_one(at_draw))
+                bad += all(usefulness(top, h, *needs) >= TAKES for h in _less_one(at_draw))
             elif turn.taken is not None:
                 if turn.taken in at_draw:
                     at_draw.remove(turn.taken)
                 jokers = any(c.is_joker for c in at_draw)
-                bad += not jokers and usefulness(turn.taken, at_draw, *needs) < _TAKES
+                bad += not jokers and usefulness(turn.taken, at_draw, *needs) < TAKES
         elif turn.taken is not None and turn.taken in at_draw:
             at_draw.remove(turn.taken)
         held = at_draw
