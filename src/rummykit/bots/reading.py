@@ -112,7 +112,7 @@ def _let_go_extras(
 
 
 def sample_kontrakt_read(
-    view: Mapping[str, Any], rng: random.Random, *, extra: int = 8, fit: int = 0, depth: int = 2
+    view: Mapping[str, Any], rng: random.Random, *, extra: int = 8, fit: int = 0
 ) -> Deal:
     """Deal the unseen cards of a Kontrakt view the way the other players' play suggests.
 
@@ -152,7 +152,7 @@ def sample_kontrakt_read(
         hands[i] = known[i] + got
     hands[seat] = known[seat]
     if fit:
-        for i, read in enumerate(seat_reads(view, depth)):
+        for i, read in enumerate(seat_reads(view)):
             if read is not None:
                 _fit(hands[i], len(known[i]), pool, read, fit, rng)
     if len(pool) != view["stock_size"]:
@@ -314,9 +314,9 @@ def _fit(
     """Swap unknown cards of ``hand`` (those after the first ``fixed``) with unseen ones
     until it fits ``read`` (:func:`misfit`), at most ``steps`` tries; a swap that fits
     worse is undone."""
-    bad = misfit(hand, read)
     if fixed >= len(hand) or not pool:
         return
+    bad = misfit(hand, read)
     for _ in range(steps):
         if bad == 0:
             return
