@@ -57,8 +57,9 @@ How it thinks (``docs/bots.md`` has the measurements):
   (the ninth look); more make them nearer. The heuristic's choice stands unless
   another is better by more than ``z`` standard errors of the paired
   differences (noisy evidence must not overrule a good rule). Measured
-  (``docs/bots.md``, the eighth look): on the true hidden hands this search
-  would gain much; on the read guesses it loses to the heuristic alone.
+  (``docs/bots.md``, the eighth and ninth looks): on the true hidden hands
+  this search would gain much; on the read guesses it loses to the
+  heuristic alone.
 
 The bot is deterministic: its only randomness (the guessed deals of the
 search) comes from ``random.Random(seed)``. ``point_weight`` is how many
@@ -381,8 +382,6 @@ class StrongBot:
 
     def choose(self, view: Mapping[str, Any]) -> Action:
         """Pick an action from the seat's view."""
-        if len(self._cache) > 20_000:
-            self._cache.clear()
         self._seen_view = None
         seat: int = view["seat"]
         hand = [Card.parse(t).plain() for t in view["hand"]]
