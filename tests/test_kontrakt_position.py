@@ -167,3 +167,19 @@ def test_rollout_ends_the_deal_and_outcomes_are_reproducible() -> None:
     assert outcomes(view, [Discard(seat, Card.parse("*"))], random.Random(9), 2) == [
         [float("inf")] * 2
     ] or any(c.is_joker for c in parse_cards(" ".join(view["hand"])))
+
+
+def test_outcomes_past_the_deadline_stop_at_two_guesses() -> None:
+    """A deadline already passed leaves the two guesses ``overrule`` needs, for every
+    candidate alike; the guesses made are the first ones of the full run."""
+    game = _midgame(7, 60)
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    cands = [a for a in legal_actions_for(view) if isinstance(a, (Draw, Discard))][:2]
+    full = outcomes(view, cands, random.Random(9), 6)
+    cut = outcomes(view, cands, random.Random(9), 6, deadline=0.0)
+    assert [len(v) for v in cut] == [2] * len(cands)
+    assert cut == [v[:2] for v in full]
+    late = outcomes(view, cands, random.Random(9), 6, deadline=float("inf"))
+    assert late == full

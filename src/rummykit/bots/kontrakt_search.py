@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -98,6 +99,7 @@ def outcomes(
     samples: int,
     own: Bot | None = None,
     guess: Guess = sample_kontrakt,
+    deadline: float | None = None,
 ) -> list[list[float]]:
     """Each candidate's penalty for the viewer on each of ``samples`` guessed deals.
 
@@ -105,11 +107,16 @@ def outcomes(
     the discard after it); then the basic policy plays the deal out. Every
     candidate is played on the same guesses (``guess`` deals them); ``own``
     plays the viewer's seat in the rollouts instead of the basic policy. A
-    candidate the engine refuses scores infinity.
+    candidate the engine refuses scores infinity. Past ``deadline`` (a
+    :func:`time.perf_counter` reading) no new guess is started once two are
+    done (the fewest :func:`overrule` can judge); every candidate keeps the
+    same number of values.
     """
     seat = view["seat"]
     out: list[list[float]] = [[] for _ in candidates]
-    for _ in range(samples):
+    for done in range(samples):
+        if deadline is not None and done >= 2 and time.perf_counter() > deadline:
+            break
         deal = guess(view, rng)
         seed = rng.getrandbits(32)
         for k, cand in enumerate(candidates):

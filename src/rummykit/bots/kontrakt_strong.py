@@ -62,7 +62,10 @@ How it thinks (``docs/bots.md`` has the measurements):
   heuristic alone.
 
 The bot is deterministic: its only randomness (the guessed deals of the
-search) comes from ``random.Random(seed)``. ``point_weight`` is how many
+search) comes from ``random.Random(seed)``. ``time_cap`` (seconds, optional)
+lets the search start no new guess once the move has thought that long
+(two at least; a rollout under way finishes), so a move takes about that
+long at most, but the bot is then no longer reproducible. ``point_weight`` is how many
 outs a point of card value is worth when the distance ties; ``shed_weight``
 scales how much the danger of the deal's end (an opponent with the contract
 down and few cards, a short stock) adds to it.
@@ -73,6 +76,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -260,8 +264,11 @@ class StrongBot:
         search_draw: bool = True,
         dump_seventh: int | None = 3,
         partner_weight: float = 12.0,
+        time_cap: float | None = None,
     ) -> None:
         self.seed = seed
+        self.time_cap = time_cap
+        self._deadline: float | None = None
         self.dump_seventh = dump_seventh
         self.partner_weight = partner_weight
         self.outs_take = outs_take
@@ -383,6 +390,8 @@ class StrongBot:
     def choose(self, view: Mapping[str, Any]) -> Action:
         """Pick an action from the seat's view."""
         self._seen_view = None
+        if self.time_cap is not None:
+            self._deadline = time.perf_counter() + self.time_cap
         seat: int = view["seat"]
         hand = [Card.parse(t).plain() for t in view["hand"]]
         phase = view["phase"]
@@ -417,7 +426,9 @@ class StrongBot:
         """Play the take (``cands[0]``) and the stock draw forward on the same guesses;
         the heuristic's choice (``first``: take) stands unless the other is clearly better."""
         order = cands if first else cands[::-1]
-        values = outcomes(view, order, self.rng, self.samples, self._own(), self._guess())
+        values = outcomes(
+            view, order, self.rng, self.samples, self._own(), self._guess(), self._deadline
+        )
         return first if overrule(values, self.z) == 0 else not first
 
     def _own(self) -> StrongBot | None:
@@ -520,6 +531,7 @@ class StrongBot:
                 self.samples,
                 self._own(),
                 self._guess(),
+                self._deadline,
             )
             card = cands[overrule(values, self.z)]
         return Discard(seat, card)
