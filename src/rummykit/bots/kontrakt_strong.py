@@ -64,9 +64,9 @@ How it thinks (``docs/bots.md`` has the measurements):
 The bot is deterministic: its only randomness (the guessed deals of the
 search) comes from ``random.Random(seed)``. ``time_cap`` (seconds, optional)
 lets the search start no new guess once the move has thought that long
-(two at least; a rollout under way finishes), so a move takes about that
-long at most, but the bot is then no longer reproducible. ``point_weight`` is how many
-outs a point of card value is worth when the distance ties; ``shed_weight``
+(two guesses at least, and the rollouts under way finish), so slow moves
+stop early; the bot is then no longer reproducible. ``point_weight`` is how
+many outs a point of card value is worth when the distance ties; ``shed_weight``
 scales how much the danger of the deal's end (an opponent with the contract
 down and few cards, a short stock) adds to it.
 """
