@@ -166,7 +166,8 @@ class Turn:
 
     ``discard`` ended it; ``banned`` is the pile card it drew, which it could
     not let go again (K8); ``passed`` a pile top it passed over for the stock,
-    ``taken`` one it took; ``laid`` whether it laid melds; ``before`` the
+    ``taken`` one it took; ``stock`` whether it drew from the stock (a card no
+    one saw); ``laid`` whether it laid melds; ``before`` the
     cards it laid down or off after the draw and ``gained`` the cards it got
     after the draw (jokers from swaps, K11).
     """
@@ -290,17 +291,15 @@ def misfit(hand: list[Card], read: SeatRead) -> int:
         for card in turn.gained:
             if card in at_draw:
                 at_draw.remove(card)
+        if turn.taken is not None and turn.taken in at_draw:
+            at_draw.remove(turn.taken)
         if any(needs) and unknown == 0 and not turn.laid:
             if turn.passed is not None:
                 top = turn.passed
                 bad += all(usefulness(top, h, *needs) >= TAKES for h in _less_one(at_draw))
             elif turn.taken is not None:
-                if turn.taken in at_draw:
-                    at_draw.remove(turn.taken)
                 jokers = any(c.is_joker for c in at_draw)
                 bad += not jokers and usefulness(turn.taken, at_draw, *needs) < TAKES
-        elif turn.taken is not None and turn.taken in at_draw:
-            at_draw.remove(turn.taken)
         held = at_draw
         unknown += turn.stock
         if unknown > 1 or turn.laid:
