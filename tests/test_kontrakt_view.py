@@ -176,6 +176,7 @@ def test_basic_bot_lays_down_as_soon_as_it_can() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(2400)  # a guard against hangs: 450-1,100 s on 2 cores, more when shared
 def test_soak_many_games_without_error() -> None:
     """10,000 whole games with random and basic bots, 2-8 players (see docs/benchmarks.md)."""
     import sys
