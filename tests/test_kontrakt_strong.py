@@ -83,7 +83,7 @@ def test_strong_without_samples_is_the_heuristic_bot() -> None:
     assert first == _play_deal(4, samples=0)
 
 
-def test_strong_time_cap_stops_the_search_early() -> None:
+def test_strong_time_cap_stops_the_search_early(monkeypatch: pytest.MonkeyPatch) -> None:
     """``time_cap`` (seconds) lets no move start a new guess once it has thought that
     long: with a tiny cap each searched decision plays two guesses, not ``samples``."""
     plays: list[int] = []
@@ -94,15 +94,12 @@ def test_strong_time_cap_stops_the_search_early() -> None:
         plays.append(len(values[0]))
         return values
 
-    kontrakt_strong.outcomes = counted  # type: ignore[assignment]
-    try:
-        game = KontraktGame(4, seed=6)
-        bots = [StrongBot(6, samples=40, time_cap=1e-6)] + [
-            make_bot("kontrakt", "basic", s) for s in (1, 2, 3)
-        ]
-        _play(game, bots, [], lambda: 0)
-    finally:
-        kontrakt_strong.outcomes = real
+    monkeypatch.setattr(kontrakt_strong, "outcomes", counted)
+    game = KontraktGame(4, seed=6)
+    bots = [StrongBot(6, samples=40, time_cap=1e-6)] + [
+        make_bot("kontrakt", "basic", s) for s in (1, 2, 3)
+    ]
+    _play(game, bots, [], lambda: 0)
     assert plays and set(plays) == {2}
 
 
