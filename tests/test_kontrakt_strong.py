@@ -125,8 +125,11 @@ def test_K12_far_from_the_seventh_contract_strong_sheds_its_highest_card() -> No
     # singletons only: six cards from three groups or three runs, so caught whole most likely
     hand = "Ah Kd 9s 2h 3c 5d 6s 7c Th 4s"
     assert _seventh_deal_discard(hand, "8d") == "Ah"  # an ace costs 15 (K6)
-    # without the rule the bot keeps building: the ace stays as a run's low end
-    assert _seventh_deal_discard(hand, "8d", dump_seventh=None) != "Ah"
+    # without the rule (and without giving up, K13) the bot keeps building: the ace
+    # stays as a run's low end
+    assert _seventh_deal_discard(hand, "8d", dump_seventh=None, give_up=None) != "Ah"
+    # giving up by the odds alone sheds it too, this far from the contract
+    assert _seventh_deal_discard(hand, "8d", dump_seventh=None) == "Ah"
 
 
 def _two_seats(
@@ -236,3 +239,60 @@ def test_has_partner_is_a_rank_mate_or_a_near_suit_card() -> None:
     assert _has_partner(Card.parse("9c"), parse_cards("Jc"))
     assert not _has_partner(Card.parse("9c"), parse_cards("Qc 6c 5d"))
     assert not _has_partner(JOKER, parse_cards("9c 9d"))
+
+
+def _fourth_deal(hand: str, *, late: bool) -> KontraktGame:
+    """Seat 0 of two holds ``hand`` (11 cards) in the fourth deal (three groups) and is
+    to discard. ``late``: seat 1 has its contract down and one card left, the stock
+    eight cards; otherwise seat 1 holds ten cards, nothing laid, the stock full."""
+    from collections import Counter
+
+    from rummykit.cards import full_deck, parse_cards
+    from rummykit.kontrakt import Phase, deck_for
+
+    mine = parse_cards(hand)
+    if late:
+        other = parse_cards("5c")
+        table = [(1, parse_cards(m), True) for m in ("7c 7d 7h", "Jc Jd Jh", "3s 3d 3h")]
+        laid = [(0, 0, False), (3, 0, True)]
+    else:
+        other, table, laid = parse_cards("5c 5d 6s 8h Qh Jd Tc 3h 2s 4c"), [], None
+    rest = Counter(full_deck(*deck_for(2)))
+    rest.subtract([*mine, *other, *(c for _o, m, _p in table for c in m)])
+    cards = sorted(rest.elements(), key=str)
+    stock, pile = (cards[:8], cards[8:]) if late else (cards[1:], cards[:1])
+    return KontraktGame.from_position(
+        [mine, other],
+        deal=3,
+        dealer=1,
+        stock=stock,
+        discard_pile=pile,
+        table=table,
+        laid=laid,
+        turn=0,
+        phase=Phase.PLAY,
+    )
+
+
+def test_K13_strong_gives_up_building_when_its_contract_is_out_of_reach() -> None:
+    from dataclasses import replace
+
+    from rummykit.bots.kontrakt_odds import DealState, completion_odds
+    from rummykit.cards import Card
+    from rummykit.kontrakt import Discard
+
+    # three pairs, three cards missing: the 9s is the one card that builds nothing
+    hand = "Kh Kd Qs Qc 2h 2d 4s 5d 6c 7h 9s"
+    # the other player will most likely go out next turn: the kings' 10 points go
+    late = _fourth_deal(hand, late=True).view(0)
+    assert StrongBot(1).choose(late) == Discard(0, Card.parse("Kh"))
+    assert StrongBot(1, give_up=None).choose(late) == Discard(0, Card.parse("9s"))
+    # early in the deal it keeps building
+    early = _fourth_deal(hand, late=False).view(0)
+    assert StrongBot(1).choose(early) == Discard(0, Card.parse("9s"))
+    # the chance to complete falls with every card missing and as the deal nears its end
+    early_state = DealState(deal=3, missing=1, outs=12, stock=60, danger=0, completed=0, fewest=12)
+    odds = [completion_odds(replace(early_state, missing=m)) for m in (1, 2, 3)]
+    assert 1 > odds[0] > odds[1] > odds[2] > 0
+    late_state = replace(early_state, stock=8, danger=3, completed=1, fewest=1)
+    assert completion_odds(late_state) < completion_odds(early_state)

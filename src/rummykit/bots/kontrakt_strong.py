@@ -29,6 +29,13 @@ How it thinks (``docs/bots.md`` has the measurements):
   while the hand is ``dump_seventh`` (3) or more cards from its contract it
   will most likely be caught whole, so the bot discards its highest card
   (never a joker) instead of building.
+- **Giving up** (K13: a hand caught before its contract is down pays for
+  every card): while the contract is open, the chance to complete it
+  before the deal ends (:mod:`rummykit.bots.kontrakt_odds`, a model of the
+  view fitted to the bot's own games) decides whether to shed the highest
+  card instead of the discard that builds: when ``(1 - p) * gain > p *
+  give_up``, ``gain`` being the points shed over the other card's and
+  ``give_up`` (25) what giving up a hand that would have completed costs.
 - **After the contract** it discards its highest card, counting a card that
   could still make a new meld with the hand (a card of its rank, or of its
   suit at most two ranks away) as ``partner_weight`` (12) points lower: it
@@ -84,6 +91,7 @@ from typing import Any
 
 from rummykit.bots.base import register
 from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness, whole_contract
+from rummykit.bots.kontrakt_odds import DealState, completion_odds
 from rummykit.bots.kontrakt_search import Guess, outcomes, overrule
 from rummykit.bots.reading import sample_kontrakt_read
 from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen, sample_kontrakt
@@ -264,9 +272,11 @@ class StrongBot:
         search_draw: bool = True,
         dump_seventh: int | None = 3,
         partner_weight: float = 12.0,
+        give_up: float | None = 25.0,
         time_cap: float | None = None,
     ) -> None:
         self.seed = seed
+        self.give_up = give_up
         self.time_cap = time_cap
         self._deadline: float | None = None
         self.dump_seventh = dump_seventh
@@ -521,6 +531,9 @@ class StrongBot:
         )
         ranked = self._ranked_discards(view, hand, banned)
         card = ranked[0][1]
+        shed = self._give_up(view, hand, card, banned)
+        if shed is not None:
+            return Discard(seat, shed)
         if self.samples > 0 and len(ranked) > 1:
             # The heuristic's few best discards played forward on the same guesses.
             cands = [c for _k, c in ranked[: self.candidates]]
@@ -535,6 +548,46 @@ class StrongBot:
             )
             card = cands[overrule(values, self.z)]
         return Discard(seat, card)
+
+    def _give_up(
+        self, view: Mapping[str, Any], hand: list[Card], card: Card, banned: Card | None
+    ) -> Card | None:
+        """The highest card (a joker last) to let go instead of ``card``, when building
+        most likely fails: with ``p`` the chance to complete the contract
+        (:func:`~rummykit.bots.kontrakt_odds.completion_odds`) and ``gain`` the points
+        shed over ``card``'s, when ``(1 - p) * gain > p * give_up``. ``give_up`` is
+        what giving up a hand that would have completed costs, in points."""
+        needs = _needs(view)
+        if self.give_up is None or not needs or len(hand) < 2:
+            return None
+        unseen = self._unseen(view)
+        if self._dumping(view, hand, needs, unseen):
+            return None  # already shedding
+        allowed = [c for c in hand if c != banned or hand.count(c) > 1]
+        high = min(allowed, key=lambda c: (c.is_joker, -kontrakt_value(c)))
+        gain = kontrakt_value(high) - kontrakt_value(card)
+        if gain <= 0:
+            return None
+        rest = list(hand)
+        rest.remove(card)
+        p = completion_odds(_deal_state(view, self._shape(rest, needs, unseen)))
+        return high if (1.0 - p) * gain > p * self.give_up else None
+
+
+def _deal_state(view: Mapping[str, Any], shape: Shape) -> DealState:
+    """What the completion model reads from a view and the hand's shape after a discard."""
+    seat = view["seat"]
+    sizes = view["hand_sizes"]
+    done = [s for s in range(len(sizes)) if s != seat and view["laid"][s]["complete"]]
+    return DealState(
+        deal=view["deal"],
+        missing=shape.missing,
+        outs=shape.outs,
+        stock=view["stock_size"],
+        danger=_danger(view),
+        completed=len(done),
+        fewest=min((sizes[s] for s in done), default=12),
+    )
 
 
 def _has_partner(card: Card, others: Sequence[Card]) -> bool:
