@@ -24,7 +24,7 @@ import numpy as np
 
 from rummykit.bots.kontrakt_basic import BasicBot
 from rummykit.bots.kontrakt_odds import FEATURES, DealState
-from rummykit.bots.kontrakt_strong import StrongBot, _deal_state, _needs
+from rummykit.bots.kontrakt_strong import StrongBot
 from rummykit.cards import Card
 from rummykit.kontrakt import Discard, KontraktGame
 
@@ -48,7 +48,8 @@ def play_deck(deck: int) -> list[Row]:
             view = game.view(turn)
             action = bots[turn].choose(view)
             if turn == seat and isinstance(action, Discard):
-                state = _position(strong, view, action.card)
+                hand = [Card.parse(t).plain() for t in view["hand"]]
+                state = strong.odds_state(view, hand, action.card)
                 if state is not None:
                     seen.append((view["deal"], state))
             game.apply(action)
@@ -57,20 +58,6 @@ def play_deck(deck: int) -> list[Row]:
                 completed.add(mine["deal"])
         rows += [(deck, state, deal in completed) for deal, state in seen]
     return rows
-
-
-def _position(bot: StrongBot, view: dict[str, object], card: Card) -> DealState | None:
-    """The state after discarding ``card``, where the give-up rule would be asked."""
-    needs = _needs(view)
-    hand = [Card.parse(str(t)).plain() for t in view["hand"]]  # type: ignore[attr-defined]
-    if not needs or len(hand) < 2:
-        return None
-    unseen = bot._unseen(view)
-    if bot._dumping(view, hand, needs, unseen):
-        return None
-    rest = list(hand)
-    rest.remove(card)
-    return _deal_state(view, bot._shape(rest, needs, unseen))
 
 
 def design(states: list[DealState]) -> np.ndarray:

@@ -549,6 +549,20 @@ class StrongBot:
             card = cands[overrule(values, self.z)]
         return Discard(seat, card)
 
+    def odds_state(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> DealState | None:
+        """What the completion model (:mod:`rummykit.bots.kontrakt_odds`) reads after
+        discarding ``card``; None where giving up is not asked: the contract down, the
+        last card, or the seventh deal's shedding already under way."""
+        needs = _needs(view)
+        if not needs or len(hand) < 2:
+            return None
+        unseen = self._unseen(view)
+        if self._dumping(view, hand, needs, unseen):
+            return None
+        rest = list(hand)
+        rest.remove(card)
+        return _deal_state(view, self._shape(rest, needs, unseen))
+
     def _give_up(
         self, view: Mapping[str, Any], hand: list[Card], card: Card, banned: Card | None
     ) -> Card | None:
@@ -557,20 +571,17 @@ class StrongBot:
         (:func:`~rummykit.bots.kontrakt_odds.completion_odds`) and ``gain`` the points
         shed over ``card``'s, when ``(1 - p) * gain > p * give_up``. ``give_up`` is
         what giving up a hand that would have completed costs, in points."""
-        needs = _needs(view)
-        if self.give_up is None or not needs or len(hand) < 2:
+        if self.give_up is None:
             return None
-        unseen = self._unseen(view)
-        if self._dumping(view, hand, needs, unseen):
-            return None  # already shedding
+        state = self.odds_state(view, hand, card)
+        if state is None:
+            return None
         allowed = [c for c in hand if c != banned or hand.count(c) > 1]
         high = min(allowed, key=lambda c: (c.is_joker, -kontrakt_value(c)))
         gain = kontrakt_value(high) - kontrakt_value(card)
         if gain <= 0:
             return None
-        rest = list(hand)
-        rest.remove(card)
-        p = completion_odds(_deal_state(view, self._shape(rest, needs, unseen)))
+        p = completion_odds(state)
         return high if (1.0 - p) * gain > p * self.give_up else None
 
 
