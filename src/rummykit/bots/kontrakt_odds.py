@@ -17,7 +17,7 @@ how well the model separates the hands.
 from __future__ import annotations
 
 import math
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 __all__ = ["FEATURES", "WEIGHTS", "DealState", "completion_odds"]
 
@@ -46,7 +46,7 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
 
 def completion_odds(state: DealState) -> float:
     """The chance (0-1) that the hand completes its contract before the deal ends."""
-    values = astuple(state)
     z = WEIGHTS["deal"][state.deal]
-    z += sum(w * float(x) for w, x in zip(WEIGHTS["features"], values[1:], strict=True))
+    for weight, name in zip(WEIGHTS["features"], FEATURES, strict=True):
+        z += weight * float(getattr(state, name))
     return 1.0 / (1.0 + math.exp(-z))
