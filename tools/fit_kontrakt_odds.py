@@ -42,7 +42,7 @@ def play_deck(deck: int) -> list[Row]:
         strong = StrongBot(deck * 10 + seat + 7, give_up=None)
         bots: list[StrongBot | BasicBot] = [BasicBot(1000 * deck + j) for j in range(4)]
         bots[seat] = strong
-        seen: list[tuple[int, DealState]] = []
+        seen: list[DealState] = []
         completed: set[int] = set()
         while (turn := game.turn) is not None:
             view = game.view(turn)
@@ -51,12 +51,12 @@ def play_deck(deck: int) -> list[Row]:
                 hand = [Card.parse(t).plain() for t in view["hand"]]
                 state = strong.odds_state(view, hand, action.card)
                 if state is not None:
-                    seen.append((view["deal"], state))
+                    seen.append(state)
             game.apply(action)
             mine = game.view(seat)
             if mine["laid"][seat]["complete"]:
                 completed.add(mine["deal"])
-        rows += [(deck, state, deal in completed) for deal, state in seen]
+        rows += [(deck, state, state.deal in completed) for state in seen]
     return rows
 
 

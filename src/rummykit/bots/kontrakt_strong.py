@@ -378,7 +378,7 @@ class StrongBot:
         ranked.sort(key=lambda kc: kc[0])  # stable: hand order breaks ties
         if needs and self._dumping(view, hand, needs, unseen):
             # the highest card first (never a joker), the usual order among equals
-            ranked.sort(key=lambda kc: (kc[1].is_joker, -kontrakt_value(kc[1])))
+            ranked.sort(key=lambda kc: _shed_order(kc[1]))
         return ranked
 
     def _dumping(
@@ -531,7 +531,7 @@ class StrongBot:
         )
         ranked = self._ranked_discards(view, hand, banned)
         card = ranked[0][1]
-        shed = self._give_up(view, hand, card, banned)
+        shed = self._give_up(view, hand, ranked)
         if shed is not None:
             return Discard(seat, shed)
         if self.samples > 0 and len(ranked) > 1:
@@ -564,25 +564,34 @@ class StrongBot:
         return _deal_state(view, self._shape(rest, needs, unseen))
 
     def _give_up(
-        self, view: Mapping[str, Any], hand: list[Card], card: Card, banned: Card | None
+        self,
+        view: Mapping[str, Any],
+        hand: list[Card],
+        ranked: list[tuple[tuple[float, ...], Card]],
     ) -> Card | None:
-        """The highest card (a joker last) to let go instead of ``card``, when building
-        most likely fails: with ``p`` the chance to complete the contract
-        (:func:`~rummykit.bots.kontrakt_odds.completion_odds`) and ``gain`` the points
-        shed over ``card``'s, when ``(1 - p) * gain > p * give_up``. ``give_up`` is
-        what giving up a hand that would have completed costs, in points."""
+        """The highest allowed discard (a joker last) to let go instead of the best one
+        of ``ranked``, when building most likely fails: with ``p`` the chance to complete
+        the contract (:func:`~rummykit.bots.kontrakt_odds.completion_odds`) and ``gain``
+        the points shed over the best discard's, when ``(1 - p) * gain > p * give_up``.
+        ``give_up`` is what giving up a hand that would have completed costs, in points."""
         if self.give_up is None:
             return None
+        card = ranked[0][1]
         state = self.odds_state(view, hand, card)
         if state is None:
             return None
-        allowed = [c for c in hand if c != banned or hand.count(c) > 1]
-        high = min(allowed, key=lambda c: (c.is_joker, -kontrakt_value(c)))
+        allowed = {c for _key, c in ranked}
+        high = min((c for c in hand if c in allowed), key=_shed_order)  # ties: hand order
         gain = kontrakt_value(high) - kontrakt_value(card)
         if gain <= 0:
             return None
         p = completion_odds(state)
         return high if (1.0 - p) * gain > p * self.give_up else None
+
+
+def _shed_order(card: Card) -> tuple[bool, int]:
+    """The order to shed cards in: the highest first, a joker last."""
+    return card.is_joker, -kontrakt_value(card)
 
 
 def _deal_state(view: Mapping[str, Any], shape: Shape) -> DealState:
