@@ -231,6 +231,33 @@ def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
     )
 
 
+def test_K13_strong_keeps_two_cards_when_a_part_leaves_its_contract_open() -> None:
+    from rummykit.kontrakt import LayDown
+
+    # The sixth deal (a group and two runs). Both parts extended would leave one card
+    # with a run still to lay, which K13 forbids: the bot lays them bare instead.
+    hand = "9s 9h 9d 9c 9s 2c 3c 4c 5c 6c Kh"
+    game = _two_seats(hand, "Qd", deal=5, draw=False)
+    action = StrongBot(1, samples=0).choose(game.view(0))
+    assert isinstance(action, LayDown)
+    assert sorted(map(len, action.melds)) == [3, 3]
+    game.apply(action)
+    assert len(game.view(0)["hand"]) == 5
+    # a hand of four that makes one run of the two: laying it would leave one card
+    game = _two_seats(
+        "4c 5c 6c Kh",
+        "Qd",
+        deal=5,
+        draw=False,
+        laid=[(1, 0, False), (0, 0, False)],
+        table=[(0, "7d 7h 7s", True)],
+    )
+    action = StrongBot(1, samples=0).choose(game.view(0))
+    assert not isinstance(action, LayDown)
+    game.apply(action)  # a legal discard
+    assert len(game.view(0)["hand"]) == 3
+
+
 def test_has_partner_is_a_rank_mate_or_a_near_suit_card() -> None:
     from rummykit.bots.kontrakt_strong import _has_partner
     from rummykit.cards import JOKER, Card, parse_cards
