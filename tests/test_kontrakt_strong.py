@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummykit.bots import kontrakt_strong, make_bot
 from rummykit.bots.kontrakt_strong import StrongBot
@@ -323,3 +326,94 @@ def test_K13_strong_gives_up_building_when_its_contract_is_out_of_reach() -> Non
     assert 1 > odds[0] > odds[1] > odds[2] > 0
     late_state = replace(early_state, stock=8, danger=3, completed=1, fewest=1)
     assert completion_odds(late_state) < completion_odds(early_state)
+
+
+def _meld_rich_position(rng: random.Random) -> tuple[KontraktGame, int]:
+    """Seat 0 of two in the play phase of a random deal, its contract open, some parts of
+    it laid, and a hand of 2-12 cards built from groups and runs (so that big lay-downs,
+    which test K9-K13 at their edges, are common); the deal's index comes back too."""
+    from collections import Counter
+
+    from rummykit.cards import JOKER, Card, Suit, full_deck
+    from rummykit.contracts import CONTRACTS
+    from rummykit.kontrakt import Phase
+
+    left = Counter(full_deck(2, 2))
+    deal = rng.randrange(7)
+    contract = CONTRACTS[deal]
+    groups = 0 if contract.all_at_once else rng.randint(0, contract.groups)
+    runs = 0 if contract.all_at_once else rng.randint(0, contract.runs)
+    if (groups, runs) == (contract.groups, contract.runs):
+        runs -= 1 if runs else 0
+        groups -= 0 if runs < contract.runs else 1
+
+    def take(cards: list[Card]) -> list[Card]:
+        got = []
+        for c in cards:
+            if left[c] > 0:
+                left[c] -= 1
+                got.append(c)
+        return got
+
+    def run(length: int) -> list[Card]:
+        suit, start = rng.choice(list(Suit)), rng.randint(1, 14 - length)
+        return [Card(r, suit) for r in range(start, start + length)]
+
+    def group(size: int) -> list[Card]:
+        rank = rng.randint(1, 13)
+        return [Card(rank, rng.choice(list(Suit))) for _ in range(size)]
+
+    table: list[tuple[int, list[Card], bool]] = []
+    for kind, count in ((group, groups), (run, runs)):
+        for _ in range(count):
+            while len(meld := take(kind(3))) < 3:
+                left.update(meld)
+            table.append((0, meld, True))
+    hand: list[Card] = []
+    size = rng.randint(2, 12)
+    while len(hand) < size:
+        pick = rng.random()
+        if pick < 0.35:
+            hand += take(run(rng.randint(3, 7)))
+        elif pick < 0.7:
+            hand += take(group(rng.randint(3, 6)))
+        elif pick < 0.8:
+            hand += take([JOKER])
+        else:
+            hand += take([rng.choice([c for c in left if left[c] > 0])])
+    left.update(hand[size:])
+    hand = hand[:size]
+    rest = list(left.elements())
+    rng.shuffle(rest)
+    other, pile, stock = rest[:10], rest[10:11], rest[11:]
+    game = KontraktGame.from_position(
+        [hand, other],
+        deal=deal,
+        dealer=1,
+        stock=stock,
+        discard_pile=pile,
+        table=table,
+        laid=[(groups, runs, False), (0, 0, False)],
+        turn=0,
+        phase=Phase.PLAY,
+    )
+    return game, deal
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_K9_K13_strong_lays_down_only_what_the_rules_allow(seed: int) -> None:
+    """Whatever the hand and the parts laid, every action strong picks in its turn is
+    legal: contract parts with two cards kept (K13), the whole seventh contract at once
+    (K12), lay-offs only once complete (K10), and a discard to end the turn."""
+    game, _deal = _meld_rich_position(random.Random(seed))
+    bot = StrongBot(seed, samples=0)
+    for _ in range(40):
+        if game.turn != 0 or game.is_over or str(game.phase) != "play":
+            break
+        action = bot.choose(game.view(0))
+        assert game.can(action), action
+        if isinstance(game.apply(action), DealEnded):
+            break
+    else:
+        pytest.fail("seat 0 never ended its turn")
