@@ -1,13 +1,14 @@
 """Soak: play many whole Kontraktsrummy games (seven deals) with the random and basic bots.
 
 Game ``i`` seats ``2 + i % 7`` players; its bots are all random (``i % 3 == 0``),
-all basic (``1``) or mixed, seat by seat (``2``). After every action the
+all basic (``1``) or mixed, seat by seat (``2``); with ``--strong-every K`` every
+``K``-th game seats the strong bot, basic and random in turn instead. After every action the
 engine's cards are checked for conservation (RULES.md); every game must end
 after seven deals with totals equal to the deal scores summed; every
 ``--replay-every``-th game is written as a record and replayed. Any exception
 or failed check counts as an error.
 
-    python benchmarks/kontrakt_games.py --games 10000 --jobs 2
+    python benchmarks/kontrakt_games.py --games 10000 --jobs 2 --strong-every 25
 """
 
 from __future__ import annotations
@@ -22,27 +23,35 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from rummykit.bots.kontrakt_basic import BasicBot, RandomBot
+from rummykit.bots.kontrakt_strong import StrongBot
 from rummykit.kontrakt import DEALS, KontraktGame, replay_record
 from rummykit.record import parse_record
 
 MAX_ACTIONS = 100_000
 
 
-def bots_for(i: int, n: int) -> str:
-    """The bot of each seat of game ``i``: 'r' random, 'b' basic."""
+BOTS = {"r": RandomBot, "b": BasicBot, "s": StrongBot}
+
+
+def bots_for(i: int, n: int, strong_every: int = 0) -> str:
+    """The bot of each seat of game ``i``: 'r' random, 'b' basic, 's' strong."""
+    if strong_every and i % strong_every == 0:
+        seats = ("sbr" * n)[:n]  # strong in a different seat from game to game
+        return seats[i % n :] + seats[: i % n]
     return ("r" * n, "b" * n, "rb" * n)[i % 3][:n]
 
 
-def play_one(i: int, seed: int, replay_every: int) -> dict[str, Any]:
+def play_one(i: int, seed: int, replay_every: int, strong_every: int = 0) -> dict[str, Any]:
     """Play game ``i``; return its figures or its error."""
     n = 2 + i % 7
-    kinds = bots_for(i, n)
+    kinds = bots_for(i, n, strong_every)
     game = KontraktGame(n, seed=seed * 1_000_003 + i)
-    bots = [(RandomBot if k == "r" else BasicBot)(seed + 7919 * i + s) for s, k in enumerate(kinds)]
+    bots = [BOTS[k](seed + 7919 * i + s) for s, k in enumerate(kinds)]
     actions = 0
     try:
         while (seat := game.turn) is not None:
-            game.apply(bots[seat].choose(game.view(seat, log=False)))
+            # the strong bot reads the deal's log (what was discarded, taken, passed)
+            game.apply(bots[seat].choose(game.view(seat, log=kinds[seat] == "s")))
             actions += 1
             ids = sorted(i for place in game.card_ids().values() for i in place)
             if ids != list(range(len(game._s.deck))):
@@ -63,9 +72,9 @@ def play_one(i: int, seed: int, replay_every: int) -> dict[str, Any]:
     return {"i": i, "n": n, "kinds": kinds, "actions": actions}
 
 
-def _chunk(args: tuple[list[int], int, int]) -> list[dict[str, Any]]:
-    games, seed, replay_every = args
-    return [play_one(i, seed, replay_every) for i in games]
+def _chunk(args: tuple[list[int], int, int, int]) -> list[dict[str, Any]]:
+    games, seed, replay_every, strong_every = args
+    return [play_one(i, seed, replay_every, strong_every) for i in games]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--replay-every", type=int, default=50)
+    p.add_argument(
+        "--strong-every", type=int, default=0, help="seat the strong bot in every K-th game"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     start = time.perf_counter()
     chunks = [list(range(j, args.games, args.jobs * 8)) for j in range(args.jobs * 8)]
-    work = [(c, args.seed, args.replay_every) for c in chunks if c]
+    work = [(c, args.seed, args.replay_every, args.strong_every) for c in chunks if c]
     results: list[dict[str, Any]] = []
     if args.jobs == 1:
         for w in work:
@@ -95,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "games": len(results),
         "errors": len(errors),
+        "games_with_strong": sum("s" in r["kinds"] for r in results),
         "jobs": args.jobs,
         "seconds": round(wall, 1),
         "games_per_second": round(len(results) / wall, 2),
