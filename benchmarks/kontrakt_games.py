@@ -1,12 +1,12 @@
-"""Soak: play many whole Kontraktsrummy games (seven deals) with the random and basic bots.
+"""Soak: play many whole Kontraktsrummy games (seven deals) with the built-in bots.
 
 Game ``i`` seats ``2 + i % 7`` players; its bots are all random (``i % 3 == 0``),
 all basic (``1``) or mixed, seat by seat (``2``); with ``--strong-every K`` every
-``K``-th game seats the strong bot, basic and random in turn instead. After every action the
-engine's cards are checked for conservation (RULES.md); every game must end
-after seven deals with totals equal to the deal scores summed; every
-``--replay-every``-th game is written as a record and replayed. Any exception
-or failed check counts as an error.
+``K``-th game seats the strong bot, basic and random in turn instead. After
+every action the engine's cards are checked for conservation (RULES.md);
+every game must end after seven deals with totals equal to the deal scores
+summed; every ``--replay-every``-th game is written as a record and replayed.
+Any exception or failed check counts as an error.
 
     python benchmarks/kontrakt_games.py --games 10000 --jobs 2 --strong-every 25
 """
