@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
 from kontrakt_helpers import game_with, play_bots
 from rummykit.bots import levels, make_bot
-from rummykit.cards import parse_cards
+from rummykit.cards import full_deck, parse_cards
 from rummykit.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
 from rummykit.kontrakt import (
     DealEnded,
     Draw,
     KontraktGame,
     LayDown,
+    Phase,
     hint_for,
     legal_actions_for,
 )
@@ -122,6 +124,39 @@ def test_find_melds_prefers_naturals_and_extends() -> None:
     assert largest_part(hand, 2, 0) is not None
     assert all(len(m) == 3 for m in candidate_melds(hand, MeldKind.RUN))
     assert str(CONTRACTS[6]) == "3 groups or 3 runs, all at once"
+
+
+def test_K13_largest_part_keeps_two_cards_while_the_contract_stays_open() -> None:
+    # A group and two runs wanted: both parts with every card that fits would keep
+    # only the king, so the part is laid bare; completing the contract may empty more.
+    hand = parse_cards("9s 9h 9d 9c 9s 2c 3c 4c 5c 6c Kh")
+    part = largest_part(hand, 1, 2)
+    assert part is not None and part[:2] == (1, 1)
+    assert sorted(map(len, part[2])) == [3, 3]
+    full = largest_part(hand, 1, 1)
+    assert full is not None and sorted(map(len, full[2])) == [5, 5]
+    # one run of the two from four cards would keep one card: a smaller part, or none
+    assert largest_part(parse_cards("4c 5c 6c Kh"), 0, 2) is None
+    part = largest_part(parse_cards("7d 7h 7s 4c 5c 6c Kh"), 1, 2)
+    assert part is not None and sum(part[:2]) == 1 and len(part[2][0]) == 3
+    # the players' hint offers the same part, one the engine allows, as basic lays it
+    other, pile = parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c"), parse_cards("Qd")
+    rest = Counter(full_deck(2, 2))
+    rest.subtract([*hand, *other, *pile])
+    game = KontraktGame.from_position(
+        [hand, other],
+        deal=5,
+        dealer=1,
+        stock=sorted(rest.elements(), key=str),
+        discard_pile=pile,
+        turn=0,
+        phase=Phase.PLAY,
+    )
+    parts = game.hint(0)["parts"]
+    assert sorted(map(len, parts)) == [3, 3]
+    assert game.can(LayDown(0, tuple(tuple(parse_cards(" ".join(m))) for m in parts)))
+    basic = make_bot("kontrakt", "basic", 1).choose(game.view(0))
+    assert isinstance(basic, LayDown) and game.can(basic)
 
 
 def test_generated_actions_are_all_legal() -> None:

@@ -248,8 +248,13 @@ def largest_part(
 ) -> tuple[int, int, list[list[Card]]] | None:
     """The most contract melds the hand can lay now, at most ``groups`` and ``runs`` (K9).
 
+    Each meld takes the hand's other cards that fit it. A part that leaves the
+    contract open must leave two cards in hand (K13: no going out before the
+    whole contract is down), so such a part is laid bare, three cards a meld,
+    or a smaller part is looked for.
+
     Returns (groups, runs, melds) with as many melds as possible, or None when
-    the hand makes no meld the contract still needs.
+    the hand can lay no meld the contract still needs.
     """
     options = sorted(
         ((g, r) for g in range(groups + 1) for r in range(runs + 1) if g + r > 0),
@@ -259,6 +264,16 @@ def largest_part(
     pools: dict[MeldKind, list[_Candidate]] = {}
     for g, r in options:
         found = _find(counts, pools, g, r, True)
-        if found is not None:
-            return g, r, found
+        if found is None:
+            continue
+        if (g, r) != (groups, runs) and _kept(hand, found) < 2:
+            found = _find(counts, pools, g, r, False)
+            if found is None or _kept(hand, found) < 2:
+                continue
+        return g, r, found
     return None
+
+
+def _kept(hand: Sequence[Card], melds: list[list[Card]]) -> int:
+    """The cards left in ``hand`` once ``melds`` are laid from it."""
+    return len(hand) - sum(map(len, melds))

@@ -228,12 +228,8 @@ class BasicBot:
             else:
                 laid = view["laid"][seat]
                 need_g, need_r = contract.groups - laid["groups"], contract.runs - laid["runs"]
-                part = largest_part(hand, need_g, need_r)
+                part = largest_part(hand, need_g, need_r)  # two cards kept (K13)
                 melds = None if part is None else part[2]
-                # K13: no going out before the whole contract: keep two cards
-                short = part is not None and (part[0], part[1]) != (need_g, need_r)
-                if short and len(hand) - sum(map(len, melds or [])) < 2:
-                    melds = None
             if melds:
                 return LayDown(seat, tuple(tuple(m) for m in melds))
         elif (laying := after_contract(view)) is not None:

@@ -96,7 +96,7 @@ from rummykit.bots.kontrakt_search import Guess, outcomes, overrule
 from rummykit.bots.reading import sample_kontrakt_read
 from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen, sample_kontrakt
 from rummykit.cards import JOKER, Card, Suit, kontrakt_value
-from rummykit.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
+from rummykit.contracts import CONTRACTS, candidate_melds, largest_part
 from rummykit.kontrakt import (
     Action,
     BuyUpcard,
@@ -515,9 +515,10 @@ class StrongBot:
             if contract.all_at_once:
                 melds = whole_contract(hand, contract)
             else:
-                melds = _contract_part(
+                part = largest_part(
                     hand, contract.groups - laid["groups"], contract.runs - laid["runs"]
                 )
+                melds = None if part is None else part[2]
             if melds:
                 return LayDown(seat, tuple(tuple(m) for m in melds))
         elif (laying := after_contract(view)) is not None:
@@ -586,23 +587,6 @@ class StrongBot:
             return None
         p = completion_odds(state)
         return high if (1.0 - p) * gain > p * self.give_up else None
-
-
-def _contract_part(hand: Sequence[Card], groups: int, runs: int) -> list[list[Card]] | None:
-    """The most contract melds the hand can lay now (K9), each with the hand's other cards
-    that fit it; None when it can lay none. A part that leaves the contract open must
-    leave two cards in hand (K13: no going out before the whole contract), so such a
-    part is laid bare (three cards a meld), or not at all when even that leaves too few."""
-    part = largest_part(hand, groups, runs)
-    if part is None:
-        return None
-    laid_groups, laid_runs, melds = part
-    if (laid_groups, laid_runs) == (groups, runs) or len(hand) - sum(map(len, melds)) >= 2:
-        return melds
-    bare = find_melds(hand, laid_groups, laid_runs, extend=False)
-    if bare is None or len(hand) - sum(map(len, bare)) < 2:
-        return None
-    return bare
 
 
 def _shed_order(card: Card) -> tuple[bool, int]:
