@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from rummykit.bots.kontrakt_basic import BasicBot, RandomBot
 from rummykit.cards import Card, full_deck, parse_cards
 from rummykit.dealing import forhand
-from rummykit.kontrakt import KontraktGame, KontraktOptions, deck_for
+from rummykit.kontrakt import KontraktGame, KontraktOptions, Phase, deck_for
 
 # Cards unlikely to make melds with anything a test hands out: filler for hands.
 _SEED = 12345
@@ -63,6 +63,38 @@ def game_with(
     """A game whose first deal deals ``hands`` (one deck: it waits after the deal)."""
     deck = build_deck(players, hands, upcard, stock, dealer)
     return KontraktGame(names or players, decks=[deck], dealer=dealer, options=options)
+
+
+def two_seats(
+    hand: str,
+    pile_top: str,
+    *,
+    deal: int = 0,
+    table: Sequence[tuple[int, str, bool]] = (),
+    laid: Sequence[tuple[int, int, bool]] = ((0, 0, False), (0, 0, False)),
+    draw: bool = True,
+    stock_top: str = "",
+) -> KontraktGame:
+    """Seat 0 of two holds ``hand`` in deal ``deal`` (0-based) and is to draw (or to
+    play); ``pile_top`` on the discard pile, ``stock_top`` on the stock, ``table``'s
+    melds (owner, cards, whether part of a contract) and ``laid`` as given."""
+    hands = [parse_cards(hand), parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")]
+    melds = [(owner, parse_cards(cards), part) for owner, cards, part in table]
+    pile = parse_cards(pile_top)
+    top = parse_cards(stock_top)
+    rest = Counter(full_deck(*deck_for(2)))
+    rest.subtract([*hands[0], *hands[1], *pile, *top, *(c for _o, m, _p in melds for c in m)])
+    return KontraktGame.from_position(
+        hands,
+        deal=deal,
+        dealer=1,
+        stock=[*top, *sorted(rest.elements(), key=str)],
+        discard_pile=pile,
+        table=melds,
+        laid=list(laid),
+        turn=0,
+        phase=Phase.DRAW if draw else Phase.PLAY,
+    )
 
 
 def play_bots(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kontrakt_helpers import two_seats
 from rummykit.bots import kontrakt_strong, make_bot
 from rummykit.bots.kontrakt_strong import StrongBot
 from rummykit.kontrakt import DealEnded, KontraktGame
@@ -135,49 +135,12 @@ def test_K12_far_from_the_seventh_contract_strong_sheds_its_highest_card() -> No
     assert _seventh_deal_discard(hand, "8d", dump_seventh=None) == "Ah"
 
 
-def _two_seats(
-    hand: str,
-    pile_top: str,
-    *,
-    deal: int = 0,
-    table: Sequence[tuple[int, str, bool]] = (),
-    laid: Sequence[tuple[int, int, bool]] = ((0, 0, False), (0, 0, False)),
-    draw: bool = True,
-    stock_top: str = "",
-) -> KontraktGame:
-    """Seat 0 of two holds ``hand`` in deal ``deal`` (0-based) and is to draw (or to
-    play); ``pile_top`` on the discard pile, ``stock_top`` on the stock, ``table``'s
-    melds (owner, cards, whether part of a contract) and ``laid`` as given."""
-    from collections import Counter
-
-    from rummykit.cards import full_deck, parse_cards
-    from rummykit.kontrakt import Phase, deck_for
-
-    hands = [parse_cards(hand), parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")]
-    melds = [(owner, parse_cards(cards), part) for owner, cards, part in table]
-    pile = parse_cards(pile_top)
-    top = parse_cards(stock_top)
-    rest = Counter(full_deck(*deck_for(2)))
-    rest.subtract([*hands[0], *hands[1], *pile, *top, *(c for _o, m, _p in melds for c in m)])
-    return KontraktGame.from_position(
-        hands,
-        deal=deal,
-        dealer=1,
-        stock=[*top, *sorted(rest.elements(), key=str)],
-        discard_pile=pile,
-        table=melds,
-        laid=list(laid),
-        turn=0,
-        phase=Phase.DRAW if draw else Phase.PLAY,
-    )
-
-
 def _after_contract(pile_top: str, hand: str = "9c 9d 2s 4h", draw: bool = True) -> KontraktGame:
     """Seat 0 of two has its contract down (two groups: sevens and kings) and holds
     ``hand``; it is to draw (or to play), ``pile_top`` on the discard pile, 3c on the stock."""
     table = [(0, "7c 7d 7h", True), (0, "Kc Kd Kh", True)]
     laid = [(2, 0, True), (0, 0, False)]
-    return _two_seats(hand, pile_top, table=table, laid=laid, draw=draw, stock_top="3c")
+    return two_seats(hand, pile_top, table=table, laid=laid, draw=draw, stock_top="3c")
 
 
 def test_K10_with_the_contract_down_strong_takes_a_card_that_makes_a_new_meld() -> None:
@@ -214,7 +177,7 @@ def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
     hand = "9c 9d 5h 5s Kc 2d Jc Qs 4d Ah"  # the third deal: two runs, two cards missing
 
     def outs(pile_top: str) -> tuple[int, int, int, int]:
-        view = _two_seats(hand, pile_top, deal=2).view(0)
+        view = two_seats(hand, pile_top, deal=2).view(0)
         bot, needs = StrongBot(1, samples=0), _needs(view)
         unseen = Counter(kontrakt_unseen(view))
         cards = [Card.parse(t) for t in view["hand"]]
@@ -224,14 +187,12 @@ def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
 
     # 4h next to 5h keeps the distance and takes the outs from 6 to 10 (>= 1.25 * 6 + 2)
     assert outs("4h") == (2, 2, 6, 10)
-    view = _two_seats(hand, "4h", deal=2).view(0)
+    view = two_seats(hand, "4h", deal=2).view(0)
     assert StrongBot(1, samples=0).choose(view) == Draw(0, "discard")
     assert StrongBot(1, samples=0, outs_ratio=0).choose(view) == Draw(0, "stock")
     # 2h adds two outs only: a stock card's chance to lower the distance now is worth more
     assert outs("2h") == (2, 2, 6, 8)
-    assert StrongBot(1, samples=0).choose(_two_seats(hand, "2h", deal=2).view(0)) == Draw(
-        0, "stock"
-    )
+    assert StrongBot(1, samples=0).choose(two_seats(hand, "2h", deal=2).view(0)) == Draw(0, "stock")
 
 
 def test_K13_strong_keeps_two_cards_when_a_part_leaves_its_contract_open() -> None:
@@ -240,14 +201,14 @@ def test_K13_strong_keeps_two_cards_when_a_part_leaves_its_contract_open() -> No
     # The sixth deal (a group and two runs). Both parts extended would leave one card
     # with a run still to lay, which K13 forbids: the bot lays them bare instead.
     hand = "9s 9h 9d 9c 9s 2c 3c 4c 5c 6c Kh"
-    game = _two_seats(hand, "Qd", deal=5, draw=False)
+    game = two_seats(hand, "Qd", deal=5, draw=False)
     action = StrongBot(1, samples=0).choose(game.view(0))
     assert isinstance(action, LayDown)
     assert sorted(map(len, action.melds)) == [3, 3]
     game.apply(action)
     assert len(game.view(0)["hand"]) == 5
     # a hand of four that makes one run of the two: laying it would leave one card
-    game = _two_seats(
+    game = two_seats(
         "4c 5c 6c Kh",
         "Qd",
         deal=5,

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 import pytest
 
-from kontrakt_helpers import game_with, play_bots
+from kontrakt_helpers import game_with, play_bots, two_seats
 from rummykit.bots import levels, make_bot
-from rummykit.cards import full_deck, parse_cards
+from rummykit.cards import parse_cards
 from rummykit.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
 from rummykit.kontrakt import (
     DealEnded,
     Draw,
     KontraktGame,
     LayDown,
-    Phase,
     hint_for,
     legal_actions_for,
 )
@@ -140,18 +138,7 @@ def test_K13_largest_part_keeps_two_cards_while_the_contract_stays_open() -> Non
     part = largest_part(parse_cards("7d 7h 7s 4c 5c 6c Kh"), 1, 2)
     assert part is not None and sum(part[:2]) == 1 and len(part[2][0]) == 3
     # the players' hint offers the same part, one the engine allows, as basic lays it
-    other, pile = parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c"), parse_cards("Qd")
-    rest = Counter(full_deck(2, 2))
-    rest.subtract([*hand, *other, *pile])
-    game = KontraktGame.from_position(
-        [hand, other],
-        deal=5,
-        dealer=1,
-        stock=sorted(rest.elements(), key=str),
-        discard_pile=pile,
-        turn=0,
-        phase=Phase.PLAY,
-    )
+    game = two_seats("9s 9h 9d 9c 9s 2c 3c 4c 5c 6c Kh", "Qd", deal=5, draw=False)
     parts = game.hint(0)["parts"]
     assert sorted(map(len, parts)) == [3, 3]
     assert game.can(LayDown(0, tuple(tuple(parse_cards(" ".join(m))) for m in parts)))
