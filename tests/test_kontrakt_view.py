@@ -127,7 +127,8 @@ def test_find_melds_prefers_naturals_and_extends() -> None:
 def test_K13_largest_part_keeps_two_cards_while_the_contract_stays_open() -> None:
     # A group and two runs wanted: both parts with every card that fits would keep
     # only the king, so the part is laid bare; completing the contract may empty more.
-    hand = parse_cards("9s 9h 9d 9c 9s 2c 3c 4c 5c 6c Kh")
+    nines_and_clubs = "9s 9h 9d 9c 9s 2c 3c 4c 5c 6c Kh"
+    hand = parse_cards(nines_and_clubs)
     part = largest_part(hand, 1, 2)
     assert part is not None and part[:2] == (1, 1)
     assert sorted(map(len, part[2])) == [3, 3]
@@ -138,7 +139,7 @@ def test_K13_largest_part_keeps_two_cards_while_the_contract_stays_open() -> Non
     part = largest_part(parse_cards("7d 7h 7s 4c 5c 6c Kh"), 1, 2)
     assert part is not None and sum(part[:2]) == 1 and len(part[2][0]) == 3
     # the players' hint offers the same part, one the engine allows, as basic lays it
-    game = two_seats("9s 9h 9d 9c 9s 2c 3c 4c 5c 6c Kh", "Qd", deal=5, draw=False)
+    game = two_seats(nines_and_clubs, "Qd", deal=5, draw=False)
     parts = game.hint(0)["parts"]
     assert sorted(map(len, parts)) == [3, 3]
     assert game.can(LayDown(0, tuple(tuple(parse_cards(" ".join(m))) for m in parts)))
