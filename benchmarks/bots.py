@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.arena import ArenaConfig, comparable, fill_lineup, summarize
-from rummykit.arena_run import Progress, default_workers, run_match
+from rummykit.arena.run import Progress, default_workers, run_match
 from rummykit.bots import levels, make_bot
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -36,7 +36,8 @@ from typing import Any
 
 from rummykit import solver
 from rummykit.bots import make_bot
-from rummykit.vatikanen import Game, replay_record
+from rummykit.games.vatikanen import VatikanenGame
+from rummykit.record import replay
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -91,11 +92,11 @@ def play_game(
     *,
     check: bool = False,
     **options: bool,
-) -> Game:
+) -> VatikanenGame:
     """One complete game; with ``check`` every invariant is checked after every action."""
-    game = Game(players, seed=seed, **options)
+    game = VatikanenGame(players, seed=seed, **options)
     bots = [make_bot("vatikanen", levels[s], seed=seed * 10 + s) for s in range(players)]
-    while (seat := game.turn) is not None:
+    while (seat := game.to_act) is not None:
         if len(game.log) > 5000:
             raise RuntimeError("the game did not end within 5000 actions")
         game.apply(bots[seat].choose(game.view(seat)))
@@ -107,7 +108,7 @@ def play_game(
     return game
 
 
-def check_secrecy(game: Game) -> None:
+def check_secrecy(game: VatikanenGame) -> None:
     """No view holds another seat's cards or the stock (RULES.md invariants)."""
     for seat in [None, *range(game.n_players)]:
         view = game.view(seat)
@@ -123,16 +124,16 @@ def check_secrecy(game: Game) -> None:
         assert len(text) < 1_000_000
 
 
-def check_record(game: Game) -> None:
+def check_record(game: VatikanenGame) -> None:
     """The game's record replays legally to the same balances."""
     record = game.to_record()
-    result = replay_record(record)
+    result = replay(record)
     assert result.ok, result
     assert record.result is not None and list(result.scores) == record.result["scores"]
 
 
 def soak_spec(i: int) -> dict[str, Any]:
-    """Game i of the soak: player count, options, bot levels and seed, all from i."""
+    """VatikanenGame i of the soak: player count, options, bot levels and seed, all from i."""
     rng = random.Random(i)
     n = rng.randint(2, 5)
     mode = ("random", "greedy", "mixed")[i % 3]

@@ -24,8 +24,8 @@ from typing import Any
 
 from rummykit.bots.kontrakt_basic import BasicBot, RandomBot
 from rummykit.bots.kontrakt_strong import StrongBot
-from rummykit.kontrakt import DEALS, KontraktGame, replay_record
-from rummykit.record import parse_record
+from rummykit.games.kontrakt import DEALS, KontraktGame
+from rummykit.record import parse_record, replay
 
 MAX_ACTIONS = 100_000
 
@@ -49,7 +49,7 @@ def play_one(i: int, seed: int, replay_every: int, strong_every: int = 0) -> dic
     bots = [BOTS[k](seed + 7919 * i + s) for s, k in enumerate(kinds)]
     actions = 0
     try:
-        while (seat := game.turn) is not None:
+        while (seat := game.to_act) is not None:
             # the strong bot reads the deal's log (what was discarded, taken, passed)
             game.apply(bots[seat].choose(game.view(seat, log=kinds[seat] == "s")))
             actions += 1
@@ -58,13 +58,13 @@ def play_one(i: int, seed: int, replay_every: int, strong_every: int = 0) -> dic
                 raise AssertionError(f"cards not conserved after action {actions}")
             if actions > MAX_ACTIONS:
                 raise AssertionError(f"no end after {MAX_ACTIONS} actions")
-        if not game.is_over or len(game.scores) != DEALS:
+        if not game.over or len(game.scores) != DEALS:
             raise AssertionError("the game stopped before seven deals")
         if game.totals != [sum(d[s] for d in game.scores) for s in range(n)]:
             raise AssertionError("totals are not the deal scores summed")
         if replay_every and i % replay_every == 0:
             record = parse_record(json.loads(game.to_record().dumps()))
-            result = replay_record(record)
+            result = replay(record)
             if not result.ok or list(result.scores) != game.totals:
                 raise AssertionError(f"the record does not replay: {result.to_json()}")
     except Exception:  # every failure is counted and reported

@@ -79,14 +79,14 @@ def time_peer(pos: Position, repeat: int, backend: str = "scipy") -> tuple[float
 def game_positions(games: int, seed: int) -> list[Position]:
     """Every turn of an opened player in greedy Vatikanen games (2-5 players)."""
     from rummykit.bots.base import make_bot
-    from rummykit.vatikanen import Game
+    from rummykit.games.vatikanen import VatikanenGame
 
     out: list[Position] = []
     for g in range(games):
         n = 2 + g % 4
-        game = Game(n, seed=seed * 1000 + g)
+        game = VatikanenGame(n, seed=seed * 1000 + g)
         bots = [make_bot("vatikanen", "greedy", seed=seed * 1000 + g * 10 + s) for s in range(n)]
-        while (seat := game.turn) is not None:
+        while (seat := game.to_act) is not None:
             if game.opened(seat):
                 out.append(Position(tuple(game.table), tuple(game.hand(seat))))
             game.apply(bots[seat].choose(game.view(seat)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -9,7 +10,16 @@ from collections.abc import Mapping, Sequence
 from rummykit.bots.kontrakt_basic import BasicBot, RandomBot
 from rummykit.cards import Card, full_deck, parse_cards
 from rummykit.dealing import forhand
-from rummykit.kontrakt import KontraktGame, KontraktOptions, Phase, deck_for
+from rummykit.games.kontrakt import KontraktGame, KontraktOptions, Phase, deck_for
+
+
+def engine_state(game: KontraktGame) -> object:
+    """Everything the game holds (the views' caches left out), to compare: a rejected
+    action changes nothing."""
+    state = {k: v for k, v in vars(game).items() if k not in ("_log_views", "_rng")}
+    rng = game._rng
+    return copy.deepcopy(state), None if rng is None else rng.getstate()
+
 
 # Cards unlikely to make melds with anything a test hands out: filler for hands.
 _SEED = 12345
@@ -108,10 +118,10 @@ def play_bots(
     """Let bots ('r' random, 'b' basic, by seat, repeating) play; return actions taken."""
     bots = [
         (RandomBot if kinds[i % len(kinds)] == "r" else BasicBot)(seed * 100 + i)
-        for i in range(game.n)
+        for i in range(game.n_players)
     ]
     taken = 0
-    while (seat := game.turn) is not None:
+    while (seat := game.to_act) is not None:
         if until_deal is not None and game.deal >= until_deal:
             break
         game.apply(bots[seat].choose(game.view(seat, log=False)))
@@ -133,7 +143,7 @@ def to_deal(players: int, deal: int, last_deck: list[Card], seed: int = 1) -> Ko
     decks.append(last_deck)
     game = KontraktGame(players, decks=decks, dealer=0)
     play_bots(game, "b", seed, until_deal=deal)
-    assert game.deal == deal and game.turn is not None
+    assert game.deal == deal and game.to_act is not None
     return game
 
 

@@ -11,7 +11,7 @@ def advance(game: Any, name: str, level: str, players: int, moves: int) -> list[
     """Let ``level`` bots of game ``name`` make ``moves`` moves of ``game``; the bots."""
     bots = [make_bot(name, level, s) for s in range(players)]
     for _ in range(moves):
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         game.apply(bots[seat].choose(game.view(seat)))
     return bots

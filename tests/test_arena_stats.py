@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from rummykit.arena_stats import (
+from rummykit.arena.stats import (
     Cluster,
     clustered_mean,
     clustered_rate,

@@ -29,8 +29,8 @@ from rummykit.bots.sampling import (
 )
 from rummykit.bots.vatikanen_strong import StrongBot as VatikanenStrong
 from rummykit.cards import Card, Suit, full_deck, parse_cards
-from rummykit.kontrakt import KontraktGame, deck_for
-from rummykit.vatikanen import Draw, Game, Play
+from rummykit.games.kontrakt import KontraktGame, deck_for
+from rummykit.games.vatikanen import Draw, Play, VatikanenGame
 
 
 def _roundtrip(view: dict[str, Any]) -> dict[str, Any]:
@@ -46,49 +46,49 @@ def test_strong_is_registered_for_both_games() -> None:
 # ---------------------------------------------------------------- Vatikanen
 
 
-def _vatikanen_midgame(seed: int, players: int = 2, moves: int = 12) -> Game:
-    game = Game(players, seed=seed)
+def _vatikanen_midgame(seed: int, players: int = 2, moves: int = 12) -> VatikanenGame:
+    game = VatikanenGame(players, seed=seed)
     advance(game, "vatikanen", "greedy", players, moves)
     return game
 
 
 def test_vatikanen_strong_is_deterministic_and_reads_only_the_view() -> None:
     game = _vatikanen_midgame(3)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     first = make_bot("vatikanen", "strong", 7).choose(view)
     again = make_bot("vatikanen", "strong", 7).choose(_roundtrip(view))
     assert first == again
-    assert game.is_legal(first)
+    assert game.can(first)
 
 
 def test_V13_V7_vatikanen_strong_keeps_jokers_and_goes_out() -> None:
     # V7: the opening is a run of naturals; the joker stays in the hand.
-    game = Game.from_position(["7h 8h 9h * Kc Kd", "2c 3c 4c 9s"], opened=[False, False])
+    game = VatikanenGame.from_position(["7h 8h 9h * Kc Kd", "2c 3c 4c 9s"], opened=[False, False])
     action = VatikanenStrong(1).choose(game.view(0))
     assert isinstance(action, Play) and not any(c.is_joker for c in action.add)
     # V13: a play that empties the hand is made, jokers and all.
-    game = Game.from_position(["Jh *", "2c 3c 4c 9s"], ["8h 9h Th"])
+    game = VatikanenGame.from_position(["Jh *", "2c 3c 4c 9s"], ["8h 9h Th"])
     action = VatikanenStrong(1).choose(game.view(0))
     assert isinstance(action, Play) and len(action.add) == 2
     # Only a joker would go down: draw instead.
-    game = Game.from_position(["* 2s", "2c 3c 4c 9s"], ["8h 9h Th"])
+    game = VatikanenGame.from_position(["* 2s", "2c 3c 4c 9s"], ["8h 9h Th"])
     assert VatikanenStrong(1).choose(game.view(0)) == Draw(0)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12)])
 def test_vatikanen_strong_plays_whole_games_legally(players: int, seed: int) -> None:
-    game = Game(players, seed=seed)
+    game = VatikanenGame(players, seed=seed)
     bots = [
         make_bot("vatikanen", "strong" if s == 0 else "greedy", seed + s) for s in range(players)
     ]
     for _ in range(2_000):
-        seat = game.turn
+        seat = game.to_act
         if seat is None:
             break
         action = bots[seat].choose(game.view(seat))
-        assert game.is_legal(action), action
+        assert game.can(action), action
         game.apply(action)
         game.check_invariants()
     assert game.over
@@ -96,7 +96,7 @@ def test_vatikanen_strong_plays_whole_games_legally(players: int, seed: int) -> 
 
 def test_vatikanen_samples_agree_with_the_view() -> None:
     game = _vatikanen_midgame(5, players=3, moves=20)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     table = [c.plain() for m in game.table for c in m.cards]
@@ -131,7 +131,7 @@ def _kontrakt_game(players: int, seed: int, strong_seats: set[int]) -> KontraktG
         else make_bot("kontrakt", "basic", seed + s)
         for s in range(players)
     ]
-    while (seat := game.turn) is not None:
+    while (seat := game.to_act) is not None:
         action = bots[seat].choose(game.view(seat))
         assert game.can(action), action
         game.apply(action)
@@ -141,7 +141,7 @@ def _kontrakt_game(players: int, seed: int, strong_seats: set[int]) -> KontraktG
 @pytest.mark.parametrize(("players", "seed"), [(2, 21), (4, 22), (5, 23)])
 def test_kontrakt_strong_plays_whole_games_legally(players: int, seed: int) -> None:
     game = _kontrakt_game(players, seed, {0, players - 1})
-    assert game.is_over
+    assert game.over
     assert len(game.scores) == 7
 
 
@@ -154,7 +154,7 @@ def _kontrakt_midgame(seed: int, players: int = 4, actions: int = 60) -> Kontrak
 def test_kontrakt_strong_is_deterministic_and_reads_only_the_view() -> None:
     game = _kontrakt_midgame(4)
     for _ in range(12):
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         view = game.view(seat)
         first = make_bot("kontrakt", "strong", 1).choose(view)
@@ -170,7 +170,7 @@ def test_kontrakt_strong_is_deterministic_and_reads_only_the_view() -> None:
 @pytest.mark.parametrize(("seed", "actions"), [(8, 80), (3, 40), (5, 130)])
 def test_kontrakt_samples_agree_with_the_view(sampler: Any, seed: int, actions: int) -> None:
     game = _kontrakt_midgame(seed, actions=actions)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     known = kontrakt_known_cards(view)
@@ -205,7 +205,7 @@ def test_strong_counts_the_outs_among_the_cards_unseen_now() -> None:
     """A hand met again later in the deal is judged by the cards still unseen then: the
     bot forgets the shapes it remembered once more cards have come into view."""
     game = _kontrakt_midgame(6, actions=12)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     bot = KontraktStrong(1)
     before = Counter(bot._unseen(game.view(seat)))
@@ -250,10 +250,10 @@ def test_smoke_match_strong_at_least_greedy() -> None:
     # One deck in both seat rotations (duplicate deal): strong wins at least as often.
     wins = {"strong": 0.0, "greedy": 0.0}
     for rotation in (0, 1):
-        game = Game(2, seed=41)
+        game = VatikanenGame(2, seed=41)
         names = ["strong", "greedy"] if rotation == 0 else ["greedy", "strong"]
         bots = [make_bot("vatikanen", name, 41 + s) for s, name in enumerate(names)]
-        while (seat := game.turn) is not None:
+        while (seat := game.to_act) is not None:
             game.apply(bots[seat].choose(game.view(seat)))
         assert game.end is not None
         for w in game.end.winners:
@@ -290,7 +290,7 @@ def test_read_guesses_shape_a_stock_drawer_like_a_collector() -> None:
     """A player that drew many stock cards while collecting groups is guessed with more
     pairs than a random hand of its size holds (it let the extra cards go by basic's rule)."""
     game = _kontrakt_midgame(7, actions=60)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     assert view["deal"] == 0  # two groups (K4)
@@ -341,7 +341,7 @@ def test_K8_true_hands_fit_what_basic_players_showed() -> None:
         game = KontraktGame(4, seed=300 + seed)
         bots = [make_bot("kontrakt", "basic", s) for s in range(4)]
         for _ in range(400):
-            seat = game.turn
+            seat = game.to_act
             if seat is None:
                 break
             view = game.view(seat)
@@ -359,7 +359,7 @@ def test_K8_true_hands_fit_what_basic_players_showed() -> None:
 def test_K8_fitted_guesses_fit_the_read() -> None:
     """``fit`` swaps unknown cards until each guessed hand fits its seat's read."""
     game = _kontrakt_midgame(2, actions=90)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     reads = seat_reads(view)

@@ -19,7 +19,7 @@ from rummykit.bots.kontrakt_search import outcomes, position, rollout
 from rummykit.bots.sampling import Deal, sample_kontrakt
 from rummykit.cards import Card, full_deck, parse_cards
 from rummykit.errors import RuleError
-from rummykit.kontrakt import (
+from rummykit.games.kontrakt import (
     DealEnded,
     Discard,
     Draw,
@@ -35,7 +35,7 @@ def _midgame(seed: int, actions: int, players: int = 4) -> KontraktGame:
     game = KontraktGame(players, seed=seed)
     bots = advance(game, "kontrakt", "basic", players, actions)
     while game.phase not in (Phase.DRAW, Phase.PLAY):
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         game.apply(bots[seat].choose(game.view(seat)))
     return game
@@ -43,10 +43,10 @@ def _midgame(seed: int, actions: int, players: int = 4) -> KontraktGame:
 
 def _copy(game: KontraktGame) -> KontraktGame:
     """The position of ``game`` with every card where it is (the true deal, no guessing)."""
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
-    deal = Deal([game.hand(s) for s in range(game.n)], game.stock)
+    deal = Deal([game.hand(s) for s in range(game.n_players)], game.stock)
     return position(view, deal, seed=1)
 
 
@@ -54,11 +54,11 @@ def _copy(game: KontraktGame) -> KontraktGame:
 def test_position_copies_the_deal_exactly(seed: int, actions: int) -> None:
     game = _midgame(seed, actions)
     copy = _copy(game)
-    for seat in range(game.n):
+    for seat in range(game.n_players):
         a, b = game.view(seat, log=False), copy.view(seat, log=False)
         for key in ("hand", "hand_sizes", "stock_size", "discard_pile", "table", "laid", "phase"):
             assert a[key] == b[key], key
-        assert a["totals"] == [0] * game.n or len(copy.scores) == game.deal
+        assert a["totals"] == [0] * game.n_players or len(copy.scores) == game.deal
     assert copy.stock == game.stock
     assert sorted(map(str, copy.legal_actions()), key=str) == sorted(
         map(str, game.legal_actions()), key=str
@@ -70,10 +70,10 @@ def test_position_plays_on_like_the_game(seed: int) -> None:
     """The same actions give the same events up to the deal's end (the engine judges both)."""
     game = _midgame(seed, 50)
     copy = _copy(game)
-    bots = [make_bot("kontrakt", "basic", s) for s in range(game.n)]
+    bots = [make_bot("kontrakt", "basic", s) for s in range(game.n_players)]
     deal = game.deal
-    while game.deal == deal and game.turn is not None:
-        seat = game.turn
+    while game.deal == deal and game.to_act is not None:
+        seat = game.to_act
         action = bots[seat].choose(game.view(seat))
         one, two = game.apply(action), copy.apply(action)
         if isinstance(one, DealEnded):
@@ -92,7 +92,7 @@ def test_K2_position_must_hold_the_whole_deck() -> None:
     game = KontraktGame.from_position(
         hands, deal=2, dealer=0, stock=rest[1:], discard_pile=rest[:1], turn=1
     )
-    assert game.deal == 2 and game.turn == 1 and game.totals == [0, 0, 0, 0]
+    assert game.deal == 2 and game.to_act == 1 and game.totals == [0, 0, 0, 0]
     with pytest.raises(ValueError, match="K2"):
         KontraktGame.from_position(
             hands, deal=2, dealer=0, stock=rest[2:], discard_pile=rest[:1], turn=1
@@ -150,7 +150,7 @@ def test_K10_position_table_takes_lay_offs() -> None:
 
 def test_rollout_ends_the_deal_and_outcomes_are_reproducible() -> None:
     game = _midgame(7, 60)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     rng = random.Random(3)
@@ -173,7 +173,7 @@ def test_outcomes_past_the_deadline_stop_at_two_guesses() -> None:
     """A deadline already passed leaves the two guesses ``overrule`` needs, for every
     candidate alike; the guesses made are the first ones of the full run."""
     game = _midgame(7, 60)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     view = game.view(seat)
     cands = [a for a in legal_actions_for(view) if isinstance(a, (Draw, Discard))][:2]

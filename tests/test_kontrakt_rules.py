@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kontrakt_helpers import build_deck, conserved, game_with, play_bots, to_deal
+from kontrakt_helpers import build_deck, conserved, engine_state, game_with, play_bots, to_deal
 from rummykit.cards import JOKER, Card, parse_cards
-from rummykit.contracts import CONTRACTS
 from rummykit.errors import RuleError
-from rummykit.kontrakt import (
+from rummykit.games.kontrakt import (
     BuyUpcard,
     DealEnded,
     DeclineUpcard,
@@ -24,6 +23,7 @@ from rummykit.kontrakt import (
     TakeUpcard,
     game_deck,
 )
+from rummykit.games.kontrakt.contracts import CONTRACTS
 
 
 def C(text: str) -> Card:
@@ -56,7 +56,7 @@ def g2(
 
 def test_K1_two_to_eight_players() -> None:
     for n in (2, 8):
-        assert KontraktGame(n, seed=1).n == n
+        assert KontraktGame(n, seed=1).n_players == n
     for n in (1, 9):
         with pytest.raises(RuleError) as info:
             KontraktGame(n, seed=1)
@@ -109,14 +109,14 @@ def test_K4_seven_deals_dealer_passes_left_then_over() -> None:
     game = KontraktGame(3, seed=5, dealer=1)
     dealers = []
     deal = -1
-    while not game.is_over:
+    while not game.over:
         if game.deal != deal:
             deal = game.deal
             dealers.append(game.dealer)
             assert str(game.contract) == str(CONTRACTS[deal])
         play_bots(game, "b", 7, until_deal=deal + 1)
     assert dealers == [1, 2, 0, 1, 2, 0, 1]
-    assert len(game.scores) == 7 and game.phase is Phase.OVER and game.turn is None
+    assert len(game.scores) == 7 and game.phase is Phase.OVER and game.to_act is None
     assert rule_of(game, Draw(0)) == "K4"
 
 
@@ -170,7 +170,7 @@ def test_K6_penalty_values_at_the_end_of_a_deal() -> None:
 
 def test_K7_forhand_takes_the_upcard_as_the_draw() -> None:
     game = g2({}, upcard="9s")
-    assert game.phase is Phase.UPCARD and game.turn == 0
+    assert game.phase is Phase.UPCARD and game.to_act == 0
     game.take_upcard(0)
     assert len(game.hand(0)) == 11 and game.discard_pile == []
     assert game.phase is Phase.PLAY
@@ -185,7 +185,7 @@ def test_K7_only_forhand_takes_and_others_are_asked_in_turn() -> None:
     assert rule_of(game, BuyUpcard(2)) == "K7"  # seat 1 is asked first
     assert rule_of(game, TakeUpcard(1)) == "K7"
     game.pass_upcard(1)
-    assert game.turn == 2
+    assert game.to_act == 2
 
 
 def test_K7_a_buyer_takes_upcard_and_stock_top_and_may_not_lay_down() -> None:
@@ -198,7 +198,7 @@ def test_K7_a_buyer_takes_upcard_and_stock_top_and_may_not_lay_down() -> None:
     # the buyer may not lay anything down at that moment
     assert rule_of(game, LayDown(2, M("9h 9d 9s"))) == "K7"
     # förhand now draws from the stock (the discard pile is empty)
-    assert game.turn == 0 and game.phase is Phase.DRAW
+    assert game.to_act == 0 and game.phase is Phase.DRAW
     assert rule_of(game, Draw(0, "discard")) == "K7"
     game.draw(0)
     assert [str(c) for c in game.hand(0)][-1] == "2d"
@@ -210,7 +210,7 @@ def test_K7_nobody_wants_it_it_stays_and_forhand_draws_from_the_stock() -> None:
     game.pass_upcard(1)
     game.pass_upcard(2)
     assert [str(c) for c in game.discard_pile] == ["9s"]
-    assert game.turn == 0 and game.phase is Phase.DRAW
+    assert game.to_act == 0 and game.phase is Phase.DRAW
     with pytest.raises(RuleError) as info:
         game.draw(0, "discard")
     assert info.value.rule == "K7"
@@ -221,9 +221,9 @@ def test_K7_nobody_wants_it_it_stays_and_forhand_draws_from_the_stock() -> None:
 def test_K7_two_players_declined_then_other_asked() -> None:
     game = g2({}, upcard="9s")
     game.decline_upcard(0)
-    assert game.turn == 1
+    assert game.to_act == 1
     game.pass_upcard(1)
-    assert game.turn == 0 and game.phase is Phase.DRAW
+    assert game.to_act == 0 and game.phase is Phase.DRAW
 
 
 # ---------------------------------------------------------------------- K8
@@ -234,7 +234,7 @@ def test_K8_turn_draw_then_discard_passes_left() -> None:
     game.take_upcard(0)
     assert rule_of(game, Draw(1)) == "K8"
     game.discard(0, C("2c"))
-    assert game.turn == 1 and game.phase is Phase.DRAW
+    assert game.to_act == 1 and game.phase is Phase.DRAW
     assert rule_of(game, Discard(1, game.hand(1)[0])) == "K8"  # draw first
     game.draw(1, "discard")
     assert str(game.hand(1)[-1]) == "2c"
@@ -489,7 +489,7 @@ def test_K13_next_deal_starts_after_going_out() -> None:
 def test_K14_totals_and_shared_win() -> None:
     game = KontraktGame(2, seed=2)
     play_bots(game, "bb", 2)
-    assert game.is_over and len(game.scores) == 7
+    assert game.over and len(game.scores) == 7
     assert game.totals == [sum(d[s] for d in game.scores) for s in range(2)]
     assert game.winners == [s for s in range(2) if game.totals[s] == min(game.totals)]
     game.scores = [(5, 5)] * 7
@@ -502,7 +502,7 @@ def test_K14_totals_and_shared_win() -> None:
 def _run_down_stock(game: KontraktGame) -> None:
     """Both players draw from the stock and discard what they drew until it is empty."""
     while game._s.stock:
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         game.draw(seat)
         game.discard(seat, game.hand(seat)[-1])
@@ -515,7 +515,7 @@ def test_K15_empty_stock_shuffles_the_pile_but_its_top() -> None:
     _run_down_stock(game)
     top = game.discard_pile[-1]
     pile = len(game.discard_pile)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     event = game.draw(seat)
     assert not isinstance(event, DealEnded) and event.restock is not None
@@ -529,7 +529,7 @@ def test_K15_option_off_ends_the_deal_and_everyone_scores() -> None:
     game.decline_upcard(0)
     game.pass_upcard(1)
     _run_down_stock(game)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     event = game.draw(seat)
     assert isinstance(event, DealEnded) and event.out is None
@@ -541,7 +541,7 @@ def test_K15_restock_order_from_a_record_is_checked() -> None:
     game.decline_upcard(0)
     game.pass_upcard(1)
     _run_down_stock(game)
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     wrong = tuple(game.discard_pile)  # includes the top card
     assert rule_of(game, Draw(seat, "stock", wrong)) == "K15"
@@ -568,7 +568,7 @@ def test_K15_no_card_to_draw_ends_the_deal() -> None:
 
 def test_rejected_actions_change_nothing() -> None:
     game = g2({0: "8h 8d 8s 2h 2s 2d 4c 5c 6c Kd"}, upcard="3c")
-    before = game.snapshot()
+    before = engine_state(game)
     for action in (
         Draw(0),
         BuyUpcard(0),
@@ -580,7 +580,7 @@ def test_rejected_actions_change_nothing() -> None:
     ):
         with pytest.raises(RuleError):
             game.apply(action)
-        assert game.snapshot() == before
+        assert engine_state(game) == before
 
 
 def test_K13_no_going_out_before_the_whole_contract() -> None:

@@ -21,11 +21,11 @@ from hypothesis.stateful import (
     rule,
 )
 
-from kontrakt_helpers import conserved
+from kontrakt_helpers import conserved, engine_state
 from rummykit.bots.kontrakt_basic import BasicBot, RandomBot
 from rummykit.cards import JOKER, full_deck
 from rummykit.errors import RuleError
-from rummykit.kontrakt import (
+from rummykit.games.kontrakt import (
     Action,
     BuyUpcard,
     DeclineUpcard,
@@ -37,9 +37,8 @@ from rummykit.kontrakt import (
     PassUpcard,
     SwapJoker,
     TakeUpcard,
-    replay_record,
 )
-from rummykit.record import parse_record
+from rummykit.record import parse_record, replay
 
 CARDS = sorted(set(full_deck(1, 1)), key=str)
 
@@ -86,14 +85,14 @@ class KontraktMachine(RuleBasedStateMachine):
         self.rng = random.Random(seed)
 
     def live(self) -> bool:
-        return self.game.turn is not None
+        return self.game.to_act is not None
 
     @precondition(live)
     @rule(steps=st.integers(1, 150))
     def bots_play(self, steps: int) -> None:
         game = self.game
         for _ in range(steps):
-            seat = game.turn
+            seat = game.to_act
             if seat is None:
                 return
             game.apply(self.bots[seat].choose(game.view(seat, log=False)))
@@ -109,25 +108,25 @@ class KontraktMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def rejected_action_changes_nothing(self, data: st.DataObject) -> None:
         game = self.game
-        action = any_action(data.draw, game.n, len(game.table))
+        action = any_action(data.draw, game.n_players, len(game.table))
         if game.can(action):
             game.apply(action)
             return
-        before = game.snapshot()
+        before = engine_state(game)
         try:
             game.apply(action)
         except RuleError as exc:
             assert exc.rule.startswith("K") and exc.message
         else:  # pragma: no cover - can() said no
             raise AssertionError(f"{action} was applied though can() said no")
-        assert game.snapshot() == before
+        assert engine_state(game) == before
 
     @rule()
     def view_shows_nothing_hidden(self) -> None:
         """Swap hidden cards and reorder the stock in a copy: no seat's view may change."""
         game = self.game
-        seat = self.rng.randrange(game.n)
-        other = (seat + 1 + self.rng.randrange(game.n - 1)) % game.n
+        seat = self.rng.randrange(game.n_players)
+        other = (seat + 1 + self.rng.randrange(game.n_players - 1)) % game.n_players
         before = game.view(seat)
         twin = copy.deepcopy(game)
         s = twin._s
@@ -151,8 +150,8 @@ class KontraktMachine(RuleBasedStateMachine):
         if not hasattr(self, "game"):
             return
         game = self.game
-        for seat in (None, *range(game.n)):
-            view = game.view(seat)
+        for seat in (None, *range(game.n_players)):
+            view = game.spectator_view() if seat is None else game.view(seat)
             assert "stock" not in view
             if seat is None:
                 assert view["hand"] is None
@@ -167,9 +166,9 @@ class KontraktMachine(RuleBasedStateMachine):
         if not hasattr(self, "game"):
             return
         game = self.game
-        event(f"reached deal {game.deal + 1}" + (" (game over)" if game.is_over else ""))
+        event(f"reached deal {game.deal + 1}" + (" (game over)" if game.over else ""))
         record = parse_record(game.to_record().to_json())
-        result = replay_record(record)
+        result = replay(record)
         assert result.ok, result
         assert list(result.scores) == game.totals
 
@@ -189,7 +188,7 @@ def test_conservation_and_joker_count_over_whole_games() -> None:
         game = KontraktGame(players, seed=seed)
         bots = [BasicBot(seed + i) for i in range(players)]
         deals = set()
-        while (seat := game.turn) is not None:
+        while (seat := game.to_act) is not None:
             game.apply(bots[seat].choose(game.view(seat, log=False)))
             assert conserved(game)
             deals.add(game.deal)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from kontrakt_helpers import two_seats
 from rummykit.bots import kontrakt_strong, make_bot
 from rummykit.bots.kontrakt_strong import StrongBot
-from rummykit.kontrakt import DealEnded, KontraktGame
+from rummykit.games.kontrakt import DealEnded, KontraktGame
 
 
 def _play_deal(seed: int, samples: int, **settings: Any) -> tuple[list[str], tuple[int, ...], int]:
@@ -45,7 +45,7 @@ def _play(
     game: KontraktGame, bots: list[Any], actions: list[str], searched: Any
 ) -> tuple[list[str], tuple[int, ...], int]:
     while True:
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         view = game.view(seat)
         if seat == 0:
@@ -115,8 +115,8 @@ def _seventh_deal_discard(hand: str, stock: str, **settings: object) -> str:
     assert game.forhand == 1 and game.contract.all_at_once
     bots = {1: StrongBot(1, samples=0, **settings), 0: make_bot("kontrakt", "basic", 0)}  # type: ignore[arg-type]
     bots[2] = make_bot("kontrakt", "basic", 2)
-    while not (game.phase.value == "play" and game.turn == 1):
-        seat = game.turn
+    while not (game.phase.value == "play" and game.to_act == 1):
+        seat = game.to_act
         assert seat is not None
         game.apply(bots[seat].choose(game.view(seat)))
     action = bots[1].choose(game.view(1))
@@ -144,7 +144,7 @@ def _after_contract(pile_top: str, hand: str = "9c 9d 2s 4h", draw: bool = True)
 
 
 def test_K10_with_the_contract_down_strong_takes_a_card_that_makes_a_new_meld() -> None:
-    from rummykit.kontrakt import Draw
+    from rummykit.games.kontrakt import Draw
 
     bot = StrongBot(1, samples=0)
     # 9c 9d 9s: a new meld, so two cards leave the hand at once
@@ -156,7 +156,7 @@ def test_K10_with_the_contract_down_strong_takes_a_card_that_makes_a_new_meld() 
 
 def test_K10_after_the_contract_strong_keeps_cards_that_may_still_make_a_meld() -> None:
     from rummykit.cards import Card
-    from rummykit.kontrakt import Discard
+    from rummykit.games.kontrakt import Discard
 
     # Qc Qd could become a group; 5s and 2h go nowhere: the 5s goes, not a queen
     game = _after_contract("Js", hand="Qc Qd 5s 2h", draw=False)
@@ -172,7 +172,7 @@ def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
     from rummykit.bots.kontrakt_strong import _needs
     from rummykit.bots.sampling import kontrakt_unseen
     from rummykit.cards import Card
-    from rummykit.kontrakt import Draw
+    from rummykit.games.kontrakt import Draw
 
     hand = "9c 9d 5h 5s Kc 2d Jc Qs 4d Ah"  # the third deal: two runs, two cards missing
 
@@ -196,7 +196,7 @@ def test_K8_strong_takes_a_pile_card_that_multiplies_its_outs() -> None:
 
 
 def test_K13_strong_keeps_two_cards_when_a_part_leaves_its_contract_open() -> None:
-    from rummykit.kontrakt import LayDown
+    from rummykit.games.kontrakt import LayDown
 
     # The sixth deal (a group and two runs). Both parts extended would leave one card
     # with a run still to lay, which K13 forbids: the bot lays them bare instead.
@@ -239,7 +239,7 @@ def _fourth_deal(hand: str, *, late: bool) -> KontraktGame:
     from collections import Counter
 
     from rummykit.cards import full_deck, parse_cards
-    from rummykit.kontrakt import Phase, deck_for
+    from rummykit.games.kontrakt import Phase, deck_for
 
     mine = parse_cards(hand)
     if late:
@@ -270,7 +270,7 @@ def test_K13_strong_gives_up_building_when_its_contract_is_out_of_reach() -> Non
 
     from rummykit.bots.kontrakt_odds import DealState, completion_odds
     from rummykit.cards import Card
-    from rummykit.kontrakt import Discard
+    from rummykit.games.kontrakt import Discard
 
     # three pairs, three cards missing: the 9s is the one card that builds nothing
     hand = "Kh Kd Qs Qc 2h 2d 4s 5d 6c 7h 9s"
@@ -296,8 +296,8 @@ def _meld_rich_position(rng: random.Random) -> KontraktGame:
     from collections import Counter
 
     from rummykit.cards import JOKER, Card, Suit, full_deck
-    from rummykit.contracts import CONTRACTS
-    from rummykit.kontrakt import Phase
+    from rummykit.games.kontrakt import Phase
+    from rummykit.games.kontrakt.contracts import CONTRACTS
 
     left = Counter(full_deck(2, 2))
     deal = rng.randrange(7)
@@ -371,7 +371,7 @@ def test_K9_K13_strong_lays_down_only_what_the_rules_allow(seed: int) -> None:
     game = _meld_rich_position(random.Random(seed))
     bot = StrongBot(seed, samples=0)
     for _ in range(40):
-        if game.turn != 0 or game.is_over or str(game.phase) != "play":
+        if game.to_act != 0 or game.over or str(game.phase) != "play":
             break
         action = bot.choose(game.view(0))
         assert game.can(action), action

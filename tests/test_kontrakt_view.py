@@ -9,8 +9,7 @@ import pytest
 from kontrakt_helpers import game_with, play_bots, two_seats
 from rummykit.bots import levels, make_bot
 from rummykit.cards import parse_cards
-from rummykit.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
-from rummykit.kontrakt import (
+from rummykit.games.kontrakt import (
     DealEnded,
     Draw,
     KontraktGame,
@@ -18,9 +17,11 @@ from rummykit.kontrakt import (
     hint_for,
     legal_actions_for,
 )
+from rummykit.games.kontrakt.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
 from rummykit.melds import MeldKind
 
 VIEW_KEYS = {
+    "turns_left",
     "game",
     "seat",
     "players",
@@ -53,7 +54,7 @@ def test_view_is_plain_json_with_the_documented_keys() -> None:
     game = KontraktGame(["Anna", "Bo", "Cilla"], seed=3)
     play_bots(game, "b", 3, until_deal=1)
     for seat in (None, 0, 1, 2):
-        view = game.view(seat)
+        view = game.spectator_view() if seat is None else game.view(seat)
         assert set(view) == VIEW_KEYS
         assert json.loads(json.dumps(view)) == view
     view = game.view(0)
@@ -98,7 +99,7 @@ def test_log_hides_other_players_stock_draws() -> None:
     game.apply(Draw(0))
     mine = game.view(0)["log"][-1]
     theirs = game.view(1)["log"][-1]
-    spectator = game.view(None)["log"][-1]
+    spectator = game.spectator_view()["log"][-1]
     assert mine["drawn"] == ["Kh"]
     assert "drawn" not in theirs and "drawn" not in spectator
 
@@ -156,7 +157,7 @@ def test_generated_actions_are_all_legal() -> None:
             for i, k in enumerate((kinds * players)[:players])
         ]
         steps = 0
-        while (seat := game.turn) is not None and steps < 400:
+        while (seat := game.to_act) is not None and steps < 400:
             proposed = legal_actions_for(game.view(seat, log=False))
             assert proposed and all(game.can(a) for a in proposed), proposed
             game.apply(bots[seat].choose(game.view(seat)))
@@ -190,8 +191,8 @@ def test_basic_bot_lays_down_as_soon_as_it_can() -> None:
     bot = make_bot("kontrakt", "basic", 1)
     assert game.can(bot.choose(game.view(0)))
     game.apply(bot.choose(game.view(0)))  # takes or declines
-    while game.turn != 0 or str(game.phase) != "play":
-        seat = game.turn
+    while game.to_act != 0 or str(game.phase) != "play":
+        seat = game.to_act
         assert seat is not None
         game.apply(bot.choose(game.view(seat)))
     action = bot.choose(game.view(0))
@@ -218,7 +219,7 @@ def test_play_out_from_the_bot_interface() -> None:
     game = KontraktGame(5, seed=12)
     bots = [make_bot("kontrakt", "basic", i) for i in range(5)]
     taken = play_out(game, bots)
-    assert game.is_over and taken == sum(1 for e in game.log if hasattr(e, "action"))
+    assert game.over and taken == sum(1 for e in game.log if hasattr(e, "action"))
 
 
 def test_K13_deal_end_shows_the_table_as_it_stood() -> None:
@@ -226,7 +227,7 @@ def test_K13_deal_end_shows_the_table_as_it_stood() -> None:
     game = KontraktGame(3, seed=5)
     bots = [make_bot("kontrakt", "basic", seed=s) for s in range(3)]
     while True:
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         before = {m.number: m for m in game.table}
         event = game.apply(bots[seat].choose(game.view(seat)))
@@ -234,7 +235,7 @@ def test_K13_deal_end_shows_the_table_as_it_stood() -> None:
             break
     numbers = [m.number for m in event.table]
     assert set(before) <= set(numbers) and numbers == sorted(numbers)
-    shown = event.to_json()["table"]
+    shown = event.to_json(None)["table"]
     assert [m["number"] for m in shown] == numbers
     assert all({"owner", "kind", "cards"} <= set(m) for m in shown)
     assert game.table == []  # the next deal, dealt at once, starts with an empty table

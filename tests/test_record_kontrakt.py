@@ -14,9 +14,9 @@ import pytest
 
 from kontrakt_helpers import play_bots
 from rummykit.cli import main
-from rummykit.kontrakt import KontraktGame, KontraktOptions, replay_record
-from rummykit.kontrakt_actions import action_from_json
-from rummykit.record import load_record, parse_record
+from rummykit.games.kontrakt import KontraktGame, KontraktOptions
+from rummykit.games.kontrakt.actions import action_from_json
+from rummykit.record import load_record, parse_record, replay
 
 RUMMYKIT = str(Path(sys.executable).parent / "rummykit")
 RECORDS = sorted((Path(__file__).parent / "records" / "kontrakt").glob("*.json"))
@@ -39,7 +39,7 @@ def test_hand_written_record_answers_as_expected(path: Path) -> None:
         return
     assert answer is not None
     if code == 0:
-        assert answer == {"ok": True, "deals": answer["deals"], "scores": expect["scores"]}
+        assert (answer["ok"], answer["scores"]) == (True, expect["scores"])
     else:
         got = {k: answer[k] for k in ("deal", "action", "rule")}
         assert got == {k: expect[k] for k in ("deal", "action", "rule")}
@@ -68,7 +68,7 @@ def test_bot_game_record_replays_to_the_same_totals(players: int, kinds: str, se
     play_bots(game, kinds, seed)
     record = parse_record(json.loads(game.to_record().dumps()))
     assert len(record.deals) == 7
-    result = replay_record(record)
+    result = replay(record)
     assert result.ok and list(result.scores) == game.totals
     assert record.result is not None and record.result["scores"] == game.totals
 
@@ -77,10 +77,10 @@ def test_record_of_an_unfinished_game_replays_up_to_where_it_stops() -> None:
     game = KontraktGame(3, seed=9)
     play_bots(game, "b", 9, until_deal=2)
     for _ in range(5):
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         game.apply(game.legal_actions()[0])
-    result = replay_record(parse_record(game.to_record().to_json()))
+    result = replay(parse_record(game.to_record().to_json()))
     assert result.ok and result.deals == 3 and list(result.scores) == game.totals
 
 
@@ -89,17 +89,17 @@ def test_K15_restock_is_recorded_and_replayed(tmp_path: Path) -> None:
     game.decline_upcard(game.forhand)
     game.pass_upcard(1 - game.forhand)
     while game._s.stock:
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         game.draw(seat)
         game.discard(seat, game.hand(seat)[-1])
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     game.draw(seat)  # shuffles the pile into a new stock
     game.discard(seat, game.hand(seat)[-1])
     path = game.to_record().save(tmp_path / "restock.json")
     assert '"restock"' in path.read_text()
-    result = replay_record(load_record(path))
+    result = replay(load_record(path))
     assert result.ok, result
     replayed = KontraktGame(2, decks=[d.deck for d in load_record(path).deals], dealer=0)
     for data in load_record(path).deals[0].actions:

@@ -10,8 +10,8 @@ import pytest
 
 from rummykit.bots import make_bot, play_out
 from rummykit.cli import main
+from rummykit.games.vatikanen import Session, VatikanenGame
 from rummykit.record import load_record, replay
-from rummykit.vatikanen import Game, Session
 
 RECORDS = Path(__file__).parent / "records" / "vatikanen"
 
@@ -93,7 +93,7 @@ def test_written_record_reads_back(tmp_path: Path) -> None:
 
 
 def test_every_play_records_its_table() -> None:
-    game = Game.from_position(["7h 8h 9h 2c", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position(["7h 8h 9h 2c", "3c"], opened=[False, False])
     game.play(game.best_opening(0) or pytest.fail("no opening"))
     assert game.log[0].table is not None
     with pytest.raises(ValueError, match="position"):
@@ -101,7 +101,7 @@ def test_every_play_records_its_table() -> None:
 
 
 def test_record_of_a_seeded_game_is_exact() -> None:
-    game = Game(4, seed=21, dealer=2)
+    game = VatikanenGame(4, seed=21, dealer=2)
     bots = [make_bot("vatikanen", "random", seed=s) for s in range(4)]
     play_out(game, bots)
     record = game.to_record()

@@ -92,8 +92,8 @@ def test_vatikanen_legal_play_is_staged_then_confirmed(tmp_path: Path) -> None:
     c = make_controller("vatikanen", players=2, seed=11, records=tmp_path)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
-        game = c.adapter.engine
-        assert game.turn == 0
+        game = c.adapter.current
+        assert game.to_act == 0
         assert "Your turn" in screen_text(app, "#prompt")
         before = state(c)
         await pilot.press("f3")  # hint: the best opening, put in the input line
@@ -198,7 +198,7 @@ def test_vatikanen_whole_game_against_bots_saves_a_record_that_replays(tmp_path:
         assert "next game" in screen_text(app, "#prompt")
         # the next game of the session: the deal passes to the left
         await type_line(app, pilot, "next")
-        assert c.adapter.engine.number == 2 and c.adapter.engine.dealer == 0
+        assert c.adapter.current.number == 2 and c.adapter.current.dealer == 0
         assert "game 2" in screen_text(app, "#status")
 
     run_app(c, body)
@@ -256,17 +256,17 @@ def test_the_screen_stays_alive_while_a_bot_thinks(tmp_path: Path) -> None:
     c.adapter.bots[1] = bot  # type: ignore[assignment]
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
-        game = c.adapter.engine
-        assert game.turn == 0
+        game = c.adapter.current
+        assert game.to_act == 0
         await type_line(app, pilot, "draw")
         await _until(pilot, bot.asked.is_set, "the bot is asked")
         # the bot is still thinking, and the person can read the help meanwhile
         await pilot.press("f1")
         await _until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help opens")
-        assert game.turn == 1 and len(game.log) == 1
+        assert game.to_act == 1 and len(game.log) == 1
         await pilot.press("escape")
         bot.gate.set()
-        await _until(pilot, lambda: game.turn == 0, "the bot has moved")
+        await _until(pilot, lambda: game.to_act == 0, "the bot has moved")
         assert len(game.log) == 2 and game.log[1].seat == 1
 
     run_app(c, body, bot_delay=0.01)
@@ -277,9 +277,9 @@ def test_a_failing_bot_is_reported_and_the_game_goes_on(tmp_path: Path) -> None:
     c.adapter.bots[1] = BrokenBot()  # type: ignore[assignment]
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
-        game = c.adapter.engine
+        game = c.adapter.current
         await type_line(app, pilot, "draw")
-        await _until(pilot, lambda: game.turn == 0, "a legal move is played for the bot")
+        await _until(pilot, lambda: game.to_act == 0, "a legal move is played for the bot")
         assert game.log[1].seat == 1  # the engine judged the stand-in move
         log = app.query_one("#log", RichLog)
         shown = " ".join(" ".join(line.text.split()) for line in log.lines)  # wrapped lines
@@ -296,7 +296,7 @@ def test_K7_kontrakt_upcard_offer_and_draw(tmp_path: Path) -> None:
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         game = c.adapter.engine
-        assert game.phase == "upcard_offer" and game.turn == 0  # seat 0 is förhand
+        assert game.phase == "upcard_offer" and game.to_act == 0  # seat 0 is förhand
         assert "take it, or decline" in screen_text(app, "#prompt")
         assert "contract: 2 groups" in screen_text(app, "#status")
         before = state(c)
@@ -307,7 +307,7 @@ def test_K7_kontrakt_upcard_offer_and_draw(tmp_path: Path) -> None:
         assert state(c) == before
         await type_line(app, pilot, "decline")
         # the bots answered the offer; förhand now draws from the stock
-        assert game.phase == "draw" and game.turn == 0
+        assert game.phase == "draw" and game.to_act == 0
         await type_line(app, pilot, "draw discard")
         assert message(app).startswith("K7: ")
         await type_line(app, pilot, "draw")
@@ -317,7 +317,7 @@ def test_K7_kontrakt_upcard_offer_and_draw(tmp_path: Path) -> None:
         await type_line(app, pilot, "layoff " + hand[0] + " on 0")
         assert message(app).startswith("K10: ")
         await type_line(app, pilot, "discard " + hand[0])
-        assert game.turn != 0 or game.phase != "play"
+        assert game.to_act != 0 or game.phase != "play"
         assert len(game.hand(0)) == 10
 
     run_app(c, body)
@@ -329,7 +329,7 @@ def test_kontrakt_staged_meld_undo_and_discard_confirms(tmp_path: Path) -> None:
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
         game = c.adapter.engine
         for _ in range(200):  # play with the basic bot's choices until a meld is staged
-            if game.turn == 0 and game.phase == "play" and game.deal == 0:
+            if game.to_act == 0 and game.phase == "play" and game.deal == 0:
                 await pilot.press("f3")
                 await pilot.pause()
                 typed = app.query_one(CommandInput).value
@@ -375,7 +375,7 @@ def test_kontrakt_whole_game_of_seven_deals_saves_a_record_that_replays(tmp_path
         game = c.adapter.engine
         seen_pause = False
         for _ in range(3000):
-            if game.is_over:
+            if game.over:
                 break
             if c.adapter.paused() and not seen_pause:
                 seen_pause = True
@@ -388,7 +388,7 @@ def test_kontrakt_whole_game_of_seven_deals_saves_a_record_that_replays(tmp_path
                 if end["table"]:  # the deal's last table stays on screen with the summary
                     assert "The table at the end" in screen_text(app, "#table")
             await _bot_turn(app, pilot, c)
-        assert game.is_over and seen_pause
+        assert game.over and seen_pause
         path = c.record_path
         assert path is not None and path.exists()
         assert str(path) in screen_text(app, "#prompt")
@@ -406,10 +406,10 @@ def test_kontrakt_whole_game_of_seven_deals_saves_a_record_that_replays(tmp_path
 
 
 def test_V9_vatikanen_explicit_table_is_staged_and_played(tmp_path: Path) -> None:
-    from rummykit import vatikanen as v
+    from rummykit.games import vatikanen as v
 
     c = make_controller("vatikanen", players=2, seed=1, records=tmp_path)
-    game = v.Game.from_position(["Js 2c", "Kd Kh"], ["Tc Th Th Ts", "7s 8s 9s"])
+    game = v.VatikanenGame.from_position(["Js 2c", "Kd Kh"], ["Tc Th Th Ts", "7s 8s 9s"])
     c.adapter.session.games[-1] = game  # type: ignore[attr-defined]
     reply = c.submit("play Js | Tc Th | 7s 8s 9s Ts Js")
     assert reply.kind == "error" and reply.text.startswith("V9: ")
@@ -420,4 +420,4 @@ def test_V9_vatikanen_explicit_table_is_staged_and_played(tmp_path: Path) -> Non
     assert [str(x) for x in game.hand(0)] == ["Js", "2c"]  # not played yet
     assert c.submit("").kind == "done"
     assert game.view(0)["table"] == [["Tc", "Th", "Th"], ["7s", "8s", "9s", "Ts", "Js"]]
-    assert game.turn == 1
+    assert game.to_act == 1

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from rummykit import kontrakt as k
-from rummykit import vatikanen as v
 from rummykit.cards import Card, parse_cards
+from rummykit.games import kontrakt as k
+from rummykit.games import vatikanen as v
 from rummykit.tui.commands import (
     KONTRAKT_WORDS,
     CommandError,

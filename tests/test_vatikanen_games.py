@@ -11,13 +11,14 @@ from rummykit import solver
 from rummykit.bots import levels, make_bot, play_out
 from rummykit.cards import parse_cards
 from rummykit.errors import RuleError
+from rummykit.games.vatikanen import Draw, Pass, Play, Session, VatikanenGame
 from rummykit.melds import VATIKANEN
-from rummykit.vatikanen import Draw, Game, Pass, Play, Session, replay_record
+from rummykit.record import replay
 
 
-def check_secrecy(game: Game) -> None:
+def check_secrecy(game: VatikanenGame) -> None:
     for seat in [None, *range(game.n_players)]:
-        view = game.view(seat)
+        view = game.spectator_view() if seat is None else game.view(seat)
         json.dumps(view)
         if seat is None:
             assert view["hand"] is None
@@ -28,13 +29,13 @@ def check_secrecy(game: Game) -> None:
                 assert ("card" in entry) == (entry["seat"] == seat)
 
 
-def play_checked(game: Game, levels_: list[str], seed: int) -> Game:
+def play_checked(game: VatikanenGame, levels_: list[str], seed: int) -> VatikanenGame:
     bots = [make_bot("vatikanen", lvl, seed=seed * 10 + s) for s, lvl in enumerate(levels_)]
-    while (seat := game.turn) is not None:
+    while (seat := game.to_act) is not None:
         game.apply(bots[seat].choose(game.view(seat)))
         game.check_invariants()
         check_secrecy(game)
-    result = replay_record(game.to_record())
+    result = replay(game.to_record())
     assert result.ok, result
     assert list(result.scores) == game.to_record().result["scores"]  # type: ignore[index]
     return game
@@ -44,19 +45,21 @@ def play_checked(game: Game, levels_: list[str], seed: int) -> Game:
 def test_random_bot_games_keep_every_invariant(seed: int) -> None:
     rng = random.Random(seed)
     n = 2 + seed % 4
-    game = Game(n, seed=seed, free_jokers=rng.random() < 0.5, blocked_game=rng.random() < 0.7)
+    game = VatikanenGame(
+        n, seed=seed, free_jokers=rng.random() < 0.5, blocked_game=rng.random() < 0.7
+    )
     play_checked(game, ["random"] * n, seed)
     assert game.over and sum(game.balances) == 0
 
 
 @pytest.mark.parametrize("seed", [0])
 def test_greedy_bot_games_keep_every_invariant(seed: int) -> None:
-    game = play_checked(Game(2, seed=seed), ["greedy", "random"], seed)
+    game = play_checked(VatikanenGame(2, seed=seed), ["greedy", "random"], seed)
     assert game.end is not None
 
 
 def test_view_shape_and_json() -> None:
-    game = Game(["Ann", "Bo", "Cy"], seed=4)
+    game = VatikanenGame(["Ann", "Bo", "Cy"], seed=4)
     game.draw(0)
     view = game.view(1)
     assert set(view) == {
@@ -68,12 +71,12 @@ def test_view_shape_and_json() -> None:
     assert view["hand_sizes"] == [14, 13, 13] and view["stock_size"] == 66
     assert view["log"] == [{"seat": 0, "type": "draw"}]
     assert game.view(0)["log"][0]["card"] == str(game.hand(0)[-1])
-    assert game.view(None)["hand"] is None
+    assert game.spectator_view()["hand"] is None
     assert json.loads(json.dumps(view)) == view
 
 
 def test_rejected_actions_change_nothing() -> None:
-    game = Game(3, seed=8)
+    game = VatikanenGame(3, seed=8)
     before = json.dumps([game.view(s) for s in range(3)]), game.stock_ids()
     for action in (Pass(0), Draw(2), Play(0, tuple(parse_cards("Qh Kh Ah")))):
         with pytest.raises(RuleError):
@@ -82,7 +85,7 @@ def test_rejected_actions_change_nothing() -> None:
 
 
 def test_legal_move_help() -> None:
-    game = Game.from_position(["7h 8h 9h 5c 2d", "3c"], ["Tc Th Ts"], opened=[False, True])
+    game = VatikanenGame.from_position(["7h 8h 9h 5c 2d", "3c"], ["Tc Th Ts"], opened=[False, True])
     opening = game.best_opening(0)
     assert opening is not None and sorted(map(str, opening.add)) == ["7h", "8h", "9h"]
     assert game.can_play_at_all(0)
@@ -101,16 +104,16 @@ def test_bot_registry() -> None:
 
 def test_bots_are_deterministic_given_their_seed() -> None:
     def actions(seed: int) -> list[str]:
-        game = Game(3, seed=seed)
+        game = VatikanenGame(3, seed=seed)
         play_out(game, [make_bot("vatikanen", "random", seed=seed + s) for s in range(3)])
-        return [json.dumps(e.to_json()) for e in game.log]
+        return [json.dumps(e.replay_json()) for e in game.log]
 
     assert actions(3) == actions(3)
 
 
 def test_greedy_plays_the_most_cards() -> None:
     table = ["Tc Th Th Ts", "7s 8s 9s"]
-    game = Game.from_position(["Js Qs 2d 5c", "3c"], table)
+    game = VatikanenGame.from_position(["Js Qs 2d 5c", "3c"], table)
     action = make_bot("vatikanen", "greedy").choose(game.view(0))
     assert isinstance(action, Play) and sorted(map(str, action.add)) == ["Js", "Qs"]
     found = solver.best_play(game.table, game.hand(0), rules=VATIKANEN)
@@ -119,9 +122,9 @@ def test_greedy_plays_the_most_cards() -> None:
 
 
 def test_greedy_draws_or_passes_when_nothing_fits() -> None:
-    game = Game.from_position(["2d 5c", "3c"], ["Tc Th Ts"])
+    game = VatikanenGame.from_position(["2d 5c", "3c"], ["Tc Th Ts"])
     assert make_bot("vatikanen", "greedy").choose(game.view(0)) == Draw(0)
-    empty = Game.from_position(["2d 5c", "3c"], ["Tc Th Ts"], stock="")
+    empty = VatikanenGame.from_position(["2d 5c", "3c"], ["Tc Th Ts"], stock="")
     assert make_bot("vatikanen", "greedy").choose(empty.view(0)) == Pass(0)
 
 

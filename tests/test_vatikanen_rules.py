@@ -5,19 +5,19 @@ from fractions import Fraction
 
 import pytest
 
+from rummykit import games
 from rummykit.bots import make_bot
 from rummykit.cards import Card, full_deck, parse_cards, vatikanen_value
-from rummykit.errors import RuleError
-from rummykit.vatikanen import (
+from rummykit.errors import ActionError, RuleError
+from rummykit.games.vatikanen import (
     Draw,
-    Game,
     Pass,
     Play,
     Session,
+    VatikanenGame,
     action_from_json,
-    game_deck,
-    replay_record,
 )
+from rummykit.record import replay
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -28,14 +28,14 @@ def table_of(*melds: str) -> tuple[tuple[Card, ...], ...]:
     return tuple(cards(m) for m in melds)
 
 
-def table_text(game: Game) -> list[str]:
+def table_text(game: VatikanenGame) -> list[str]:
     return [" ".join(str(c) for c in m.cards) for m in game.table]
 
 
-def rule_of(game: Game, action: Play | Draw | Pass) -> str:
+def rule_of(game: VatikanenGame, action: Play | Draw | Pass) -> str:
     with pytest.raises(RuleError) as info:
         game.verify(action)
-    assert not game.is_legal(action)
+    assert not game.can(action)
     return info.value.rule
 
 
@@ -57,24 +57,24 @@ def deck_dealing(hands: list[str], dealer: int, stock_top: str = "") -> list[Car
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_V1_two_to_five_players(n: int) -> None:
-    game = Game(n, seed=1)
+    game = VatikanenGame(n, seed=1)
     assert game.n_players == n and len(game.view(0)["hand_sizes"]) == n
 
 
 @pytest.mark.parametrize("n", [1, 6])
 def test_V1_other_counts_refused(n: int) -> None:
     with pytest.raises(RuleError) as info:
-        Game(n, seed=1)
+        VatikanenGame(n, seed=1)
     assert info.value.rule == "V1"
     with pytest.raises(ValueError, match="V1"):
-        game_deck(n, {})
+        games.get("vatikanen").check_players(n)
 
 
 # ---------------------------------------------------------------- V2 cards
 
 
 def test_V2_deck_is_two_packs_and_two_jokers() -> None:
-    game = Game(4, seed=3)
+    game = VatikanenGame(4, seed=3)
     assert len(game.deck) == 106
     assert Counter(game.deck) == Counter(full_deck(2, 2))
     assert sum(c.is_joker for c in game.deck) == 2
@@ -84,13 +84,13 @@ def test_V2_wrong_deck_refused() -> None:
     deck = full_deck(2, 2)
     deck[-1] = Card.parse("7h")
     with pytest.raises(RuleError) as info:
-        Game(2, deck=deck)
+        VatikanenGame(2, deck=deck)
     assert info.value.rule == "V2"
 
 
 def test_V2_same_seed_same_deck() -> None:
-    assert Game(3, seed=11).deck == Game(3, seed=11).deck
-    assert Game(3, seed=11).deck != Game(3, seed=12).deck
+    assert VatikanenGame(3, seed=11).deck == VatikanenGame(3, seed=11).deck
+    assert VatikanenGame(3, seed=11).deck != VatikanenGame(3, seed=12).deck
 
 
 # ---------------------------------------------------------------- V3 deal
@@ -98,37 +98,36 @@ def test_V2_same_seed_same_deck() -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_V3_thirteen_each_rest_is_stock(n: int) -> None:
-    game = Game(n, seed=5)
+    game = VatikanenGame(n, seed=5)
     assert all(len(game.hand(s)) == 13 for s in range(n))
     assert game.stock_size == 106 - 13 * n
 
 
 def test_V3_dealing_order_one_at_a_time_forhand_first() -> None:
     deck = full_deck(2, 2)
-    game = Game(3, deck=deck, dealer=1)  # förhand is seat 2
+    game = VatikanenGame(3, deck=deck, dealer=1)  # förhand is seat 2
     assert game.hand(2)[:2] == [deck[0], deck[3]]
     assert game.hand(0)[:2] == [deck[1], deck[4]]
     assert game.hand(1)[:2] == [deck[2], deck[5]]
-    assert game.turn == 2
+    assert game.to_act == 2
     game.draw(2)
     assert game.hand(2)[-1] == deck[39]  # the stock's top is the next card
 
 
 def test_V3_no_discard_pile() -> None:
-    with pytest.raises(RuleError) as info:
+    with pytest.raises(ActionError, match="no card is ever discarded \\(V3\\)"):
         action_from_json({"seat": 0, "type": "discard", "card": "7h"})
-    assert info.value.rule == "V3"
-    assert "discard" not in Game(2, seed=1).view(0)
+    assert "discard" not in VatikanenGame(2, seed=1).view(0)
 
 
 # ---------------------------------------------------------------- V4 turn
 
 
 def test_V4_turns_go_clockwise_from_forhand() -> None:
-    game = Game(4, seed=2, dealer=1)
+    game = VatikanenGame(4, seed=2, dealer=1)
     order = []
     for _ in range(5):
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         order.append(seat)
         game.draw(seat)
@@ -136,29 +135,29 @@ def test_V4_turns_go_clockwise_from_forhand() -> None:
 
 
 def test_V4_out_of_turn_refused() -> None:
-    game = Game(3, seed=2)
+    game = VatikanenGame(3, seed=2)
     assert rule_of(game, Draw(1)) == "V4"
     assert rule_of(game, Play(1, cards("7h 8h 9h"))) == "V4"
 
 
 def test_V4_draw_takes_top_card_and_ends_turn() -> None:
-    game = Game(2, seed=4)
+    game = VatikanenGame(2, seed=4)
     top = game.deck[game.stock_ids()[0]]
     event = game.draw(0)
-    assert event.card == top and game.hand(0)[-1] == top and game.turn == 1
+    assert event.card == top and game.hand(0)[-1] == top and game.to_act == 1
 
 
 def test_V4_draw_allowed_even_when_a_play_exists() -> None:
-    game = Game.from_position(["7h 8h 9h 2c", "3c 4c"])
+    game = VatikanenGame.from_position(["7h 8h 9h 2c", "3c 4c"])
     assert game.can_play(Play(0, cards("7h 8h 9h")))
     assert game.can_draw(0)
 
 
 def test_V4_play_needs_cards_from_own_hand() -> None:
-    game = Game.from_position(["7h 8h 9h", "Tc Jc Qc"], opened=[False, False])
+    game = VatikanenGame.from_position(["7h 8h 9h", "Tc Jc Qc"], opened=[False, False])
     assert rule_of(game, Play(0, cards("Tc Jc Qc"))) == "V4"
     assert rule_of(game, Play(0, ())) == "V4"
-    game2 = Game.from_position(["7h 8h 9h", "Tc"])
+    game2 = VatikanenGame.from_position(["7h 8h 9h", "Tc"])
     assert rule_of(game2, Play(0, cards("7h 7h 8h 9h"))) == "V4"
 
 
@@ -167,21 +166,21 @@ def test_V4_play_needs_cards_from_own_hand() -> None:
 
 @pytest.mark.parametrize("run", ["As 2s 3s", "Qs Ks As", "Jd Qd Kd Ad", "4c 5c 6c 7c 8c"])
 def test_V5_runs_open(run: str) -> None:
-    game = Game.from_position([run + " 2h", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position([run + " 2h", "3c"], opened=[False, False])
     game.play(Play(0, cards(run)))
     assert len(game.table) == 1
 
 
 @pytest.mark.parametrize("run", ["Ks As 2s", "7s 8h 9s", "7s 9s Ts"])
 def test_V5_not_runs(run: str) -> None:
-    game = Game.from_position([run + " 2h", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position([run + " 2h", "3c"], opened=[False, False])
     assert rule_of(game, Play(0, cards(run))) == "V7"
-    game = Game.from_position([run + " 2h", "3c"])
+    game = VatikanenGame.from_position([run + " 2h", "3c"])
     assert rule_of(game, Play(0, cards(run), table_of(run))) == "V9"
 
 
 def test_V5_two_aces_close_a_fourteen_card_run() -> None:
-    game = Game.from_position(["As 2h", "3c"], ["2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"])
+    game = VatikanenGame.from_position(["As 2h", "3c"], ["2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"])
     game.play(Play(0, cards("As"), table_of("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As")))
     assert len(game.table[0]) == 14
 
@@ -190,20 +189,20 @@ def test_V5_two_aces_close_a_fourteen_card_run() -> None:
 
 
 def test_V6_seed_group_with_repeated_suits() -> None:
-    game = Game.from_position(["Tc Th Th Ts 2d", "3c"], ["7s 8s 9s"])
+    game = VatikanenGame.from_position(["Tc Th Th Ts 2d", "3c"], ["7s 8s 9s"])
     game.play(Play(0, cards("Tc Th Th Ts"), table_of("7s 8s 9s", "Tc Th Th Ts")))
     assert sorted(table_text(game)) == ["7s 8s 9s", "Tc Th Th Ts"]
 
 
 def test_V6_seed_group_of_five_eights() -> None:
-    game = Game.from_position(["8h 8c 8d 2d", "3c 8s 8h 4d"], ["7s 8s 9s"])
+    game = VatikanenGame.from_position(["8h 8c 8d 2d", "3c 8s 8h 4d"], ["7s 8s 9s"])
     game.play(Play(0, cards("8h 8c 8d"), table_of("7s 8s 9s", "8h 8c 8d")))
     game.play(Play(1, cards("8s 8h"), table_of("7s 8s 9s", "8h 8c 8d 8s 8h")))
     assert sorted(len(m) for m in game.table) == [3, 5]
 
 
 def test_V6_group_needs_three_of_one_rank() -> None:
-    game = Game.from_position(["8h 8c 9d 2d", "3c"], ["7s 8s 9s"])
+    game = VatikanenGame.from_position(["8h 8c 9d 2d", "3c"], ["7s 8s 9s"])
     assert rule_of(game, Play(0, cards("8h 8c"), table_of("7s 8s 9s", "8h 8c"))) == "V9"
     bad = table_of("7s 8s 9s", "8h 8c 9d")
     assert rule_of(game, Play(0, cards("8h 8c 9d"), bad)) == "V9"
@@ -213,7 +212,7 @@ def test_V6_group_needs_three_of_one_rank() -> None:
 
 
 def test_V7_first_play_must_be_a_run() -> None:
-    game = Game.from_position(["8h 8c 8d 5s 6s 7s", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position(["8h 8c 8d 5s 6s 7s", "3c"], opened=[False, False])
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("8h 8c 8d")))
     assert info.value.rule == "V7" and "run" in info.value.message
@@ -222,19 +221,19 @@ def test_V7_first_play_must_be_a_run() -> None:
 
 
 def test_V7_opening_needs_three_cards() -> None:
-    game = Game.from_position(["5s 6s 7s", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position(["5s 6s 7s", "3c"], opened=[False, False])
     assert rule_of(game, Play(0, cards("5s 6s"))) == "V7"
 
 
 def test_V7_exactly_one_run() -> None:
-    game = Game.from_position(["5s 6s 7s 2h 3h 4h", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position(["5s 6s 7s 2h 3h 4h", "3c"], opened=[False, False])
     assert rule_of(game, Play(0, cards("5s 6s 7s 2h 3h 4h"))) == "V7"
     two = table_of("5s 6s 7s", "2h 3h 4h")
     assert rule_of(game, Play(0, cards("5s 6s 7s 2h 3h 4h"), two)) == "V7"
 
 
 def test_V7_table_not_touched() -> None:
-    game = Game.from_position(["Ts Js Qs 6s", "3c"], ["7s 8s 9s"], opened=[False, True])
+    game = VatikanenGame.from_position(["Ts Js Qs 6s", "3c"], ["7s 8s 9s"], opened=[False, True])
     extend = table_of("7s 8s 9s Ts Js Qs")
     assert rule_of(game, Play(0, cards("Ts Js Qs"), extend)) == "V7"
     assert rule_of(game, Play(0, cards("6s"), table_of("6s 7s 8s 9s"))) == "V7"
@@ -243,13 +242,13 @@ def test_V7_table_not_touched() -> None:
 
 
 def test_V7_joker_may_be_part_of_the_opening() -> None:
-    game = Game.from_position(["5s * 7s 2c", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position(["5s * 7s 2c", "3c"], opened=[False, False])
     game.play(Play(0, cards("5s * 7s")))
     assert table_text(game) == ["5s *:6s 7s"]
 
 
 def test_V7_later_plays_are_free() -> None:
-    game = Game.from_position(["5s 6s 7s 8h 8c 8d 2c", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position(["5s 6s 7s 8h 8c 8d 2c", "3c"], opened=[False, False])
     game.play(Play(0, cards("5s 6s 7s")))
     game.draw(1)
     game.play(Play(0, cards("8h 8c 8d"), table_of("5s 6s 7s", "8h 8c 8d")))
@@ -260,19 +259,19 @@ def test_V7_later_plays_are_free() -> None:
 
 
 def test_V8_extend_a_run_at_either_end() -> None:
-    game = Game.from_position(["3d 7d 2c", "3c"], ["4d 5d 6d"])
+    game = VatikanenGame.from_position(["3d 7d 2c", "3c"], ["4d 5d 6d"])
     game.play(Play(0, cards("3d 7d"), table_of("3d 4d 5d 6d 7d")))
     assert table_text(game) == ["3d 4d 5d 6d 7d"]
 
 
 def test_V8_extend_a_group_and_lay_a_new_meld_at_once() -> None:
-    game = Game.from_position(["8d Ac 2c 3c 9h", "3c"], ["8h 8c 8s"])
+    game = VatikanenGame.from_position(["8d Ac 2c 3c 9h", "3c"], ["8h 8c 8s"])
     game.play(Play(0, cards("8d Ac 2c 3c"), table_of("8h 8c 8s 8d", "Ac 2c 3c")))
     assert game.hand(0) == [Card.parse("9h")]
 
 
 def test_V8_engine_arranges_the_table() -> None:
-    game = Game.from_position(["3d 8c 2c", "3c"], ["4d 5d 6d", "8h 8d 8s"])
+    game = VatikanenGame.from_position(["3d 8c 2c", "3c"], ["4d 5d 6d", "8h 8d 8s"])
     game.play(Play(0, cards("3d 8c")))
     assert sorted(table_text(game)) == ["3d 4d 5d 6d", "8h 8d 8s 8c"] or sorted(
         len(m) for m in game.table
@@ -280,7 +279,7 @@ def test_V8_engine_arranges_the_table() -> None:
 
 
 def test_V8_play_that_fits_nowhere_refused() -> None:
-    game = Game.from_position(["Kc 2c", "3c"], ["4d 5d 6d"])
+    game = VatikanenGame.from_position(["Kc 2c", "3c"], ["4d 5d 6d"])
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("Kc")))
     assert info.value.rule == "V9"
@@ -291,7 +290,7 @@ def test_V8_play_that_fits_nowhere_refused() -> None:
 
 
 def test_V9_seed_example_move_ten_and_add_jack() -> None:
-    game = Game.from_position(["Js 2c", "3c"], ["Tc Th Th Ts", "7s 8s 9s"])
+    game = VatikanenGame.from_position(["Js 2c", "3c"], ["Tc Th Th Ts", "7s 8s 9s"])
     new = table_of("Tc Th Th", "7s 8s 9s Ts Js")
     event = game.play(Play(0, cards("Js"), new))
     assert table_text(game) == ["Tc Th Th", "7s 8s 9s Ts Js"]
@@ -299,24 +298,24 @@ def test_V9_seed_example_move_ten_and_add_jack() -> None:
 
 
 def test_V9_seed_example_arranged_by_the_engine() -> None:
-    game = Game.from_position(["Js 2c", "3c"], ["Tc Th Th Ts", "7s 8s 9s"])
+    game = VatikanenGame.from_position(["Js 2c", "3c"], ["Tc Th Th Ts", "7s 8s 9s"])
     game.play(Play(0, cards("Js")))
     assert sorted(table_text(game)) == ["7s 8s 9s Ts Js", "Tc Th Th"]
 
 
 def test_V9_split_and_rebuild() -> None:
-    game = Game.from_position(["7h 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
+    game = VatikanenGame.from_position(["7h 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
     game.play(Play(0, cards("7h"), table_of("4h 5h 6h 7h", "7h 8h 9h")))
     assert len(game.table) == 2
 
 
 def test_V9_needs_a_card_from_the_hand() -> None:
-    game = Game.from_position(["2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
+    game = VatikanenGame.from_position(["2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
     assert rule_of(game, Play(0, (), table_of("4h 5h 6h", "7h 8h 9h"))) == "V4"
 
 
 def test_V9_no_card_leaves_the_table() -> None:
-    game = Game.from_position(["Th 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
+    game = VatikanenGame.from_position(["Th 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
     lost = table_of("5h 6h 7h 8h 9h Th")
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("Th"), lost))
@@ -326,7 +325,7 @@ def test_V9_no_card_leaves_the_table() -> None:
 
 
 def test_V9_table_must_hold_only_melds() -> None:
-    game = Game.from_position(["7h 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
+    game = VatikanenGame.from_position(["7h 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("7h"), table_of("4h 5h 6h 7h 8h 9h 7h")))
     assert info.value.rule == "V9"
@@ -339,10 +338,10 @@ def test_V9_table_must_hold_only_melds() -> None:
 
 
 def test_V10_anyone_extends_any_meld() -> None:
-    game = Game.from_position(["7h 8h 9h 2c", "Th 3c"], opened=[False, True])
+    game = VatikanenGame.from_position(["7h 8h 9h 2c", "Th 3c"], opened=[False, True])
     game.play(Play(0, cards("7h 8h 9h")))
     game.play(Play(1, cards("Th"), table_of("7h 8h 9h Th")))
-    view = game.view(None)
+    view = game.spectator_view()
     assert view["table"] == [["7h", "8h", "9h", "Th"]]
 
 
@@ -350,7 +349,7 @@ def test_V10_anyone_extends_any_meld() -> None:
 
 
 def test_V11_joker_keeps_its_meaning() -> None:
-    game = Game.from_position(["3h 4h 2c", "3c"], ["5h 6h 7h *:8h"])
+    game = VatikanenGame.from_position(["3h 4h 2c", "3c"], ["5h 6h 7h *:8h"])
     assert table_text(game) == ["5h 6h 7h *:8h"]
     # the joker may not turn into 4h at the other end
     assert rule_of(game, Play(0, cards("3h"), table_of("3h * 5h 6h 7h"))) == "V11"
@@ -359,7 +358,7 @@ def test_V11_joker_keeps_its_meaning() -> None:
 
 
 def test_V11_joker_freed_by_real_card_from_hand() -> None:
-    game = Game.from_position(["8h 5c 5d 2h", "3c"], ["7h * 9h"])
+    game = VatikanenGame.from_position(["8h 5c 5d 2h", "3c"], ["7h * 9h"])
     assert table_text(game) == ["7h *:8h 9h"]
     moved = table_of("7h 8h 9h", "5c 5d *")
     game.play(Play(0, cards("8h 5c 5d"), moved))
@@ -367,7 +366,7 @@ def test_V11_joker_freed_by_real_card_from_hand() -> None:
 
 
 def test_V11_joker_moves_without_swap_is_V11() -> None:
-    game = Game.from_position(["5c 5d 2h", "3c"], ["6h 7h 8h 9h *"])
+    game = VatikanenGame.from_position(["5c 5d 2h", "3c"], ["6h 7h 8h 9h *"])
     moved = table_of("6h 7h 8h 9h", "5c 5d *")
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("5c 5d"), moved))
@@ -376,17 +375,17 @@ def test_V11_joker_moves_without_swap_is_V11() -> None:
 
 
 def test_V11_joker_swap_needs_the_very_card() -> None:
-    game = Game.from_position(["8d 5c 5d 2h", "3c"], ["7h * 9h", "8c 8s 8h"])
+    game = VatikanenGame.from_position(["8d 5c 5d 2h", "3c"], ["7h * 9h", "8c 8s 8h"])
     moved = table_of("7h 8h 9h", "8c 8s 8d", "5c 5d *")  # 8h moves over, 8d fills the group
     game.play(Play(0, cards("8d 5c 5d"), moved))
     assert "5c 5d *:5" in table_text(game)
-    game2 = Game.from_position(["8d 5c 5d 2h", "3c"], ["7h * 9h", "8c 8s 8h"])
+    game2 = VatikanenGame.from_position(["8d 5c 5d 2h", "3c"], ["7h * 9h", "8c 8s 8h"])
     wrong = table_of("7h 8d 9h", "8c 8s 8h", "5c 5d *")
     assert rule_of(game2, Play(0, cards("8d 5c 5d"), wrong)) == "V9"
 
 
 def test_V11_swap_from_another_meld_on_the_table() -> None:
-    game = Game.from_position(["5c 5d 2h", "3c"], ["7h * 9h", "8h 8c 8s 8d"])
+    game = VatikanenGame.from_position(["5c 5d 2h", "3c"], ["7h * 9h", "8h 8c 8s 8d"])
     moved = table_of("7h 8h 9h", "8c 8s 8d", "5c 5d *")
     game.play(Play(0, cards("5c 5d"), moved))
     assert sorted(table_text(game)) == ["5c 5d *:5", "7h 8h 9h", "8c 8d 8s"]
@@ -394,33 +393,33 @@ def test_V11_swap_from_another_meld_on_the_table() -> None:
 
 def test_V11_one_real_card_frees_one_joker() -> None:
     position = (["8h 5c 5d Kc Kd 2h", "3c"], ["7h * 9h", "5h 6h 7h *:8h"])
-    game = Game.from_position(*position)
+    game = VatikanenGame.from_position(*position)
     both = table_of("7h 8h 9h", "5h 6h 7h", "5c 5d *", "Kc Kd *")
     assert rule_of(game, Play(0, cards("8h 5c 5d Kc Kd"), both)) == "V11"
     one = table_of("7h 8h 9h", "5h 6h 7h *", "5c 5d *")
     game.play(Play(0, cards("8h 5c 5d"), one))
     assert sorted(table_text(game)) == ["5c 5d *:5", "5h 6h 7h *:8h", "7h 8h 9h"]
-    game2 = Game.from_position(["8h 8h 5c 5d Kc Kd 2h", "3c"], position[1])
+    game2 = VatikanenGame.from_position(["8h 8h 5c 5d Kc Kd 2h", "3c"], position[1])
     both2 = table_of("7h 8h 9h", "5h 6h 7h 8h", "5c 5d *", "Kc Kd *")
     game2.play(Play(0, cards("8h 8h 5c 5d Kc Kd"), both2))
     assert len(game2.table) == 4
 
 
 def test_V11_free_jokers_option() -> None:
-    game = Game.from_position(["5c 5d 2h", "3c"], ["6h 7h 8h 9h *"], free_jokers=True)
+    game = VatikanenGame.from_position(["5c 5d 2h", "3c"], ["6h 7h 8h 9h *"], free_jokers=True)
     game.play(Play(0, cards("5c 5d"), table_of("6h 7h 8h 9h", "5c 5d *")))
     assert table_text(game) == ["6h 7h 8h 9h", "5c 5d *:5"]
 
 
 def test_V11_joker_meaning_written_explicitly() -> None:
-    game = Game.from_position(["Jh 2h", "3c"], ["6h 7h 8h 9h *:Th"])
+    game = VatikanenGame.from_position(["Jh 2h", "3c"], ["6h 7h 8h 9h *:Th"])
     assert rule_of(game, Play(0, cards("Jh"), table_of("*:5h 6h 7h 8h 9h Jh"))) == "V9"
     game.play(Play(0, cards("Jh"), table_of("6h 7h 8h 9h *:Th Jh")))
     assert table_text(game) == ["6h 7h 8h 9h *:Th Jh"]
 
 
 def test_V11_group_joker_keeps_its_rank() -> None:
-    game = Game.from_position(["5h 6c 2h", "3c"], ["5c 5d *"])
+    game = VatikanenGame.from_position(["5h 6c 2h", "3c"], ["5c 5d *"])
     assert table_text(game) == ["5c 5d *:5"]
     assert rule_of(game, Play(0, cards("6c"), table_of("5c 5d", "* 6c"))) == "V9"
     game.play(Play(0, cards("5h"), table_of("5c 5d 5h *")))
@@ -432,20 +431,20 @@ def test_V11_group_joker_keeps_its_rank() -> None:
 
 @pytest.mark.parametrize("new", [("4h 5h 6h 7h 8h 9h Th",), ("4h 5h 6h", "7h 8h 9h Th")])
 def test_V12_any_arrangement_of_the_same_cards(new: tuple[str, ...]) -> None:
-    game = Game.from_position(["Th 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
+    game = VatikanenGame.from_position(["Th 2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
     game.play(Play(0, cards("Th"), table_of(*new)))
     assert table_text(game) == list(new)
 
 
 def test_V12_engine_finds_a_rearrangement() -> None:
-    game = Game.from_position(["8c Tc 2h", "3c"], ["9h 9d 9s 9c", "Jc Qc Kc"])
+    game = VatikanenGame.from_position(["8c Tc 2h", "3c"], ["9h 9d 9s 9c", "Jc Qc Kc"])
     game.play(Play(0, cards("8c Tc")))
     assert sorted(table_text(game)) == ["8c 9c Tc Jc Qc Kc", "9d 9h 9s"]
     game.check_invariants()
 
 
 def test_V12_engine_refuses_when_no_arrangement_exists() -> None:
-    game = Game.from_position(["8c 2h", "3c"], ["9h 9d 9s 9c", "Jc Qc Kc"])
+    game = VatikanenGame.from_position(["8c 2h", "3c"], ["9h 9d 9s 9c", "Jc Qc Kc"])
     assert rule_of(game, Play(0, cards("8c"))) == "V9"
 
 
@@ -458,9 +457,9 @@ def test_V13_card_values() -> None:
 
 
 def test_V13_first_out_wins_and_is_paid() -> None:
-    game = Game.from_position(["7h 8h 9h", "* As Kd 5c", "2c 3c"])
+    game = VatikanenGame.from_position(["7h 8h 9h", "* As Kd 5c", "2c 3c"])
     event = game.play(Play(0, cards("7h 8h 9h"), table_of("7h 8h 9h")))
-    assert game.over and game.turn is None and event.end is not None
+    assert game.over and game.to_act is None and event.end is not None
     assert event.end.reason == "out" and event.end.winners == (0,)
     assert game.balances == (Fraction(60), Fraction(-55), Fraction(-5))
     assert rule_of(game, Draw(1)) == "V13"
@@ -470,18 +469,18 @@ def test_V13_first_out_wins_and_is_paid() -> None:
 # ---------------------------------------------------------------- V14 empty stock
 
 
-def empty_stock(hands: list[str], n_table: int = 2, **options: bool) -> Game:
+def empty_stock(hands: list[str], n_table: int = 2, **options: bool) -> VatikanenGame:
     table = ["As 2s 3s", "5c 6c 7c"][:n_table]
-    return Game.from_position(hands, table, stock="", **options)
+    return VatikanenGame.from_position(hands, table, stock="", **options)
 
 
 def test_V14_pass_only_with_empty_stock() -> None:
-    game = Game(2, seed=1)
+    game = VatikanenGame(2, seed=1)
     assert rule_of(game, Pass(0)) == "V14"
     game2 = empty_stock(["Kd", "4c 9d", "Jd Qd"])
     assert rule_of(game2, Draw(0)) == "V14"
     game2.pass_turn(0)
-    assert game2.turn == 1 and not game2.over
+    assert game2.to_act == 1 and not game2.over
 
 
 def test_V14_play_still_allowed_with_empty_stock() -> None:
@@ -497,9 +496,9 @@ def test_V14_play_still_allowed_with_empty_stock() -> None:
 # ---------------------------------------------------------------- V15 blocked game
 
 
-def pass_round(game: Game) -> None:
+def pass_round(game: VatikanenGame) -> None:
     for _ in range(game.n_players):
-        seat = game.turn
+        seat = game.to_act
         assert seat is not None
         game.pass_turn(seat)
 
@@ -525,7 +524,7 @@ def test_V15_split_payment_in_thirds() -> None:
     third = Fraction(2, 3)
     assert game.balances == (third, third, third, -2)
     assert sum(game.balances) == 0
-    assert game.view(None)["balances"] == [float(third)] * 3 + [-2]
+    assert game.spectator_view()["balances"] == [float(third)] * 3 + [-2]
 
 
 def test_V15_option_off_ends_without_a_winner() -> None:
@@ -539,14 +538,14 @@ def test_V15_option_off_ends_without_a_winner() -> None:
 # ---------------------------------------------------------------- V16 sessions
 
 
-def draw_then_pass(game: Game) -> None:
-    while (seat := game.turn) is not None:
+def draw_then_pass(game: VatikanenGame) -> None:
+    while (seat := game.to_act) is not None:
         game.apply(Draw(seat) if game.stock_size else Pass(seat))
 
 
 def test_V16_balances_carry_over_zero_sum() -> None:
     session = Session(["Ann", "Bo", "Cy"], seed=9)
-    assert session.game.dealer == 2 and session.game.turn == 0
+    assert session.game.dealer == 2 and session.game.to_act == 0
     with pytest.raises(RuleError) as info:
         session.next_game()
     assert info.value.rule == "V16"
@@ -562,7 +561,7 @@ def test_V16_balances_carry_over_zero_sum() -> None:
             session.next_game()
     record = session.to_record()
     assert len(record.deals) == 3
-    result = replay_record(record)
+    result = replay(record)
     assert result.ok and result.deals == 3
     assert list(result.scores) == [float(t) if t.denominator > 1 else int(t) for t in totals]
     assert session.game.view(0)["balances"] == list(result.scores)
@@ -575,14 +574,14 @@ def test_V16_sessions_are_reproducible() -> None:
 
 def test_V11_group_joker_freed_by_a_real_card_of_its_rank() -> None:
     # A group joker stands for "a 5"; any real 5 on the new table can free it (V12).
-    game = Game.from_position(["6h 7h 2c", "3c"], ["5c 5d 5s *"])
+    game = VatikanenGame.from_position(["6h 7h 2c", "3c"], ["5c 5d 5s *"])
     game.play(Play(0, cards("6h 7h"), table_of("5c 5d 5s", "* 6h 7h")))
     assert sorted(table_text(game)) == ["*:5h 6h 7h", "5c 5d 5s"]
 
 
 def test_V11_each_freed_joker_needs_its_own_real_card() -> None:
     table = ["5c 5d 5s *", "8s 9s Ts *:Js"]
-    game = Game.from_position(["6h 7h Js 2c", "3c"], table)
+    game = VatikanenGame.from_position(["6h 7h Js 2c", "3c"], table)
     no_js = table_of("5c 5d 5s", "* 6h 7h *", "8s 9s Ts")
     assert rule_of(game, Play(0, cards("6h 7h"), no_js)) == "V11"
     with_js = table_of("5c 5d 5s", "* 6h 7h *", "8s 9s Ts Js")
@@ -591,21 +590,21 @@ def test_V11_each_freed_joker_needs_its_own_real_card() -> None:
 
 
 def test_V7_opening_table_names_the_run_in_order() -> None:
-    game = Game.from_position(["7h 9h * 2c", "3c"], opened=[False, False])
+    game = VatikanenGame.from_position(["7h 9h * 2c", "3c"], opened=[False, False])
     assert rule_of(game, Play(0, cards("7h 9h *"), table_of("7h 9h *"))) == "V7"
     game.play(Play(0, cards("7h 9h *"), table_of("7h * 9h")))
     assert table_text(game) == ["7h *:8h 9h"]
 
 
 def test_V7_the_log_marks_each_players_opening_play() -> None:
-    game = Game(3, seed=4)
+    game = VatikanenGame(3, seed=4)
     bots = [make_bot("vatikanen", "greedy", seed=s) for s in range(3)]
     plays: dict[int, list[bool]] = {0: [], 1: [], 2: []}
-    while (seat := game.turn) is not None:
+    while (seat := game.to_act) is not None:
         event = game.apply(bots[seat].choose(game.view(seat)))
         if isinstance(event.action, Play):
             plays[seat].append(event.opening)
-            assert game.view(None)["log"][-1]["opening"] is event.opening
+            assert game.spectator_view()["log"][-1]["opening"] is event.opening
     for marks in plays.values():
         if marks:
             assert marks[0] is True and not any(marks[1:])

@@ -23,13 +23,14 @@ from hypothesis.stateful import (
 from rummykit.bots.vatikanen_basic import hand_melds, lay_offs
 from rummykit.cards import Card, full_deck
 from rummykit.errors import RuleError
-from rummykit.vatikanen import Action, Draw, Game, Pass, Play, Session, replay_record
+from rummykit.games.vatikanen import Action, Draw, Pass, Play, Session, VatikanenGame
+from rummykit.record import replay
 
 SMALL_TABLE = 30
 """Plays without an explicit table ask the solver; keep those to small tables."""
 
 
-def snapshot(game: Game) -> Any:
+def snapshot(game: VatikanenGame) -> Any:
     """Everything the game holds, joker meanings included."""
     return (
         game.deck,
@@ -41,14 +42,14 @@ def snapshot(game: Game) -> Any:
         game._turn,
         game._passes,
         game.end,
-        [json.dumps(e.to_json()) for e in game.log],
-        json.dumps([game.view(s) for s in [None, *range(game.n_players)]]),
+        [json.dumps(e.replay_json()) for e in game.log],
+        json.dumps([game.spectator_view(), *(game.view(s) for s in range(game.n_players))]),
     )
 
 
-def legal_actions(game: Game) -> list[Action]:
+def legal_actions(game: VatikanenGame) -> list[Action]:
     """Some legal actions of the seat to play, found without the solver."""
-    seat = game.turn
+    seat = game.to_act
     assert seat is not None
     hand = game.hand(seat)
     out: list[Action] = [Draw(seat) if game.stock_size else Pass(seat)]
@@ -61,7 +62,7 @@ def legal_actions(game: Game) -> list[Action]:
     return out
 
 
-def random_action(game: Game, rng: random.Random) -> Action:
+def random_action(game: VatikanenGame, rng: random.Random) -> Action:
     """A random action, usually illegal: any seat, any cards, any table."""
     seat = rng.randrange(game.n_players + 1) - (rng.random() < 0.1)
     kind = rng.choice(["play", "play", "draw", "pass"])
@@ -88,7 +89,7 @@ def random_action(game: Game, rng: random.Random) -> Action:
     return Play(seat, add, tuple(melds))
 
 
-def hidden_shuffled(game: Game, seat: int, rng: random.Random) -> Game:
+def hidden_shuffled(game: VatikanenGame, seat: int, rng: random.Random) -> VatikanenGame:
     """A copy of the game with other seats' hands and the stock dealt differently."""
     other = copy.deepcopy(game)
     hidden = [i for s, h in enumerate(game._hands) if s != seat for i in h] + game._stock
@@ -120,7 +121,7 @@ class VatikanenMachine(RuleBasedStateMachine):
         self.games_checked = 0
 
     @property
-    def game(self) -> Game:
+    def game(self) -> VatikanenGame:
         return self.session.game
 
     @precondition(lambda self: not self.game.over)
@@ -133,7 +134,7 @@ class VatikanenMachine(RuleBasedStateMachine):
     @precondition(lambda self: not self.game.over)
     @rule()
     def draw_or_pass(self) -> None:
-        seat = self.game.turn
+        seat = self.game.to_act
         assert seat is not None
         self.game.apply(Draw(seat) if self.game.stock_size else Pass(seat))
 
@@ -152,7 +153,7 @@ class VatikanenMachine(RuleBasedStateMachine):
     @rule()
     def next_game(self) -> None:
         record = self.session.to_record()
-        result = replay_record(record)
+        result = replay(record)
         assert result.ok, result
         assert list(result.scores) == [float(b) for b in self.session.balances]
         self.games_checked += 1
@@ -176,9 +177,9 @@ class VatikanenMachine(RuleBasedStateMachine):
             assert view["hand"] == [str(c) for c in game.hand(seat)]
             other = hidden_shuffled(game, seat, self.rng)
             assert other.view(seat) == view, "a view depends on hidden cards"
-        spectator = game.view(None)
+        spectator = game.spectator_view()
         assert spectator["hand"] is None
-        assert hidden_shuffled(game, -1, self.rng).view(None) == spectator
+        assert hidden_shuffled(game, -1, self.rng).spectator_view() == spectator
 
 
 VatikanenMachine.TestCase.settings = settings(

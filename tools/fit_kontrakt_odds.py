@@ -26,7 +26,7 @@ from rummykit.bots.kontrakt_basic import BasicBot
 from rummykit.bots.kontrakt_odds import FEATURES, DealState
 from rummykit.bots.kontrakt_strong import StrongBot
 from rummykit.cards import Card
-from rummykit.kontrakt import Discard, KontraktGame
+from rummykit.games.kontrakt import Discard, KontraktGame
 
 SEED = 50_000  # decks the measurements in docs/bots.md do not use
 NAMES = ["f0", "f1", "f2", "f3"]
@@ -44,7 +44,7 @@ def play_deck(deck: int) -> list[Row]:
         bots[seat] = strong
         seen: list[DealState] = []
         completed: set[int] = set()
-        while (turn := game.turn) is not None:
+        while (turn := game.to_act) is not None:
             view = game.view(turn)
             action = bots[turn].choose(view)
             if turn == seat and isinstance(action, Discard):

@@ -4,6 +4,6 @@ See :mod:`rummykit.bots.base` for the interface. Vatikanen levels: ``random``
 and ``greedy`` (:mod:`rummykit.bots.vatikanen_basic`).
 """
 
-from rummykit.bots.base import BOT_MODULES, Bot, levels, make_bot, play_out, register
+from rummykit.bots.base import Bot, levels, make_bot, play_out, register
 
-__all__ = ["BOT_MODULES", "Bot", "levels", "make_bot", "play_out", "register"]
+__all__ = ["Bot", "levels", "make_bot", "play_out", "register"]

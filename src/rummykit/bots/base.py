@@ -11,24 +11,28 @@ Bots are found by game and level name, like python-chess variants::
     action = bot.choose(game.view(game.turn))
 
 A module registers its levels with :func:`register`; the game's bot modules
-are imported on first lookup (:data:`BOT_MODULES`).
+(its spec's ``bot_modules`` in :mod:`rummykit.games`) are imported on first
+lookup.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from rummykit.game import Action, Game
 
 __all__ = [
-    "BOT_MODULES",
     "Bot",
     "BotFactory",
-    "GameLike",
     "levels",
     "make_bot",
     "play_out",
     "register",
+    "settings_of",
 ]
 
 
@@ -37,7 +41,7 @@ class Bot(Protocol):
 
     level: str
 
-    def choose(self, view: Mapping[str, Any]) -> Any:
+    def choose(self, view: Mapping[str, Any]) -> Action:
         """The action to take, given the seat's view (only called on the bot's turn)."""
         ...
 
@@ -46,12 +50,6 @@ BotFactory = Callable[..., Bot]
 """Makes a bot from a seed (None: unseeded)."""
 
 F = TypeVar("F", bound=Callable[[int | None], Any])
-
-BOT_MODULES: dict[str, list[str]] = {
-    "vatikanen": ["rummykit.bots.vatikanen_basic", "rummykit.bots.vatikanen_strong"],
-    "kontrakt": ["rummykit.bots.kontrakt_basic", "rummykit.bots.kontrakt_strong"],
-}
-"""Per game, the modules that register its bots (imported on first lookup)."""
 
 _REGISTRY: dict[str, dict[str, BotFactory]] = {}
 _loaded: set[str] = set()
@@ -69,8 +67,10 @@ def register(game: str, level: str) -> Callable[[F], F]:
 
 def _load(game: str) -> dict[str, BotFactory]:
     if game not in _loaded:
+        from rummykit import games
+
         _loaded.add(game)
-        for name in BOT_MODULES.get(game, []):
+        for name in games.get(game).bot_modules:
             importlib.import_module(name)
     return _REGISTRY.get(game, {})
 
@@ -80,35 +80,38 @@ def levels(game: str) -> list[str]:
     return sorted(_load(game))
 
 
+def settings_of(game: str, level: str) -> list[str]:
+    """The settings a built-in bot takes (its keyword arguments besides the seed)."""
+    factory = _load(game)[level]
+    params = list(inspect.signature(factory).parameters.values())[1:]  # the seed first
+    return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
 def make_bot(game: str, level: str, seed: int | None = None, **settings: Any) -> Bot:
-    """A bot of ``level`` for ``game``, built with ``settings`` (the bot class's keyword
-    arguments; TypeError for one it does not take); ValueError naming the known levels."""
+    """A bot of ``level`` for ``game``, built with ``settings`` (the bot's keyword
+    arguments); ValueError naming the known levels, or the settings the bot takes."""
     known = _load(game)
     if level not in known:
         names = ", ".join(sorted(known)) or "none"
         raise ValueError(f"no {game} bot called {level!r}: the levels are {names}")
+    takes = settings_of(game, level)
+    wrong = [k for k in settings if k not in takes]
+    if wrong:
+        has = ", ".join(takes) if takes else "none"
+        raise ValueError(
+            f"the {game} bot {level!r} has no setting {wrong[0]!r}: its settings are {has}"
+        )
     return known[level](seed, **settings)
 
 
-class GameLike(Protocol):
-    """What :func:`play_out` needs of a game engine."""
-
-    @property
-    def turn(self) -> int | None: ...
-
-    def view(self, seat: int | None = None) -> dict[str, Any]: ...
-
-    def apply(self, action: Any) -> Any: ...
-
-
-def play_out(game: GameLike, bots: Sequence[Bot], *, max_actions: int = 100_000) -> int:
+def play_out(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> int:
     """Let ``bots`` (one per seat) play ``game`` to its end; return the actions taken.
 
     An illegal action from a bot raises the engine's RuleError: bots must
     only choose legal actions.
     """
     taken = 0
-    while (seat := game.turn) is not None:
+    while (seat := game.to_act) is not None:
         if taken >= max_actions:
             raise RuntimeError(f"the game did not end within {max_actions} actions")
         game.apply(bots[seat].choose(game.view(seat)))

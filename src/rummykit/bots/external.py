@@ -38,7 +38,10 @@ import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from rummykit.game import Action
 
 __all__ = [
     "PROTOCOL",
@@ -69,38 +72,25 @@ class BotFault(Exception):
         self.message = message
 
 
-def parse_action(game: str, seat: int, data: object) -> Any:
+def parse_action(game: str, seat: int, data: object) -> Action:
     """The engine action for one answer of a bot playing ``seat``; BotFault ``bad`` if none.
 
     ``data`` is the decoded JSON line: an object in RECORD.md's action form.
-    ``seat`` may be left out; given, it must be the bot's own seat. A Kontrakt
-    draw's ``restock`` (a record's shuffle of a new stock) is ignored: no
-    player chooses the order of the stock.
+    ``seat`` may be left out; given, it must be the bot's own seat. Fields only
+    records write (a Kontrakt draw's ``restock``) are ignored: no player
+    chooses the order of the stock.
 
     >>> parse_action("vatikanen", 1, {"type": "draw"})
     Draw(seat=1)
     >>> parse_action("kontrakt", 0, {"type": "discard", "card": "7h"}).to_json()
     {'seat': 0, 'type': 'discard', 'card': '7h'}
     """
-    if not isinstance(data, dict):
-        raise BotFault("bad", f"the answer is not a JSON object: {_short(data)}")
-    given = data.get("seat", seat)
-    if given != seat or isinstance(given, bool):
-        raise BotFault("bad", f"the answer is for seat {given!r}, but the bot plays seat {seat}")
-    action = dict(data, seat=seat)
-    action.pop("restock", None)
+    from rummykit import games
+
     try:
-        if game == "vatikanen":
-            from rummykit.vatikanen import action_from_json as vatikanen_action
-
-            return vatikanen_action(action)
-        if game == "kontrakt":
-            from rummykit.kontrakt_actions import action_from_json as kontrakt_action
-
-            return kontrakt_action(action)
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        return games.get(game).action_from_json(data, seat=seat)
+    except ValueError as exc:  # ActionError, or an unknown game
         raise BotFault("bad", f"{exc} in {_short(data)}") from None
-    raise BotFault("bad", f"unknown game {game!r}")
 
 
 def _short(data: object, limit: int = 200) -> str:
@@ -235,7 +225,7 @@ class ExternalBot:
 
     # ------------------------------------------------------------ the Bot interface
 
-    def choose(self, view: Mapping[str, Any]) -> Any:
+    def choose(self, view: Mapping[str, Any]) -> Action:
         """Send ``view`` and return the engine action the program answers; BotFault if none."""
         try:
             return self._choose(view)
@@ -244,7 +234,7 @@ class ExternalBot:
                 self.given_up = True  # that was its last chance in this game
             raise
 
-    def _choose(self, view: Mapping[str, Any]) -> Any:
+    def _choose(self, view: Mapping[str, Any]) -> Action:
         game = str(view.get("game"))
         seat = view["seat"]
         if self.given_up:

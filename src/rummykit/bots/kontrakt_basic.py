@@ -1,9 +1,9 @@
 """The two simple Kontraktsrummy bots: ``random`` and ``basic``.
 
-Both see only the seat's view (:meth:`rummykit.kontrakt.KontraktGame.view`)
+Both see only the seat's view (:meth:`rummykit.games.kontrakt.KontraktGame.view`)
 and rebuild the cards from its text.
 
-``random`` picks one of :func:`rummykit.kontrakt.legal_actions_for` (every
+``random`` picks one of :func:`rummykit.games.kontrakt.legal_actions_for` (every
 upcard answer, draw, discard, lay-off and joker swap, and the contract melds
 the hand can make) uniformly at random, except that it lays down, lays off or
 swaps whenever it can with probability 3/4: a bot that discards at random
@@ -25,8 +25,7 @@ from typing import Any
 
 from rummykit.bots.base import register
 from rummykit.cards import Card, Suit, kontrakt_value
-from rummykit.contracts import CONTRACTS, Contract, find_melds, largest_part
-from rummykit.kontrakt import (
+from rummykit.games.kontrakt import (
     Action,
     BuyUpcard,
     DeclineUpcard,
@@ -40,6 +39,7 @@ from rummykit.kontrakt import (
     legal_actions_for,
     parse_card,
 )
+from rummykit.games.kontrakt.contracts import CONTRACTS, Contract, find_melds, largest_part
 
 __all__ = [
     "TAKES",

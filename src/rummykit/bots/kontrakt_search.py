@@ -3,8 +3,8 @@
 A bot cannot see the other hands nor the stock, so it guesses them: a
 *determinization* (:func:`~rummykit.bots.sampling.sample_kontrakt`) deals
 the unseen cards consistently with the view. :func:`position` sets such a
-guess up as a real :class:`~rummykit.kontrakt.KontraktGame`
-(:meth:`~rummykit.kontrakt.KontraktGame.from_position`), so that the engine
+guess up as a real :class:`~rummykit.games.kontrakt.KontraktGame`
+(:meth:`~rummykit.games.kontrakt.KontraktGame.from_position`), so that the engine
 stays the only judge of what is legal, and :func:`rollout` plays the rest of
 the deal with the fast ``basic`` policy in every seat (or a bot of the
 caller's in the viewer's). :func:`outcomes` plays every candidate action on
@@ -26,7 +26,7 @@ from rummykit.bots.base import Bot
 from rummykit.bots.kontrakt_basic import BasicBot
 from rummykit.bots.sampling import Deal, sample_kontrakt
 from rummykit.cards import kontrakt_value
-from rummykit.kontrakt import Action, DealEnded, KontraktGame, Phase, parse_card
+from rummykit.games.kontrakt import Action, DealEnded, KontraktGame, Phase, parse_card
 
 __all__ = ["Guess", "outcomes", "overrule", "position", "rollout"]
 
@@ -73,7 +73,7 @@ def rollout(
     """
     deal = game.deal
     for _ in range(max_actions):
-        turn = game.turn
+        turn = game.to_act
         if turn is None:
             break
         if own is not None and turn == seat:

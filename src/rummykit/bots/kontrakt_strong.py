@@ -96,8 +96,7 @@ from rummykit.bots.kontrakt_search import Guess, outcomes, overrule
 from rummykit.bots.reading import sample_kontrakt_read
 from rummykit.bots.sampling import kontrakt_known_cards, kontrakt_unseen, sample_kontrakt
 from rummykit.cards import JOKER, Card, Suit, kontrakt_value
-from rummykit.contracts import CONTRACTS, candidate_melds, largest_part
-from rummykit.kontrakt import (
+from rummykit.games.kontrakt import (
     Action,
     BuyUpcard,
     DeclineUpcard,
@@ -107,6 +106,7 @@ from rummykit.kontrakt import (
     PassUpcard,
     TakeUpcard,
 )
+from rummykit.games.kontrakt.contracts import CONTRACTS, candidate_melds, largest_part
 from rummykit.melds import MeldKind
 
 __all__ = ["Shape", "StrongBot", "distance"]

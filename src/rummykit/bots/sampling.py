@@ -17,8 +17,8 @@ in random order. All randomness comes from the ``random.Random`` the caller
 passes, so a bot's choices are reproducible from its seed.
 
 >>> import random
->>> from rummykit.vatikanen import Game
->>> game = Game(3, seed=1)
+>>> from rummykit.games.vatikanen import VatikanenGame
+>>> game = VatikanenGame(3, seed=1)
 >>> deal = sample_vatikanen(game.view(0), random.Random(5))
 >>> [len(h) for h in deal.hands], len(deal.stock)
 ([13, 13, 13], 67)
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.cards import Card, full_deck
-from rummykit.kontrakt import deck_for
+from rummykit.games.kontrakt import deck_for
 
 __all__ = [
     "Deal",

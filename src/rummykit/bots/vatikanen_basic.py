@@ -1,6 +1,6 @@
 """The two simple Vatikanen bots: ``random`` and ``greedy``.
 
-Both see only the seat's view (:meth:`rummykit.vatikanen.Game.view`) and
+Both see only the seat's view (:meth:`rummykit.games.vatikanen.Game.view`) and
 rebuild the cards from its text.
 
 ``random`` samples a legal action. It lists the plays it can find without
@@ -27,8 +27,8 @@ from typing import Any
 from rummykit import solver
 from rummykit.bots.base import register
 from rummykit.cards import Card, parse_cards
+from rummykit.games.vatikanen import Action, Draw, Pass, Play
 from rummykit.melds import VATIKANEN, Meld, MeldKind, classify, read_meld
-from rummykit.vatikanen import Action, Draw, Pass, Play
 
 __all__ = [
     "SOLVER_TABLE_LIMIT",

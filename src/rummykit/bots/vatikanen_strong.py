@@ -41,8 +41,8 @@ from rummykit.bots.base import register
 from rummykit.bots.sampling import sample_vatikanen
 from rummykit.bots.vatikanen_basic import no_play, opening_play, read_view
 from rummykit.cards import Card
+from rummykit.games.vatikanen import Action, Draw, Play
 from rummykit.melds import VATIKANEN, Meld, read_meld
-from rummykit.vatikanen import Action, Draw, Play
 
 __all__ = ["StrongBot"]
 

@@ -29,7 +29,7 @@ from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
 from rummykit.bots import Bot
 from rummykit.tui.commands import suggest
-from rummykit.tui.controller import Controller, Reply, think
+from rummykit.tui.controller import Controller, Reply, View, think
 from rummykit.tui.render import SortOrder, hand_text
 
 __all__ = ["CommandInput", "HandSuggester", "HelpScreen", "PlayApp", "ScoresScreen"]
@@ -44,8 +44,8 @@ class HandSuggester(Suggester):
 
     async def get_suggestion(self, value: str) -> str | None:
         """A completion of ``value``, or None."""
-        view = self.play_app.controller.view()
-        return suggest(value, view.get("hand") or [], self.play_app.controller.adapter.words)
+        controller = self.play_app.controller
+        return suggest(value, controller.hand(), controller.adapter.words)
 
 
 class CommandInput(Input):
@@ -195,7 +195,7 @@ class PlayApp(App[None]):
         self.query_one("#players", Static).update(adapter.players_panel(view))
         new = adapter.added_cards(c.staged)
         self.query_one("#table", Static).update(adapter.table_panel(view, new))
-        hand = view.get("hand") or []
+        hand = c.hand()
         hand_box = self.query_one("#hand", Static)
         hand_box.border_title = f"Your hand: {len(hand)} cards, by {self.sort_by} (F2 sorts)"
         hand_box.update(hand_text(hand, self.sort_by))
@@ -276,7 +276,7 @@ class PlayApp(App[None]):
         self._thinking = True
         self.run_worker(self._bot_move(*turn), group="bots", exit_on_error=False)
 
-    async def _bot_move(self, seat: int, bot: Bot, view: dict[str, Any]) -> None:
+    async def _bot_move(self, seat: int, bot: Bot, view: View) -> None:
         """Let ``bot`` think on a worker thread, then play its choice (if still its turn)."""
         try:
             action, failure = await asyncio.to_thread(think, bot, view)

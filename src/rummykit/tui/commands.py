@@ -27,9 +27,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit import kontrakt as k
-from rummykit import vatikanen as v
 from rummykit.cards import Card, parse_cards
+from rummykit.games import kontrakt as k
+from rummykit.games import vatikanen as v
 
 __all__ = [
     "KONTRAKT_WORDS",

@@ -6,40 +6,57 @@ record goes. :meth:`Controller.submit` takes one line of text and answers
 with a :class:`Reply`; the Textual app (:mod:`rummykit.tui.app`) only draws
 what the controller and the engine's ``view(seat)`` say.
 
+The controller holds the game only through the one game interface
+(:class:`rummykit.game.Game`); what differs between games (commands, help,
+pictures) is the adapter's, found through the registry
+(:meth:`rummykit.games.GameSpec.terminal_adapter`).
+
 Staging: a play (Vatikanen) or a lay-down, lay-off or joker swap (Kontrakt)
-is checked by the engine on a copy of the game and shown, but reaches the
-real game only when confirmed (``ok`` or an empty line); ``undo`` takes the
-last staged action back. Other actions (draw, pass, the upcard answers) are
-taken at once; a Kontrakt discard confirms what is staged and ends the turn.
+is checked by the engine on a copy of the game (:meth:`~rummykit.game.Game.copy`)
+and shown, but reaches the real game only when confirmed (``ok`` or an empty
+line); ``undo`` takes the last staged action back. Other actions (draw, pass,
+the upcard answers) are taken at once; a Kontrakt discard confirms what is
+staged and ends the turn.
 """
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from rich.console import RenderableType
 from rich.text import Text
 
 from rummykit.bots import Bot
 from rummykit.errors import RuleError
-from rummykit.melds import MeldError
+from rummykit.game import Action, Event, Game
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
 
-__all__ = ["BOT_NAMES", "Controller", "GameAdapter", "Reply", "Staging", "player_label", "think"]
+__all__ = [
+    "BOT_NAMES",
+    "Controller",
+    "GameAdapter",
+    "Reply",
+    "Staging",
+    "View",
+    "player_label",
+    "think",
+]
 
 BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
 """Names given to the bots, seat 1 first."""
 
 Staging = Literal["stage", "now", "commit"]
 """How an action is taken: staged until confirmed, at once, or confirming what is staged."""
+
+View = Mapping[str, object]
+"""A seat's view, as :meth:`rummykit.game.Game.view` gives it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +79,8 @@ class GameAdapter(ABC):
 
     An adapter sees the game only through the engine's ``view(seat)`` and asks
     the engine's ``verify``/``apply`` and hint helpers; it never decides legality.
+    The engine is the hosted unit of the one game interface; an adapter may
+    ask its own game's engine for more (Vatikanen's solver hints).
     """
 
     game: str
@@ -79,40 +98,34 @@ class GameAdapter(ABC):
     # -- the engine
     @property
     @abstractmethod
-    def engine(self) -> Any:
-        """The real game now being played."""
+    def engine(self) -> Game:
+        """The real game now being played (the hosted unit: a session, a seven-deal game)."""
 
     @abstractmethod
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> Action | UiCommand:
         """A typed line as an engine action or a :class:`UiCommand` (CommandError/ValueError)."""
 
     @abstractmethod
-    def format(self, action: Any) -> str:
+    def format(self, action: Action) -> str:
         """The command text of an action."""
 
     @abstractmethod
-    def staging(self, action: Any) -> Staging:
+    def staging(self, action: Action) -> Staging:
         """Whether ``action`` is staged, taken at once, or confirms the staged ones."""
 
-    def to_act(self, engine: Any | None = None) -> int | None:
+    def to_act(self) -> int | None:
         """The seat that must act now, or None (game over, or between games)."""
-        game = self.engine if engine is None else engine
-        turn: int | None = game.turn
-        return turn
+        return self.engine.to_act
 
-    def verify(self, engine: Any, action: Any) -> None:
-        """Raise RuleError unless ``action`` is legal in ``engine``."""
-        engine.verify(action)
-
-    def apply(self, action: Any) -> Any:
+    def apply(self, action: Action) -> Event:
         """Apply ``action`` to the real game (verified by the engine)."""
         return self.engine.apply(action)
 
-    def prepared(self, action: Any) -> Any:
+    def prepared(self, action: Action) -> Action:
         """The action to stage for what was typed (Vatikanen: a hint's known arrangement)."""
         return action
 
-    def settled(self, action: Any, event: Any) -> Any:
+    def settled(self, action: Action, event: Event) -> Action:
         """The action to send on confirming ``action``, given its event on the preview.
 
         By default the action itself; Vatikanen sends the table the engine
@@ -120,9 +133,9 @@ class GameAdapter(ABC):
         """
         return action
 
-    def fallback(self) -> Any:
+    def fallback(self) -> Action:
         """A legal action for the seat to act, when a bot chose an illegal one."""
-        raise NotImplementedError
+        return self.engine.legal_actions()[0]
 
     # -- between games
     @abstractmethod
@@ -147,31 +160,31 @@ class GameAdapter(ABC):
 
     # -- help and pictures
     @abstractmethod
-    def hint(self, engine: Any) -> Reply:
+    def hint(self, engine: Game) -> Reply:
         """What the engine's help says the person could do now."""
 
     @abstractmethod
-    def prompt(self, view: dict[str, Any], staged: Sequence[Any]) -> str:
+    def prompt(self, view: View, staged: Sequence[Action]) -> str:
         """One line saying what to do now."""
 
     @abstractmethod
-    def status(self, view: dict[str, Any]) -> Text:
+    def status(self, view: View) -> Text:
         """The top line: game, deal, stock, whose turn."""
 
     @abstractmethod
-    def players_panel(self, view: dict[str, Any]) -> RenderableType:
+    def players_panel(self, view: View) -> RenderableType:
         """Each player's cards, progress and score."""
 
     @abstractmethod
-    def table_panel(self, view: dict[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: View, new: Counter[str]) -> RenderableType:
         """The table; cards counted in ``new`` (staged) highlighted."""
 
     @abstractmethod
-    def describe(self, entry: dict[str, Any], index: int, view: dict[str, Any]) -> Text | None:
+    def describe(self, entry: View, index: int, view: View) -> Text | None:
         """Entry ``index`` of the view's log in words."""
 
     @abstractmethod
-    def log_key(self, view: dict[str, Any]) -> object:
+    def log_key(self, view: View) -> object:
         """Changes when the view's log starts afresh (a new game)."""
 
     @abstractmethod
@@ -179,19 +192,19 @@ class GameAdapter(ABC):
         """The help panel, as Markdown."""
 
     @abstractmethod
-    def same_round(self, real: dict[str, Any], preview: dict[str, Any]) -> bool:
+    def same_round(self, real: View, preview: View) -> bool:
         """True when ``preview`` (after the staged actions) is still the same game or deal."""
 
-    def scores_panel(self, view: dict[str, Any]) -> RenderableType | None:
+    def scores_panel(self, view: View) -> RenderableType | None:
         """The score sheet, where the game has one."""
         return None
 
-    def added_cards(self, staged: Sequence[Any]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
         """The hand cards that the staged actions put on the table (to highlight)."""
         return Counter()
 
 
-def think(bot: Bot, view: dict[str, Any]) -> tuple[Any, str | None]:
+def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
     """What ``bot`` chooses from ``view``, or (None, why) when it fails: a broken bot must
     not end the person's game (:meth:`Controller.bot_play` then plays a legal action)."""
     try:
@@ -211,11 +224,13 @@ def player_label(name: str, seat: int, me: int, bot: Bot | None) -> str:
     return f"{name} [dim]{bot.level}[/dim]" if bot is not None else name
 
 
-def seat_cells(view: dict[str, Any], seat: int, me: int, bot: Bot | None) -> tuple[str, str]:
+def seat_cells(view: View, seat: int, me: int, bot: Bot | None) -> tuple[str, str]:
     """The players panel's first cells for ``seat``: the turn mark, and the name with
     a D for the dealer."""
     mark = "▶" if view["turn"] == seat else ""
-    who = player_label(view["players"][seat], seat, me, bot)
+    players = view["players"]
+    assert isinstance(players, list)
+    who = player_label(players[seat], seat, me, bot)
     if seat == view["dealer"]:
         who += " [bold]D[/bold]"
     return mark, who
@@ -233,9 +248,9 @@ class Controller:
 
     adapter: GameAdapter
     records: Path = Path("records")
-    staged: list[Any] = field(default_factory=list)
-    _to_apply: list[Any] = field(default_factory=list)
-    _preview: Any = None
+    staged: list[Action] = field(default_factory=list)
+    _to_apply: list[Action] = field(default_factory=list)
+    _preview: Game | None = None
     _paths: dict[str, Path] = field(default_factory=dict)
     _log: _LogState = field(default_factory=_LogState)
     _stamp: str = field(default_factory=lambda: _dt.datetime.now().strftime("%Y%m%d-%H%M%S"))
@@ -247,24 +262,24 @@ class Controller:
         """The person's seat."""
         return self.adapter.seat
 
-    def preview(self) -> Any:
+    def preview(self) -> Game:
         """The game as it would be with the staged actions (a copy), or the real game."""
         if not self.staged:
             return self.adapter.engine
         if self._preview is None:
-            game = copy.deepcopy(self.adapter.engine)
+            game = self.adapter.engine.copy()
             for action in self._to_apply:
                 game.apply(action)
             self._preview = game
         return self._preview
 
-    def _unstage(self) -> list[Any]:
+    def _unstage(self) -> list[Action]:
         """Clear the staged actions; return the forms to send to the engine."""
         out = self._to_apply
         self.staged, self._to_apply, self._preview = [], [], None
         return out
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> dict[str, object]:
         """The person's view of the game, staged actions included.
 
         It is still the person's turn while actions are staged. When the staged
@@ -274,11 +289,16 @@ class Controller:
         real = self.real_view()
         if not self.staged:
             return real
-        view: dict[str, Any] = self.preview().view(self.seat)
+        view = dict(self.preview().view(self.seat))
         if not self.adapter.same_round(real, view):
             return real
         view["turn"] = real["turn"]
         return view
+
+    def hand(self) -> list[str]:
+        """The person's hand as the view shows it (staged cards gone), as card text."""
+        hand = self.view().get("hand")
+        return [str(c) for c in hand] if isinstance(hand, list) else []
 
     def goes_out(self) -> bool:
         """True when confirming the staged actions ends the game or deal."""
@@ -286,10 +306,9 @@ class Controller:
             return False
         return not self.adapter.same_round(self.real_view(), self.preview().view(self.seat))
 
-    def real_view(self) -> dict[str, Any]:
+    def real_view(self) -> dict[str, object]:
         """The person's view of the real game."""
-        view: dict[str, Any] = self.adapter.engine.view(self.seat)
-        return view
+        return dict(self.adapter.engine.view(self.seat))
 
     def prompt(self) -> str:
         """What to do now, in one line."""
@@ -304,7 +323,7 @@ class Controller:
             if self._log.key is not None:
                 out.append(Text(f"—— {key} ——", style="bold"))
             self._log = _LogState(key, 0)
-        log = view.get("log") or []
+        log = _log_of(view)
         for index in range(self._log.shown, len(log)):
             line = self.adapter.describe(log[index], index, view)
             if line is not None:
@@ -333,7 +352,7 @@ class Controller:
         seat, bot, view = turn
         return self.bot_play(seat, *think(bot, view))
 
-    def bot_turn(self) -> tuple[int, Bot, dict[str, Any]] | None:
+    def bot_turn(self) -> tuple[int, Bot, View] | None:
         """The seat whose bot must move now, its bot and the view it decides from.
 
         The view is the bot's own copy, so the bot may think on another thread
@@ -345,9 +364,9 @@ class Controller:
         assert seat is not None
         bot = self.adapter.bots[seat]
         assert bot is not None
-        return seat, bot, copy.deepcopy(self.adapter.engine.view(seat))
+        return seat, bot, self.adapter.engine.view(seat)  # fresh: the bot's own
 
-    def bot_play(self, seat: int, action: Any, failure: str | None = None) -> str | None:
+    def bot_play(self, seat: int, action: Action | None, failure: str | None = None) -> str | None:
         """Play what ``seat``'s bot chose; a warning when it failed or chose an illegal action.
 
         Nothing happens when it is no longer that seat's turn (the game moved on
@@ -363,7 +382,7 @@ class Controller:
         else:
             try:
                 self.adapter.apply(action)
-            except (RuleError, MeldError, ValueError) as exc:
+            except ValueError as exc:  # RuleError or ActionError: refused, nothing changed
                 warning = f"{name}'s bot chose an illegal action ({exc})"
                 self.adapter.apply(self.adapter.fallback())
         self._after_move()
@@ -388,15 +407,15 @@ class Controller:
                 "error",
             )
         preview = self.preview()
-        trial = copy.deepcopy(preview) if how == "stage" else preview
+        trial = preview.copy() if how == "stage" else preview
         try:
             if how == "stage":  # the engine checks it on a copy, which becomes the preview
                 event = trial.apply(self.adapter.prepared(parsed))
             else:
-                self.adapter.verify(trial, parsed)
+                trial.verify(parsed)
         except RuleError as exc:
             return Reply(f"{exc.rule}: {exc.message}", "error")
-        except (MeldError, ValueError) as exc:
+        except ValueError as exc:  # ActionError: not an action of the game
             return Reply(str(exc), "error")
         if how == "stage":
             self.staged.append(parsed)
@@ -416,16 +435,16 @@ class Controller:
             return Reply(self.prompt(), "info")
         return self._take(self._unstage())
 
-    def _take(self, actions: Sequence[Any]) -> Reply:
+    def _take(self, actions: Sequence[Action]) -> Reply:
         """Apply the person's actions; the reply says what they did, as the log does."""
         before = self.real_view()
-        start = len(before.get("log") or [])
+        start = len(_log_of(before))
         key = self.adapter.log_key(before)
         for action in actions:
             self.adapter.apply(action)
             self._after_move()
         view = self.real_view()
-        log = (view.get("log") or []) if self.adapter.log_key(view) == key else []
+        log = _log_of(view) if self.adapter.log_key(view) == key else []
         lines = [
             line
             for i in range(start, len(log))
@@ -494,3 +513,9 @@ class Controller:
         if not any(d.actions for d in self.adapter.record().deals):
             return self.record_path
         return self.save()
+
+
+def _log_of(view: View) -> list[View]:
+    """The log of a view (empty when the view has none)."""
+    log = view.get("log")
+    return [e for e in log if isinstance(e, Mapping)] if isinstance(log, list) else []

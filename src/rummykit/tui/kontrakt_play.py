@@ -1,8 +1,8 @@
 """Kontraktsrummy in the terminal: the adapter between the engine and the common UI.
 
-The game (:class:`rummykit.kontrakt.KontraktGame`) is the authority: this
+The game (:class:`rummykit.games.kontrakt.KontraktGame`) is the authority: this
 module turns typed text into its actions, asks it for hints
-(:func:`rummykit.kontrakt.hint_for`, :func:`~rummykit.kontrakt.legal_actions_for`
+(:func:`rummykit.games.kontrakt.hint_for`, :func:`~rummykit.games.kontrakt.legal_actions_for`
 checked by the engine) and draws its view. Lay-downs, lay-offs and joker swaps
 are staged until confirmed; a discard confirms them and ends the turn.
 Between deals the game waits for the person, with the deal's summary shown.
@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from rummykit import kontrakt as k
 from rummykit.bots import Bot
 from rummykit.cards import Card
-from rummykit.contracts import CONTRACTS
-from rummykit.tui.commands import KONTRAKT_WORDS, format_kontrakt, parse_kontrakt
+from rummykit.game import Action, Event, Game
+from rummykit.games import kontrakt as k
+from rummykit.games.kontrakt.contracts import CONTRACTS
+from rummykit.record import GameRecord
+from rummykit.tui.commands import KONTRAKT_WORDS, UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
 from rummykit.tui.render import append_turn, card_text, cards_text, meld_text, players_table
 
@@ -81,6 +83,17 @@ complete it from your hand.
 """
 
 _STAGED = (k.LayDown, k.LayOff, k.SwapJoker)
+_ACTIONS = (
+    k.TakeUpcard,
+    k.DeclineUpcard,
+    k.BuyUpcard,
+    k.PassUpcard,
+    k.Draw,
+    k.LayDown,
+    k.LayOff,
+    k.SwapJoker,
+    k.Discard,
+)
 
 
 class KontraktAdapter(GameAdapter):
@@ -119,38 +132,35 @@ class KontraktAdapter(GameAdapter):
         """The game now being played."""
         return self.game_obj
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> Action | UiCommand:
         """See :func:`rummykit.tui.commands.parse_kontrakt`."""
         return parse_kontrakt(text, self.seat)
 
-    def format(self, action: Any) -> str:
+    def format(self, action: Action) -> str:
         """See :func:`rummykit.tui.commands.format_kontrakt`."""
+        assert isinstance(action, _ACTIONS)
         return format_kontrakt(action)
 
-    def staging(self, action: Any) -> Staging:
+    def staging(self, action: Action) -> Staging:
         """Laying is staged; a discard confirms it; the rest is taken at once."""
         if isinstance(action, _STAGED):
             return "stage"
         return "commit" if isinstance(action, k.Discard) else "now"
 
-    def apply(self, action: Any) -> Any:
+    def apply(self, action: Action) -> Event:
         """Apply to the game; a deal that ends (not the last) pauses play for its summary."""
         event = self.game_obj.apply(action)
-        if isinstance(event, k.DealEnded) and not self.game_obj.is_over:
+        if isinstance(event, k.DealEnded) and not self.game_obj.over:
             self.between_deals = True
         return event
 
-    def fallback(self) -> k.Action:
-        """The engine's first legal action for the seat to act."""
-        return self.game_obj.legal_actions()[0]
-
-    def added_cards(self, staged: Sequence[Any]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
         """The hand cards the staged actions lay on the table."""
         out: Counter[str] = Counter()
         for a in staged:
             if isinstance(a, k.LayDown):
                 out.update(str(c.plain()) for m in a.melds for c in m)
-            else:
+            elif isinstance(a, k.LayOff | k.SwapJoker):
                 out[str(a.card.plain())] += 1
         return out
 
@@ -158,22 +168,22 @@ class KontraktAdapter(GameAdapter):
 
     def paused(self) -> bool:
         """Play waits between deals and after the seventh."""
-        return self.between_deals or self.game_obj.is_over
+        return self.between_deals or self.game_obj.over
 
     def game_over(self) -> bool:
         """True after the seventh deal (K4)."""
-        return self.game_obj.is_over
+        return self.game_obj.over
 
     def resume(self) -> str:
         """The next deal, or a new game after the seventh."""
-        if self.game_obj.is_over:
+        if self.game_obj.over:
             self.game_obj = self._new_game((self.game_obj.dealer + 1) % len(self.names))
             return f"a new game (game {self.number}): deal 1, contract {self.game_obj.contract}"
         self.between_deals = False
         g = self.game_obj
         return f"deal {g.deal + 1} of 7: contract {g.contract}; {g.players[g.dealer]} dealt"
 
-    def record(self) -> Any:
+    def record(self) -> GameRecord:
         """The game's record (one entry per deal)."""
         return self.game_obj.to_record()
 
@@ -184,10 +194,11 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ help
 
-    def hint(self, engine: Any) -> Reply:
+    def hint(self, engine: Game) -> Reply:
         """The contract melds the hand can make now, or the lay-offs and swaps once down."""
-        game: k.KontraktGame = engine
-        if game.is_over or self.between_deals:
+        assert isinstance(engine, k.KontraktGame)
+        game = engine
+        if game.over or self.between_deals:
             return Reply("play is paused: press Enter to go on", "info")
         view = game.view(self.seat, log=False)
         help_ = k.hint_for(view)
@@ -234,7 +245,7 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: dict[str, Any], staged: Sequence[Any]) -> str:
+    def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
         """What to do now."""
         names = view["players"]
         if view["over"]:
@@ -280,14 +291,14 @@ class KontraktAdapter(GameAdapter):
             return f"Nothing of your contract ({contract}) to lay down yet: discard (discard Qs)."
         return staged_note + f"Lay down your contract ({contract}): meld … (hint), then discard."
 
-    def status(self, view: dict[str, Any]) -> Text:
+    def status(self, view: Mapping[str, Any]) -> Text:
         """Deal, contract, stock and whose turn."""
         out = Text(f" Kontraktsrummy · deal {view['deal'] + 1} of 7 · ")
         out.append(f"contract: {view['contract']['text']}", style="bold cyan")
         out.append(f" · stock {view['stock_size']} · ")
         return append_turn(out, view, self.seat, "deal over" if self.between_deals else None)
 
-    def players_panel(self, view: dict[str, Any]) -> RenderableType:
+    def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
         table = players_table(
             "▶ to act · D dealer · g groups, r runs",
@@ -304,7 +315,7 @@ class KontraktAdapter(GameAdapter):
             )
         return table
 
-    def table_panel(self, view: dict[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
         """The upcard offer, discard pile, and each player's melds, numbered.
 
         Between deals and after the last: the deal's end instead (each hand
@@ -338,7 +349,7 @@ class KontraktAdapter(GameAdapter):
         return Group(*lines)
 
     def _meld_rows(
-        self, melds: list[dict[str, Any]], players: list[str], pending: Counter[str]
+        self, melds: list[Mapping[str, Any]], players: list[str], pending: Counter[str]
     ) -> list[RenderableType]:
         """Each player's melds on one line, numbered (``pending``: cards staged to lay)."""
         rows: list[RenderableType] = []
@@ -356,7 +367,7 @@ class KontraktAdapter(GameAdapter):
             rows.append(row)
         return rows
 
-    def _deal_summary(self, end: dict[str, Any], view: dict[str, Any]) -> RenderableType:
+    def _deal_summary(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> RenderableType:
         names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
         who = names[end["out"]] if end["out"] is not None else "nobody (the stock ran out)"
         title = Text(f"Deal {end['deal'] + 1} of 7 is over: {who} went out.", style="bold yellow")
@@ -383,7 +394,7 @@ class KontraktAdapter(GameAdapter):
             ]
         return Group(title, Text(""), table, Text(""), *final, foot)
 
-    def scores_panel(self, view: dict[str, Any]) -> RenderableType:
+    def scores_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """The score sheet: each deal's penalties and the totals (K13, K14)."""
         table = Table(title="Score sheet", expand=False)
         table.add_column("deal")
@@ -399,7 +410,9 @@ class KontraktAdapter(GameAdapter):
         table.add_row("", "total", *[str(t) for t in view["totals"]], style="bold")
         return table
 
-    def describe(self, entry: dict[str, Any], index: int, view: dict[str, Any]) -> Text | None:
+    def describe(
+        self, entry: Mapping[str, Any], index: int, view: Mapping[str, Any]
+    ) -> Text | None:
         """One logged action or deal event in words."""
         kind = entry["type"]
         names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
@@ -466,11 +479,11 @@ class KontraktAdapter(GameAdapter):
             out.append(" and went out!", style="bold yellow")
         return out
 
-    def same_round(self, real: dict[str, Any], preview: dict[str, Any]) -> bool:
+    def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
         """The preview is shown unless the staged actions end the deal (K13)."""
         return bool(preview["deal"] == real["deal"] and not preview["over"])
 
-    def log_key(self, view: dict[str, Any]) -> object:
+    def log_key(self, view: Mapping[str, Any]) -> object:
         """Each game has its own log."""
         return f"game {self.number}"
 
@@ -488,7 +501,7 @@ def _by_name(names: Sequence[str], numbers: Sequence[int]) -> str:
     return ", ".join(f"{n} {p}" for n, p in zip(names, numbers, strict=True))
 
 
-def _progress(laid: dict[str, Any], view: dict[str, Any]) -> str:
+def _progress(laid: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if view["contract"]["all_at_once"]:
         return "not yet"
     contract = view["contract"]["choices"][0]

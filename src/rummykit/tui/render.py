@@ -14,7 +14,7 @@ a joker is a magenta ★ (on the table with what it stands for: ★=8♥).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from rich.console import JustifyMethod
@@ -126,7 +126,7 @@ def hand_text(hand: Iterable[str], by: SortOrder = "suit") -> Text:
     return out
 
 
-def append_turn(out: Text, view: dict[str, Any], me: int, paused: str | None = None) -> Text:
+def append_turn(out: Text, view: Mapping[str, Any], me: int, paused: str | None = None) -> Text:
     """Add whose turn it is to a status line: game over, ``paused`` (between deals),
     your turn, or the player to act."""
     if view["over"]:

@@ -1,6 +1,6 @@
 """Vatikanen in the terminal: the adapter between the engine and the common UI.
 
-The session (:class:`rummykit.vatikanen.Session`) is the authority: this
+The session (:class:`rummykit.games.vatikanen.Session`) is the authority: this
 module turns typed text into its actions, asks it for hints, and draws its
 view. A play is staged until confirmed; draw and pass are taken at once.
 """
@@ -8,17 +8,19 @@ view. A play is staged until confirmed; draw and pass are taken at once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from rummykit import vatikanen as v
 from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
-from rummykit.tui.commands import VATIKANEN_WORDS, format_vatikanen, parse_vatikanen
+from rummykit.game import Action, Event, Game
+from rummykit.games import vatikanen as v
+from rummykit.record import GameRecord
+from rummykit.tui.commands import VATIKANEN_WORDS, UiCommand, format_vatikanen, parse_vatikanen
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
 from rummykit.tui.render import append_turn, cards_text, meld_text, players_table
 
@@ -85,27 +87,39 @@ class VatikanenAdapter(GameAdapter):
     ) -> None:
         super().__init__(names, bots)
         self.seed = seed
-        self.session = v.Session(list(names), seed=seed, **(options or {}))
+        chosen = {"free_jokers": False, "blocked_game": True, **(options or {})}
+        self.session = v.Session(
+            list(names),
+            seed=seed,
+            free_jokers=chosen["free_jokers"],
+            blocked_game=chosen["blocked_game"],
+        )
         self._hint: tuple[object, v.Play] | None = None
 
     @property
-    def engine(self) -> v.Game:
+    def engine(self) -> v.Session:
+        """The session being played (V16): the hosted unit."""
+        return self.session
+
+    @property
+    def current(self) -> v.VatikanenGame:
         """The game of the session now being played."""
         return self.session.game
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> Action | UiCommand:
         """See :func:`rummykit.tui.commands.parse_vatikanen`."""
         return parse_vatikanen(text, self.seat)
 
-    def format(self, action: Any) -> str:
+    def format(self, action: Action) -> str:
         """See :func:`rummykit.tui.commands.format_vatikanen`."""
+        assert isinstance(action, v.Play | v.Draw | v.Pass)
         return format_vatikanen(action)
 
-    def staging(self, action: Any) -> Staging:
+    def staging(self, action: Action) -> Staging:
         """A play waits for confirmation; draw and pass are taken at once."""
         return "stage" if isinstance(action, v.Play) else "now"
 
-    def prepared(self, action: Any) -> Any:
+    def prepared(self, action: Action) -> Action:
         """The hint's play with its table, when the person plays the cards the hint gave.
 
         The solver already arranged that table for this very position; the
@@ -114,54 +128,49 @@ class VatikanenAdapter(GameAdapter):
         if not isinstance(action, v.Play) or action.table is not None or self._hint is None:
             return action
         where, play = self._hint
-        if where != self._position() or play.table is None or not self.engine.opened(self.seat):
+        if where != self._position() or play.table is None or not self.current.opened(self.seat):
             return action
         if Counter(c.plain() for c in play.add) != Counter(c.plain() for c in action.add):
             return action
         return v.Play(action.seat, action.add, play.table)
 
     def _position(self) -> object:
-        game = self.engine
+        game = self.current
         return (game.number, len(game.log))
 
-    def settled(self, action: Any, event: Any) -> Any:
+    def settled(self, action: Action, event: Event) -> Action:
         """A play without a table is confirmed with the table the engine arranged for it."""
         if isinstance(action, v.Play) and action.table is None and not self.engine_opening():
+            assert isinstance(event, v.Event) and event.table is not None
             table = tuple(tuple(m.cards) for m in event.table)
             return v.Play(action.seat, action.add, table)
         return action
 
     def engine_opening(self) -> bool:
         """True while the person has not opened (V7: the opening play carries no table)."""
-        return not self.engine.opened(self.seat)
+        return not self.current.opened(self.seat)
 
-    def fallback(self) -> v.Action:
-        """Draw, or pass with an empty stock."""
-        seat = self.engine.turn
-        assert seat is not None
-        return v.Draw(seat) if self.engine.stock_size else v.Pass(seat)
-
-    def added_cards(self, staged: Sequence[Any]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
         """The cards the staged play adds."""
-        return Counter(str(c.plain()) for a in staged for c in a.add)
+        return Counter(str(c.plain()) for a in staged if isinstance(a, v.Play) for c in a.add)
 
     # ------------------------------------------------------------ games
 
     def paused(self) -> bool:
         """After each game the person starts the next one."""
-        return self.engine.over
+        return self.session.over
 
     def game_over(self) -> bool:
         """True when the current game has ended (V13, V15)."""
-        return self.engine.over
+        return self.session.over
 
     def resume(self) -> str:
         """The next game of the session, the deal passing to the left (V16)."""
         game = self.session.next_game()
-        first = game.players[game.turn] if game.turn is not None else "?"
+        first = game.players[game.to_act] if game.to_act is not None else "?"
         return f"game {game.number}: {game.players[game.dealer]} deals, {first} plays first"
 
-    def record(self) -> Any:
+    def record(self) -> GameRecord:
         """The whole session so far as one record (one deal per game)."""
         return self.session.to_record()
 
@@ -171,13 +180,14 @@ class VatikanenAdapter(GameAdapter):
 
     # ------------------------------------------------------------ help
 
-    def hint(self, engine: Any) -> Reply:
+    def hint(self, engine: Game) -> Reply:
         """The solver's best play (most cards), put in the input line."""
-        game: v.Game = engine
+        assert isinstance(engine, v.Session)
+        game = engine.game
         if game.over:
             return Reply("the game is over: type next for the next game", "info")
         play = game.best_play(self.seat)
-        if play is not None and game is self.engine:
+        if play is not None and game is self.current:
             self._hint = (self._position(), play)
         if play is None:
             what = "draw" if game.stock_size else "pass"
@@ -198,7 +208,7 @@ class VatikanenAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: dict[str, Any], staged: Sequence[Any]) -> str:
+    def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
         """What to do now."""
         if view["over"]:
             return self._end_text(view) + " Press Enter (next) for the next game, or quit."
@@ -215,7 +225,7 @@ class VatikanenAdapter(GameAdapter):
             )
         return f"Your turn: play cards (play 7h 8h 9h), or {stock}. hint shows the best play."
 
-    def _end_text(self, view: dict[str, Any]) -> str:
+    def _end_text(self, view: Mapping[str, Any]) -> str:
         end = view["end"]
         names = view["players"]
         if end["reason"] == "out":
@@ -227,12 +237,12 @@ class VatikanenAdapter(GameAdapter):
             return f"Game over: the game is blocked; lowest hand: {who}."
         return "Game over: blocked, no winner."
 
-    def status(self, view: dict[str, Any]) -> Text:
+    def status(self, view: Mapping[str, Any]) -> Text:
         """Game number, stock and whose turn."""
         out = Text(f" Vatikanen · game {view['game_number']} · stock {view['stock_size']} · ")
         return append_turn(out, view, self.seat)
 
-    def players_panel(self, view: dict[str, Any]) -> RenderableType:
+    def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""
         table = players_table(
             "▶ to act · D dealer", ("cards", "right"), ("opened", "center"), ("balance", "right")
@@ -245,7 +255,7 @@ class VatikanenAdapter(GameAdapter):
             )
         return table
 
-    def table_panel(self, view: dict[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
         """The table's melds, side by side when there are many."""
         melds = view["table"]
         if not melds:
@@ -255,7 +265,9 @@ class VatikanenAdapter(GameAdapter):
         head = Text(f"{len(melds)} meld(s), {sum(len(m) for m in melds)} cards", style="dim")
         return Group(head, Columns(texts, padding=(0, 3)))
 
-    def describe(self, entry: dict[str, Any], index: int, view: dict[str, Any]) -> Text | None:
+    def describe(
+        self, entry: Mapping[str, Any], index: int, view: Mapping[str, Any]
+    ) -> Text | None:
         """One logged action in words."""
         name = self._name(entry["seat"], view)
         kind = entry["type"]
@@ -279,15 +291,15 @@ class VatikanenAdapter(GameAdapter):
             out.append_text(_end_line(end, view, self.seat))
         return out
 
-    def same_round(self, real: dict[str, Any], preview: dict[str, Any]) -> bool:
+    def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
         """The preview is shown unless the staged play ends the game (V13)."""
         return not preview["over"]
 
-    def log_key(self, view: dict[str, Any]) -> object:
+    def log_key(self, view: Mapping[str, Any]) -> object:
         """Each game of the session has its own log."""
         return f"game {view['game_number']}"
 
-    def _name(self, seat: int, view: dict[str, Any]) -> str:
+    def _name(self, seat: int, view: Mapping[str, Any]) -> str:
         return "You" if seat == self.seat else str(view["players"][seat])
 
 
@@ -297,7 +309,7 @@ def _money(value: float) -> str:
     return f"{int(value):+d}"
 
 
-def _end_line(end: dict[str, Any], view: dict[str, Any], seat: int) -> Text:
+def _end_line(end: Mapping[str, Any], view: Mapping[str, Any], seat: int) -> Text:
     names = ["You" if i == seat else n for i, n in enumerate(view["players"])]
     if end["reason"] == "out":
         w = end["winners"][0]

@@ -22,7 +22,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 from kontrakt_helpers import build_deck, play_bots  # noqa: E402
 from rummykit.cards import Card, kontrakt_value  # noqa: E402
 from rummykit.dealing import deal as deal_cards  # noqa: E402
-from rummykit.kontrakt import KontraktGame  # noqa: E402
+from rummykit.games.kontrakt import KontraktGame  # noqa: E402
 
 
 def doc(

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rummykit.cards import Card, parse_cards
+from rummykit.cards import Card
+from rummykit.errors import ActionError
 
 __all__ = [
     "Action",
@@ -194,42 +195,45 @@ _SIMPLE: dict[str, type[TakeUpcard | DeclineUpcard | BuyUpcard | PassUpcard]] = 
 
 def _card(value: object, name: str) -> Card:
     if not isinstance(value, str):
-        raise ValueError(f"'{name}' must be one card written as text, like '7h'")
-    return Card.parse(value)
+        raise ActionError(f"'{name}' must be one card written as text, like '7h'")
+    try:
+        return Card.parse(value)
+    except ValueError as exc:
+        raise ActionError(f"'{name}': {exc}") from None
 
 
-def action_from_json(data: Mapping[str, Any]) -> Action:
-    """Read one RECORD.md Kontrakt action; ``ValueError`` saying what is wrong."""
+def action_from_json(data: Mapping[str, object]) -> Action:
+    """Read one RECORD.md Kontrakt action; :class:`ActionError` saying what is wrong."""
     seat = data.get("seat")
     kind = data.get("type")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ValueError("an action needs an integer 'seat'")
+        raise ActionError("an action needs an integer 'seat'")
     if kind in _SIMPLE:
         return _SIMPLE[kind](seat)
     if kind == "draw":
         source = data.get("from", "stock")
         if source not in ("stock", "discard"):
-            raise ValueError("a draw is 'from' the 'stock' or the 'discard' pile")
+            raise ActionError("a draw is 'from' the 'stock' or the 'discard' pile")
         restock = data.get("restock")
         if restock is not None:
             if not isinstance(restock, list):
-                raise ValueError("'restock' must be a list of cards")
-            return Draw(seat, source, tuple(parse_cards([str(c) for c in restock])))
+                raise ActionError("'restock' must be a list of cards")
+            return Draw(seat, source, tuple(_card(c, "restock") for c in restock))
         return Draw(seat, source)
     if kind == "meld":
         melds = data.get("melds")
         if not isinstance(melds, list) or not melds:
-            raise ValueError("a meld action needs 'melds': a list of melds, each a list of cards")
+            raise ActionError("a meld action needs 'melds': a list of melds, each a list of cards")
         out = []
         for m in melds:
             if not isinstance(m, list):
-                raise ValueError("each meld is a list of cards")
+                raise ActionError("each meld is a list of cards")
             out.append(tuple(_card(c, "melds") for c in m))
         return LayDown(seat, tuple(out))
     if kind in ("layoff", "swap_joker"):
         meld = data.get("meld")
         if not isinstance(meld, int) or isinstance(meld, bool):
-            raise ValueError(f"a {kind} names the table meld by its number in 'meld'")
+            raise ActionError(f"a {kind} names the table meld by its number in 'meld'")
         card = _card(data.get("card"), "card")
         if kind == "swap_joker":
             return SwapJoker(seat, card, meld)
@@ -237,4 +241,7 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
         return LayOff(seat, card, meld, None if as_ is None else _card(as_, "as"))
     if kind == "discard":
         return Discard(seat, _card(data.get("card"), "card"))
-    raise ValueError(f"{kind!r} is not a Kontrakt action")
+    raise ActionError(
+        f"{kind!r} is not a Kontrakt action: the actions are take_upcard, decline_upcard,"
+        " buy_upcard, pass_upcard, draw, meld, layoff, swap_joker and discard"
+    )

@@ -31,8 +31,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from rummykit import games
 from rummykit.arena import (
-    GAMES,
     ArenaConfig,
     GameResult,
     fill_lineup,
@@ -40,7 +40,7 @@ from rummykit.arena import (
     split_specs,
     summarize,
 )
-from rummykit.arena_run import Progress, default_workers, run_match
+from rummykit.arena.run import Progress, default_workers, run_match
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -86,7 +86,7 @@ def add_parser(sub: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", choices=GAMES, required=True)
+    p.add_argument("--game", choices=games.names(), required=True)
     p.add_argument(
         "--players", type=int, help="players at the table (default: the number of bots, min 2)"
     )
@@ -256,8 +256,9 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
         + (f", {backend}" if backend else "")
         + f", {summary['seconds']:.1f} s"
     )
-    score_name = "mean score" if config.game == "vatikanen" else "mean penalty"
-    sign = "+" if config.game == "vatikanen" else ""
+    spec = config.spec
+    score_name = f"mean {spec.score_name}"
+    sign = "+" if spec.higher_is_better else ""
     results: Mapping[str, Mapping[str, Any]] = summary["results"]
     width = max([4, *(len(b) for b in results)])
     method = next((e["ci95_method"] for e in results.values()), "wilson")
@@ -277,10 +278,7 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
             f"{win_ci:<24}  {e['mean_score']:>{sign}12.2f}  {score_ci:<18}  "
             f"{e['elo']:>6.0f}  {e['ms_per_move']:>8.1f}"
         )
-    if config.game == "vatikanen":
-        lines.append("score: the game's zero-sum payment (V13, V15); higher is better")
-    else:
-        lines.append("penalty: total of the seven deals (K13, K14); lower is better")
+    lines.append(f"{spec.score_name}: {spec.score_note}")
     lines.append(f"par win rate with {n} players: {_pct(1 / n)} (ties share a win)")
     for bot, e in results.items():
         if e["faults"] or e["substituted_moves"] or e["errors"]:

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
+from rummykit.games.kontrakt.view import ContractJSON
 from rummykit.melds import MeldKind
 
 __all__ = [
@@ -60,7 +61,7 @@ class Contract:
         text = " or ".join(_describe(g, r) for g, r in self.choices)
         return text + (", all at once" if self.all_at_once else "")
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> ContractJSON:
         """The contract as plain data for views (``number``: the deal, 1-7)."""
         return {
             "number": self.deal,

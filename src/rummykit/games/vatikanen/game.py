@@ -1,43 +1,49 @@
-"""Vatikanen: the game engine (RULES.md, V1-V16), as a pure state machine.
+"""One game of Vatikanen (RULES.md, V1-V15) as a pure state machine: :class:`VatikanenGame`.
 
-A :class:`Game` is one deal; a :class:`Session` is a series of games with
-zero-sum balances (V16), the deal passing to the left. The engine is the only
-authority on what is legal: every action has a trio ``verify_*`` (raises
-:class:`~rummykit.errors.RuleError` naming the rule), ``can_*`` (a bool) and
-the action itself, which verifies, changes the state and returns the
-:class:`Event` appended to :attr:`Game.log`. A rejected action changes
-nothing.
+A game is one deal; a :class:`~rummykit.games.vatikanen.session.Session` is a
+series of games with zero-sum balances (V16), and is what a host holds. The
+engine is the only authority on what is legal: every action has a trio
+``verify_*`` (raises :class:`~rummykit.errors.RuleError` naming the rule),
+``can_*`` (a bool) and the action itself, which verifies, changes the state
+and returns the :class:`~rummykit.games.vatikanen.events.Event` appended to
+:attr:`VatikanenGame.log`. A rejected action changes nothing.
 
 Every physical card is tracked by its place in the dealt deck, so card
 conservation (hands + stock + table = the deck) can be checked exactly
-(:meth:`Game.check_invariants`). :meth:`Game.view` is the only way an
-interface sees the game: plain JSON data with other seats' cards removed.
+(:meth:`VatikanenGame.check_invariants`). :meth:`VatikanenGame.view` is the
+only way an interface sees the game: fresh JSON data with other seats' cards
+removed.
 
->>> game = Game(2, seed=7)
->>> game.turn, len(game.hand(0)), game.stock_size
+>>> game = VatikanenGame(2, seed=7)
+>>> game.to_act, len(game.hand(0)), game.stock_size
 (0, 13, 80)
 >>> game.can_pass(0)
 False
 >>> event = game.draw(0)
->>> game.turn, len(game.hand(0)), game.stock_size
+>>> game.to_act, len(game.hand(0)), game.stock_size
 (1, 14, 79)
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
-from rummykit.errors import RuleError
-from rummykit.melds import VATIKANEN, Meld, MeldError, read_meld
-from rummykit.record import DealRecord, GameRecord, RecordError, ReplayResult
-from rummykit.vatikanen_table import check_opening, check_table
+from rummykit.errors import ActionError, RuleError
+from rummykit.game import Action as AnyAction
+from rummykit.game import Result, fresh
+from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play
+from rummykit.games.vatikanen.events import Event, GameEnd, number
+from rummykit.games.vatikanen.table import check_opening, check_table
+from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
+from rummykit.melds import VATIKANEN, Meld, read_meld
+
+if TYPE_CHECKING:
+    from rummykit.record import DealRecord, GameRecord
 
 __all__ = [
     "CARDS_PER_PLAYER",
@@ -45,19 +51,8 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "PACKS",
-    "Action",
-    "Draw",
-    "Event",
-    "Game",
-    "GameEnd",
-    "Pass",
-    "Play",
-    "Session",
-    "action_from_json",
-    "action_to_json",
-    "deck_size",
-    "game_deck",
-    "replay_record",
+    "Objective",
+    "VatikanenGame",
 ]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -68,152 +63,10 @@ CARDS_PER_PLAYER = 13
 """V3: 13 cards each."""
 
 Objective = Literal["cards", "points"]
+"""What the solver's best play maximises: cards laid, or their points (V13 values)."""
 
 
-# ---------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """V4a: put ``add`` from the hand onto the table.
-
-    ``table`` is the whole new table, meld by meld (V9); without it the engine
-    arranges the table with the solver and rejects the play if it cannot.
-    """
-
-    seat: int
-    add: tuple[Card, ...]
-    table: tuple[tuple[Card, ...], ...] | None = None
-
-    @classmethod
-    def parse(cls, seat: int, add: str, table: str | None = None) -> Play:
-        """A play from text: ``Play.parse(0, "7h 8h 9h")``; melds of a table split by ``|``."""
-        melds = None
-        if table is not None:
-            melds = tuple(tuple(parse_cards(m)) for m in table.split("|"))
-        return cls(seat, tuple(parse_cards(add)), melds)
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """V4b: draw the top card of the stock; the turn ends."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """V14: with an empty stock, do nothing this turn."""
-
-    seat: int
-
-
-Action = Play | Draw | Pass
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnd:
-    """How a game ended: ``reason`` is ``out`` (V13), ``blocked`` (V15) or ``no_winner``.
-
-    ``hand_values`` are the V13 values of the hands at the end; ``payments`` the
-    net gain of each seat (zero-sum).
-    """
-
-    reason: Literal["out", "blocked", "no_winner"]
-    winners: tuple[int, ...]
-    hand_values: tuple[int, ...]
-    payments: tuple[Fraction, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain data."""
-        return {
-            "reason": self.reason,
-            "winners": list(self.winners),
-            "hand_values": list(self.hand_values),
-            "payments": [number(p) for p in self.payments],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One entry of the game log: the action taken and what it did.
-
-    ``card`` is the card a draw took (hidden from the other seats); ``table``
-    the whole table after a play; ``opening`` whether a play was the player's
-    opening (V7); ``end`` is set on the action that ended the game.
-    """
-
-    index: int
-    action: Action
-    card: Card | None = None
-    table: tuple[Meld, ...] | None = None
-    end: GameEnd | None = None
-    opening: bool = False
-
-    @property
-    def seat(self) -> int:
-        """The seat that acted."""
-        return self.action.seat
-
-    def to_json(self, viewer: int | Literal["all"] | None = "all") -> dict[str, Any]:
-        """The event as plain data for ``viewer`` (a seat, None for a spectator, or all)."""
-        out = action_to_json(self.action)
-        if isinstance(self.action, Play) and self.table is not None:
-            out["table"] = [[str(c) for c in m.cards] for m in self.table]
-            out["opening"] = self.opening
-        if self.card is not None and (viewer == "all" or viewer == self.seat):
-            out["card"] = str(self.card)
-        if self.end is not None:
-            out["end"] = self.end.to_json()
-        return out
-
-
-def number(value: Fraction | int) -> int | float:
-    """A balance as JSON: an int when whole, else a float (V15 can split a payment)."""
-    f = Fraction(value)
-    return f.numerator if f.denominator == 1 else float(f)
-
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    """The RECORD.md JSON object of an action."""
-    if isinstance(action, Play):
-        out: dict[str, Any] = {
-            "seat": action.seat,
-            "type": "play",
-            "add": [str(c) for c in action.add],
-        }
-        if action.table is not None:
-            out["table"] = [[str(c) for c in m] for m in action.table]
-        return out
-    if isinstance(action, Draw):
-        return {"seat": action.seat, "type": "draw"}
-    return {"seat": action.seat, "type": "pass"}
-
-
-def action_from_json(data: Mapping[str, Any]) -> Action:
-    """An action from its RECORD.md JSON; RuleError for an action Vatikanen does not have."""
-    seat = data.get("seat")
-    kind = data.get("type")
-    if not isinstance(seat, int):
-        raise RuleError("V4", "every action names the seat that takes it")
-    if kind == "draw":
-        return Draw(seat)
-    if kind == "pass":
-        return Pass(seat)
-    if kind == "play":
-        add = tuple(parse_cards(data.get("add") or []))
-        raw = data.get("table")
-        table = None if raw is None else tuple(tuple(parse_cards(m)) for m in raw)
-        return Play(seat, add, table)
-    if kind == "discard":
-        raise RuleError("V3", "no card is ever discarded in Vatikanen")
-    raise RuleError("V4", f"Vatikanen has no action {kind!r}: a turn is play, draw or pass")
-
-
-# ---------------------------------------------------------------- the game
-
-
-class Game:
+class VatikanenGame:
     """One Vatikanen game (deal), from a seed or an explicit deck.
 
     ``players`` is the number of players (2-5, V1) or their names. The deck is
@@ -233,6 +86,8 @@ class Game:
     ``number`` and ``balances`` place the game in a session (V16).
     """
 
+    name = "vatikanen"
+
     def __init__(
         self,
         players: int | Sequence[str] = 2,
@@ -245,7 +100,7 @@ class Game:
         number: int = 1,
         balances: Sequence[Fraction | int] | None = None,
     ) -> None:
-        names = _player_names(players)
+        names = player_names(players)
         n = len(names)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise RuleError("V1", f"Vatikanen is for 2 to 5 players, not {n}")
@@ -280,6 +135,19 @@ class Game:
         self.end: GameEnd | None = None
         self._position = False
 
+    def copy(self) -> Self:
+        """An independent copy (lists copied; cards, melds and events are immutable)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._hands = [list(h) for h in self._hands]
+        other._stock = list(self._stock)
+        other._table = list(self._table)
+        other._table_ids = list(self._table_ids)
+        other._opened = list(self._opened)
+        other.log = list(self.log)
+        other._log_json = list(self._log_json)
+        return other
+
     @classmethod
     def from_position(
         cls,
@@ -291,7 +159,7 @@ class Game:
         opened: Sequence[bool] | None = None,
         free_jokers: bool = False,
         blocked_game: bool = True,
-    ) -> Game:
+    ) -> VatikanenGame:
         """A game set up mid-play, like a chess position from FEN (for puzzles and tests).
 
         ``hands`` per seat and the ``table``'s melds are card text or cards
@@ -340,7 +208,7 @@ class Game:
         return len(self.players)
 
     @property
-    def turn(self) -> int | None:
+    def to_act(self) -> int | None:
         """The seat to act, or None once the game is over."""
         return None if self.end is not None else self._turn
 
@@ -393,6 +261,17 @@ class Game:
         """The session balances after this game's payments so far (V16)."""
         pay = self.end.payments if self.end else (Fraction(0),) * self.n_players
         return tuple(b + p for b, p in zip(self.start_balances, pay, strict=True))
+
+    @property
+    def standings(self) -> tuple[float, ...]:
+        """Each seat's balance so far (V16: the session's, this game's payments included)."""
+        return tuple(float(b) for b in self.balances)
+
+    def result(self) -> Result | None:
+        """Once over: the winners (V13, V15) and each seat's balance after the game (V16)."""
+        if self.end is None:
+            return None
+        return Result(self.end.winners, self.standings, True)
 
     def options(self) -> dict[str, bool]:
         """The options, by their record names."""
@@ -497,14 +376,16 @@ class Game:
                 "V14", "you may pass only when the stock is empty: play or draw instead"
             )
 
-    def verify(self, action: Action) -> None:
-        """Raise RuleError unless ``action`` is legal now."""
+    def verify(self, action: AnyAction) -> None:
+        """Raise RuleError unless ``action`` is legal now; ActionError for no Vatikanen action."""
         if isinstance(action, Play):
             self.verify_play(action)
         elif isinstance(action, Draw):
             self.verify_draw(action)
-        else:
+        elif isinstance(action, Pass):
             self.verify_pass(action)
+        else:
+            raise ActionError(f"{action!r} is not a Vatikanen action: play, draw or pass (V4)")
 
     def can_play(self, action: Play) -> bool:
         """True when the play is legal now."""
@@ -518,7 +399,7 @@ class Game:
         """True when ``seat`` may pass now."""
         return _can(self.verify_pass, Pass(seat))
 
-    def is_legal(self, action: Action) -> bool:
+    def can(self, action: AnyAction) -> bool:
         """True when ``action`` is legal now."""
         return _can(self.verify, action)
 
@@ -555,13 +436,15 @@ class Game:
         end = self._settle_blocked() if self._passes >= self.n_players else None
         return self._log(action, end=end)
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> Event:
         """Verify and take any action; return the event logged."""
         if isinstance(action, Play):
             return self.play(action)
         if isinstance(action, Draw):
             return self.draw(action.seat)
-        return self.pass_turn(action.seat)
+        if isinstance(action, Pass):
+            return self.pass_turn(action.seat)
+        raise ActionError(f"{action!r} is not a Vatikanen action: play, draw or pass (V4)")
 
     def _log(
         self,
@@ -646,6 +529,27 @@ class Game:
         """True when ``seat`` has some legal play now (asks the solver)."""
         return self.best_play(seat) is not None
 
+    def candidate_plays(self, seat: int | None = None) -> list[Play]:
+        """The solver's distinct good plays for ``seat``: the most cards, the most points.
+
+        Not every legal play (there can be very many): the ones an interface
+        offers and a bot or a learning agent chooses between.
+        """
+        out: list[Play] = []
+        for objective in ("cards", "points"):
+            play = self.best_play(seat, objective)
+            if play is not None and play not in out:
+                out.append(play)
+        return out
+
+    def legal_actions(self) -> list[Action]:
+        """The seat to act's draw (or pass, V14) and the candidate plays; empty when over."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        simple: Action = Draw(seat) if self._stock else Pass(seat)
+        return [simple, *self.candidate_plays(seat)]
+
     def _seat(self, seat: int | None) -> int:
         if seat is None:
             if self.end is not None:
@@ -655,14 +559,26 @@ class Game:
 
     # ------------------------------------------------------------ views
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """Everything ``seat`` may know, as JSON-ready data (None: a spectator).
+    def view(self, seat: int) -> VatikanenView:
+        """Everything ``seat`` may know, as fresh JSON data (ValueError for no such seat).
 
-        Own hand (none for a spectator), the table with joker meanings, every
-        hand's size, the stock's size (never its order), whose turn, who has
-        opened, balances, and the log with other seats' drawn cards removed.
-        The log's entries are shared between views: treat a view as read-only.
+        Own hand, the table with joker meanings, every hand's size, the stock's
+        size (never its order), whose turn, who has opened, balances, and the
+        log with other seats' drawn cards removed. Nothing in it is shared with
+        the engine or another view.
         """
+        self._check_seat(seat)
+        return self._view(seat)
+
+    def spectator_view(self) -> VatikanenView:
+        """What a spectator may know: the view of no seat (no hand at all)."""
+        return self._view(None)
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
+            raise ValueError(f"there is no seat {seat!r}: the seats are 0 to {self.n_players - 1}")
+
+    def _view(self, seat: int | None) -> VatikanenView:
         return {
             "game": "vatikanen",
             "game_number": self.number,
@@ -670,46 +586,56 @@ class Game:
             "seat": seat,
             "dealer": self.dealer,
             "forhand": forhand(self.dealer, self.n_players),
-            "options": self.options(),
+            "options": {"free_jokers": self.free_jokers, "blocked_game": self.blocked_game},
             "hand": None if seat is None else [str(c) for c in self.hand(seat)],
             "table": [[str(c) for c in m.cards] for m in self._table],
             "hand_sizes": [len(h) for h in self._hands],
             "stock_size": len(self._stock),
-            "turn": self.turn,
+            "turn": self.to_act,
             "opened": list(self._opened),
             "passes_in_row": self._passes,
             "balances": [number(b) for b in self.balances],
             "over": self.over,
             "end": None if self.end is None else self.end.to_json(),
-            "log": [own if e.seat == seat else public for e, (public, own) in self._logged()],
+            "log": self.log_entries(seat),
         }
 
-    def _logged(self) -> Iterable[tuple[Event, tuple[dict[str, Any], dict[str, Any]]]]:
-        return zip(self.log, self._log_json, strict=True)
+    def log_entries(self, viewer: int | None, start: int = 0) -> list[VatikanenLogEntry]:
+        """The log from index ``start`` on as ``viewer`` (a seat, or None) sees it; fresh data."""
+        if viewer is not None:
+            self._check_seat(viewer)
+        entries = [
+            fresh(own if e.seat == viewer else public)
+            for e, (public, own) in zip(self.log[start:], self._log_json[start:], strict=True)
+        ]
+        return cast(list[VatikanenLogEntry], entries)
+
+    @property
+    def log_size(self) -> int:
+        """How many entries the game's log holds."""
+        return len(self.log)
 
     # ------------------------------------------------------------ records
 
     def deal_record(self) -> DealRecord:
         """This game as one RECORD.md deal; every play carries the table it made."""
+        from rummykit.record import DealRecord
+
         if self._position:
             raise ValueError("a game set up from a position has no deal to record")
-        actions = []
-        for e in self.log:
-            out = action_to_json(e.action)
-            if isinstance(e.action, Play) and e.table is not None:
-                out["table"] = [[str(c) for c in m.cards] for m in e.table]
-            actions.append(out)
-        return DealRecord(self.dealer, self.deck, tuple(actions))
+        return DealRecord(self.dealer, self.deck, tuple(e.record_json() for e in self.log))
 
     def to_record(self) -> GameRecord:
         """The game as a one-deal RECORD.md record."""
-        return _record(self.players, [self], self.options())
+        from rummykit.games.vatikanen.records import session_record
+
+        return session_record(self.players, [self], self.options())
 
 
-def _can(verify: Any, action: Action) -> bool:
+def _can(verify: Callable[[Any], None], action: object) -> bool:
     try:
         verify(action)
-    except RuleError:
+    except (RuleError, ActionError):
         return False
     return True
 
@@ -718,173 +644,8 @@ def _table_cards(melds: Iterable[Meld]) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(m.cards) for m in melds)
 
 
-def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """Seat names: the names given, or ``Player 1`` ... for a count."""
     if isinstance(players, int):
         return tuple(f"Player {i + 1}" for i in range(players))
     return tuple(players)
-
-
-def _record(
-    players: Sequence[str], games: Sequence[Game], options: Mapping[str, bool]
-) -> GameRecord:
-    defaults = {"free_jokers": False, "blocked_game": True}
-    changed = {k: v for k, v in options.items() if defaults.get(k) != v}
-    last = games[-1]
-    return GameRecord(
-        game="vatikanen",
-        players=tuple(players),
-        deals=tuple(g.deal_record() for g in games),
-        options=changed,
-        result={"scores": [number(b) for b in last.balances]},
-    )
-
-
-# ---------------------------------------------------------------- sessions
-
-
-class Session:
-    """A series of Vatikanen games with zero-sum running balances (V16).
-
-    The first game's dealer is ``dealer`` (default: the last seat, so seat 0
-    plays first); the deal passes to the left after each game. Each game's deck
-    is shuffled from a seed drawn from ``seed``, so a session is reproducible.
-    Options are those of :class:`Game`.
-    """
-
-    def __init__(
-        self,
-        players: int | Sequence[str] = 2,
-        *,
-        seed: int | None = None,
-        dealer: int | None = None,
-        free_jokers: bool = False,
-        blocked_game: bool = True,
-    ) -> None:
-        self.players = _player_names(players)
-        n = len(self.players)
-        self.free_jokers = free_jokers
-        self.blocked_game = blocked_game
-        self._rng = random.Random(seed)
-        self._first_dealer = n - 1 if dealer is None else dealer
-        self.games: list[Game] = []
-        self.next_game()
-
-    @property
-    def game(self) -> Game:
-        """The current (last started) game."""
-        return self.games[-1]
-
-    @property
-    def balances(self) -> tuple[Fraction, ...]:
-        """The running balances after the current game's payments so far (V16)."""
-        return self.game.balances
-
-    def next_game(self, deck: Sequence[Card] | None = None) -> Game:
-        """Start the next game, the deal passing to the left; the current one must be over."""
-        if self.games and not self.game.over:
-            raise RuleError("V16", "finish the current game before the next one starts")
-        n = len(self.players)
-        k = len(self.games)
-        balances = self.balances if self.games else None
-        game = Game(
-            self.players,
-            seed=self._rng.randrange(2**63),
-            deck=deck,
-            dealer=(self._first_dealer + k) % n,
-            free_jokers=self.free_jokers,
-            blocked_game=self.blocked_game,
-            number=k + 1,
-            balances=balances,
-        )
-        self.games.append(game)
-        return game
-
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """The current game's view for ``seat`` (see :meth:`Game.view`)."""
-        return self.game.view(seat)
-
-    def to_record(self) -> GameRecord:
-        """The whole session as a RECORD.md record, one deal per game."""
-        return _record(self.players, self.games, self.game.options())
-
-
-# ---------------------------------------------------------------- records
-
-_OPTIONS = {"free_jokers": False, "blocked_game": True}
-
-
-def _read_options(options: Mapping[str, Any]) -> dict[str, bool]:
-    out = dict(_OPTIONS)
-    for key, value in options.items():
-        if key not in _OPTIONS:
-            known = ", ".join(_OPTIONS)
-            raise ValueError(f"unknown Vatikanen option {key!r}: the options are {known}")
-        if not isinstance(value, bool):
-            raise ValueError(f"option {key!r} must be true or false")
-        out[key] = value
-    return out
-
-
-def game_deck(players: int, options: Mapping[str, Any]) -> list[Card]:
-    """The unshuffled Vatikanen deck (V2) for a record; ValueError for a bad setup (V1)."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Vatikanen is for 2 to 5 players, not {players} (V1)")
-    _read_options(options)
-    return full_deck(PACKS, JOKERS)
-
-
-def deck_size(players: int, options: Mapping[str, Any]) -> int:
-    """How many cards a Vatikanen deal uses (V2): 106."""
-    return len(game_deck(players, options))
-
-
-def replay_record(record: GameRecord) -> ReplayResult:
-    """Replay a Vatikanen record, checking every action; the first illegal one is reported.
-
-    ``scores`` are the zero-sum balances after the last deal replayed (V16).
-    A deal that stops before its game is over is allowed only as the last one.
-    """
-    try:
-        options = _read_options(record.options)
-    except ValueError as exc:
-        raise RecordError(str(exc)) from None
-    balances: tuple[Fraction, ...] = (Fraction(0),) * len(record.players)
-    for d, deal in enumerate(record.deals):
-        game = Game(
-            record.players,
-            deck=deal.deck,
-            dealer=deal.dealer,
-            number=d + 1,
-            balances=balances,
-            **options,
-        )
-        for a, raw in enumerate(deal.actions):
-            try:
-                game.apply(action_from_json(raw))
-            except (RuleError, MeldError) as exc:
-                rule = exc.rule if isinstance(exc, RuleError) else "V9"
-                message = exc.message if isinstance(exc, RuleError) else str(exc)
-                return ReplayResult(
-                    ok=False,
-                    deals=d + 1,
-                    scores=[number(b) for b in balances],
-                    deal=d,
-                    action=a,
-                    rule=rule,
-                    message=message,
-                )
-            except ValueError as exc:
-                raise RecordError(f"deal {d}, action {a}: {exc}") from None
-        if not game.over and d + 1 < len(record.deals):
-            return ReplayResult(
-                ok=False,
-                deals=d + 1,
-                scores=[number(b) for b in balances],
-                deal=d,
-                action=len(deal.actions),
-                rule="V16",
-                message="this game is not over (nobody went out, V13/V15),"
-                " but the record starts another deal",
-            )
-        balances = game.balances
-    return ReplayResult(ok=True, deals=len(record.deals), scores=[number(b) for b in balances])

@@ -1,45 +1,37 @@
-"""Portable game records (RECORD.md): read, write, and replay to check them.
+"""The record format (RECORD.md): a whole game as one JSON document, read and written.
 
-A record is one JSON document holding a whole game: the seats, every shuffled
-deck and every action. :func:`load_record` reads one (raising
-:class:`RecordError` for anything that is not a record at all);
-:func:`replay` plays it through the game's own engine and reports the first
-illegal action by rule id, or the final standings.
-
-Each game module (``rummykit.vatikanen``, ``rummykit.kontrakt``) provides
-``game_deck(players, options) -> list[Card]`` (the unshuffled deck a deal uses)
-and ``replay_record(record) -> ReplayResult``.
+A record holds the seats, every shuffled deck and every action.
+:func:`load_record` reads one (raising :class:`RecordError` for anything
+that is not a record at all); the game found by name in the registry says
+which deck a deal uses. Replaying and rebuilding a record is the game's own
+work (:meth:`rummykit.games.GameSpec.from_record`, :mod:`rummykit.record.replay`).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any
 
 from rummykit.cards import Card
+from rummykit.errors import RuleError
 
 __all__ = [
     "FORMAT",
-    "GAMES",
     "DealRecord",
     "GameRecord",
+    "IllegalAction",
     "RecordError",
-    "ReplayResult",
     "load_record",
     "parse_record",
     "read_card",
     "read_cards",
-    "replay",
 ]
 
 FORMAT = "rummykit-record/1"
-GAMES = {"vatikanen": "rummykit.vatikanen", "kontrakt": "rummykit.kontrakt"}
-"""Game name in a record -> the module that plays it."""
 
 _CARD_FIELDS = ("add", "card", "as")
 _MELD_FIELDS = ("table", "melds")
@@ -49,19 +41,16 @@ class RecordError(ValueError):
     """A document that is not a game record: bad JSON, unknown cards, a wrong deck."""
 
 
-class GameModule(Protocol):
-    """What a game module offers to records."""
+class IllegalAction(RuleError):
+    """The first action of a record that breaks a rule: where it is, and which rule.
 
-    def game_deck(self, players: int, options: Mapping[str, Any]) -> list[Card]: ...
+    ``deal`` and ``action`` count from 0, as RECORD.md's ``replay --json`` does.
+    """
 
-    def replay_record(self, record: GameRecord) -> ReplayResult: ...
-
-
-def game_module(name: str) -> GameModule:
-    """The engine module for a game named in a record."""
-    if name not in GAMES:
-        raise RecordError(f"unknown game {name!r}: a record's game is one of {', '.join(GAMES)}")
-    return cast(GameModule, importlib.import_module(GAMES[name]))
+    def __init__(self, deal: int, action: int, rule: str, message: str) -> None:
+        super().__init__(rule, message)
+        self.deal = deal
+        self.action = action
 
 
 def read_card(text: object) -> Card:
@@ -173,10 +162,15 @@ def parse_record(data: object) -> GameRecord:
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"unknown format {fmt!r}: expected {FORMAT!r}")
+    from rummykit import games
+
     game = data.get("game")
     if not isinstance(game, str):
-        raise RecordError("a record names its game: 'vatikanen' or 'kontrakt'")
-    module = game_module(game)
+        raise RecordError(f"a record names its game: one of {', '.join(games.names())}")
+    try:
+        spec = games.get(game)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("'players' must be a list of names")
@@ -184,7 +178,8 @@ def parse_record(data: object) -> GameRecord:
     if not isinstance(options, dict):
         raise RecordError("'options' must be a JSON object")
     try:
-        expected = Counter(module.game_deck(len(players), options))
+        spec.check_players(len(players))
+        expected = Counter(spec.deck(len(players), spec.check_options(options)))
     except ValueError as exc:
         raise RecordError(str(exc)) from None
     size = sum(expected.values())
@@ -231,33 +226,3 @@ def load_record(source: str | Path) -> GameRecord:
     except json.JSONDecodeError as exc:
         raise RecordError(f"{source} is not valid JSON: {exc}") from None
     return parse_record(data)
-
-
-@dataclass(frozen=True)
-class ReplayResult:
-    """What replaying a record found: legal to the end, or the first illegal action."""
-
-    ok: bool
-    deals: int
-    scores: Sequence[float]  # V15 can split a payment between tied winners
-    deal: int | None = None
-    action: int | None = None
-    rule: str | None = None
-    message: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON answer of ``rummykit replay --json`` (RECORD.md)."""
-        if self.ok:
-            return {"ok": True, "deals": self.deals, "scores": list(self.scores)}
-        return {
-            "ok": False,
-            "deal": self.deal,
-            "action": self.action,
-            "rule": self.rule,
-            "message": self.message,
-        }
-
-
-def replay(record: GameRecord) -> ReplayResult:
-    """Replay ``record`` with its game's engine, checking every action."""
-    return game_module(record.game).replay_record(record)

@@ -1,4 +1,4 @@
-"""The ``rummykit`` command: one sub-command per module (``cli_<name>.py``).
+"""The ``rummykit`` command: one sub-command per module of :mod:`rummykit.cli`.
 
 Each sub-command module has ``add_parser(subparsers)`` and ``run(args) -> int``.
 Exit codes: 0 success, 1 a checked thing is illegal, 2 bad input.
@@ -14,7 +14,7 @@ from typing import Any
 
 from rummykit import __version__
 
-COMMANDS: tuple[str, ...] = ("cli_replay", "cli_play", "cli_solve", "cli_simulate")
+COMMANDS: tuple[str, ...] = ("play", "solve", "replay", "simulate")
 """Sub-command modules under ``rummykit``, in the order ``--help`` lists them."""
 
 
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rummykit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        module: Any = importlib.import_module(f"rummykit.{name}")
+        module: Any = importlib.import_module(f"rummykit.cli.{name}")
         module.add_parser(sub)
     return parser
 

@@ -1,0 +1,198 @@
+"""The one interface every host uses to run a game: :class:`Game`.
+
+The arena, the terminal, external bots, ``replay``, the game server and the
+learning environments hold a game only through this protocol, and find the
+game by name in the registry (:func:`rummykit.games.get`), the way
+python-chess finds a variant. Both engines implement it with the same names
+and meanings:
+
+- who plays (:attr:`Game.players`, :attr:`Game.n_players`), who acts now
+  (:attr:`Game.to_act`, ``None`` when nobody), whether it is :attr:`Game.over`;
+- :meth:`Game.view` for one seat and :meth:`Game.spectator_view`: the only way
+  out of an engine, plain JSON data, fresh on every call;
+- the pokerkit trio :meth:`Game.verify` (raises
+  :class:`~rummykit.errors.RuleError` naming the rule, or
+  :class:`~rummykit.errors.ActionError` for what is no action of the game),
+  :meth:`Game.can` and :meth:`Game.apply` (returns the :class:`Event` logged);
+- :meth:`Game.result` once over, :meth:`Game.to_record` at any time, and
+  :meth:`Game.copy` to stage a move without touching the game;
+- :meth:`Game.log_entries`: the log from an index on, for one viewer, without
+  building a whole view (a server sends only what a connection lacks);
+- :meth:`Game.legal_actions`: the legal-move help an interface needs.
+
+Actions and events are frozen values; each game has one JSON codec for its
+actions (``action_from_json`` / ``Action.to_json``) that every host uses.
+
+A *hosted unit* is what one record holds: a Vatikanen session (V16: a series
+of games with running balances; its next game starts with
+``next_game()``), or a Kontrakt game of seven deals (K4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
+
+if TYPE_CHECKING:
+    from rummykit.record import GameRecord
+
+__all__ = ["Action", "Event", "Game", "Result", "fresh"]
+
+T = TypeVar("T")
+
+
+class Action(Protocol):
+    """Any game's action: a frozen value naming the seat that takes it."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that takes the action."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as RECORD.md JSON (``seat`` and ``type`` first)."""
+        ...
+
+
+class Event(Protocol):
+    """An entry of a game's log: what an action (or the deal) did."""
+
+    def to_json(self, viewer: int | None) -> Mapping[str, object]:
+        """The entry as ``viewer`` (a seat, or None for a spectator) may see it."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a finished game stands: who won and each seat's score.
+
+    ``higher_is_better`` tells how to compare scores: Vatikanen scores are
+    zero-sum balances (V13, V15, V16: higher is better), Kontrakt scores are
+    penalty points (K13, K14: lower is better). ``winners`` are the seats that
+    won; a tie shares the win.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    higher_is_better: bool
+
+    def beats(self, a: int, b: int) -> float:
+        """1 if seat ``a``'s score beats ``b``'s, 1/2 if equal, else 0.
+
+        >>> Result((0,), (10.0, -10.0), True).beats(0, 1)
+        1.0
+        >>> Result((1,), (12.0, 3.0), False).beats(0, 1)
+        0.0
+        """
+        x, y = self.scores[a], self.scores[b]
+        if x == y:
+            return 0.5
+        return float((x > y) == self.higher_is_better)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data: winners, scores (ints where whole) and the direction."""
+        return {
+            "winners": list(self.winners),
+            "scores": [int(s) if s == int(s) else s for s in self.scores],
+            "higher_is_better": self.higher_is_better,
+        }
+
+
+class Game(Protocol):
+    """A game any host can run: see the module docstring for what each part means."""
+
+    name: str
+    """The game's name in the registry and in records (``vatikanen``, ``kontrakt``)."""
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seats' names, seat 0 first, clockwise."""
+        ...
+
+    @property
+    def n_players(self) -> int:
+        """How many seats the table has."""
+        ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must act now; None when nobody may (over, or waiting)."""
+        ...
+
+    @property
+    def over(self) -> bool:
+        """True when the current game is over (a session may still go on)."""
+        ...
+
+    def view(self, seat: int) -> Mapping[str, object]:
+        """Everything ``seat`` may know, as fresh JSON data; ValueError for no such seat."""
+        ...
+
+    def spectator_view(self) -> Mapping[str, object]:
+        """What someone who holds no seat may know: no hand at all."""
+        ...
+
+    def log_entries(self, viewer: int | None, start: int = 0) -> Sequence[Mapping[str, object]]:
+        """The log from index ``start`` on, as ``viewer`` sees it (fresh data)."""
+        ...
+
+    @property
+    def log_size(self) -> int:
+        """How many entries the current log holds (the views' ``log``)."""
+        ...
+
+    def verify(self, action: Action) -> None:
+        """Raise RuleError (rule id, message) or ActionError unless ``action`` is legal now."""
+        ...
+
+    def can(self, action: Action) -> bool:
+        """True when ``action`` is legal now."""
+        ...
+
+    def apply(self, action: Action) -> Event:
+        """Verify ``action``, take it, and return the event logged; a rejection changes nothing."""
+        ...
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Legal actions of the seat to act, as the game's help offers them (empty if none)."""
+        ...
+
+    @property
+    def standings(self) -> tuple[float, ...]:
+        """Each seat's score so far: a Vatikanen session's balances, Kontrakt's penalty totals."""
+        ...
+
+    def result(self) -> Result | None:
+        """Winners and scores once :attr:`over`; None before."""
+        ...
+
+    def to_record(self) -> GameRecord:
+        """The game so far as a RECORD.md record (secret while the game runs)."""
+        ...
+
+    def copy(self) -> Self:
+        """An independent copy: what happens to one never shows in the other."""
+        ...
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a card is lost or doubled or the table holds no meld."""
+        ...
+
+
+def fresh(value: T) -> T:
+    """A copy of JSON data (dicts and lists copied, other values shared: they are immutable).
+
+    Views are built from cached pieces; each view gets its own copy, so that a
+    host editing a view never changes the engine or another view.
+
+    >>> a = {"cards": ["7h"], "n": 1}
+    >>> b = fresh(a)
+    >>> b["cards"].append("8h"); a
+    {'cards': ['7h'], 'n': 1}
+    """
+    if isinstance(value, dict):
+        return cast(T, {k: fresh(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return cast(T, [fresh(v) for v in value])
+    return value

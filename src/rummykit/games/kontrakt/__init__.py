@@ -1,0 +1,132 @@
+"""Kontraktsrummy (RULES.md K1-K15): contract rummy over seven deals.
+
+- :mod:`~rummykit.games.kontrakt.actions`: the actions and their JSON codec;
+- :mod:`~rummykit.games.kontrakt.contracts`: the seven contracts (K4) and finding their melds;
+- :mod:`~rummykit.games.kontrakt.options`: players, decks, house rules, the turn limit;
+- :mod:`~rummykit.games.kontrakt.state`: a deal's state; :mod:`~rummykit.games.kontrakt.events`:
+  the log's entries;
+- :mod:`~rummykit.games.kontrakt.laying`: laying down, off, and joker swaps (K9-K13);
+- :mod:`~rummykit.games.kontrakt.game`: the game, :class:`KontraktGame`;
+- :mod:`~rummykit.games.kontrakt.help`: legal actions and hints from a view;
+- :mod:`~rummykit.games.kontrakt.view`: the view's shape;
+- :mod:`~rummykit.games.kontrakt.records`: the game rebuilt from its record.
+
+>>> game = SPEC.new(["Anna", "Bo", "Cilla"], seed=7)
+>>> game.to_act, str(game.contract)
+(1, '2 groups')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rummykit.cards import Card
+from rummykit.games.kontrakt.actions import (
+    Action,
+    BuyUpcard,
+    DeclineUpcard,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    PassUpcard,
+    SwapJoker,
+    TakeUpcard,
+    action_from_json,
+)
+from rummykit.games.kontrakt.contracts import CONTRACTS, Contract
+from rummykit.games.kontrakt.events import ActionEvent, DealEnded, DealStarted, Event
+from rummykit.games.kontrakt.game import KontraktGame
+from rummykit.games.kontrakt.help import hint_for, legal_actions_for, parse_card
+from rummykit.games.kontrakt.options import (
+    CARDS_EACH,
+    DEALS,
+    HOUSE_RULES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TURN_LIMIT,
+    KontraktOptions,
+    deck_for,
+    game_deck,
+)
+from rummykit.games.kontrakt.records import from_record
+from rummykit.games.kontrakt.state import Phase, TableMeld
+from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
+from rummykit.games.spec import GameSpec, OptionValue
+
+__all__ = [
+    "CARDS_EACH",
+    "CONTRACTS",
+    "DEALS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "SPEC",
+    "TURN_LIMIT",
+    "Action",
+    "ActionEvent",
+    "BuyUpcard",
+    "Contract",
+    "DealEnded",
+    "DealStarted",
+    "DeclineUpcard",
+    "Discard",
+    "Draw",
+    "Event",
+    "KontraktGame",
+    "KontraktLogEntry",
+    "KontraktOptions",
+    "KontraktView",
+    "LayDown",
+    "LayOff",
+    "PassUpcard",
+    "Phase",
+    "SwapJoker",
+    "TableMeld",
+    "TakeUpcard",
+    "action_from_json",
+    "deck_for",
+    "from_record",
+    "game_deck",
+    "hint_for",
+    "legal_actions_for",
+    "parse_card",
+]
+
+
+def _start(
+    names: tuple[str, ...],
+    seed: int | None,
+    decks: Sequence[Sequence[Card]] | None,
+    options: dict[str, OptionValue],
+) -> KontraktGame:
+    return KontraktGame(
+        names,
+        seed=seed,
+        decks=decks,
+        options=KontraktOptions(**{k: bool(v) for k, v in options.items()}),
+    )
+
+
+SPEC = GameSpec(
+    name="kontrakt",
+    title="Kontraktsrummy",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=4,
+    players_rule="K1",
+    turn_rule="K8",
+    higher_is_better=False,
+    score_name="penalty",
+    score_note="total of the seven deals (K13, K14); lower is better",
+    sessions=False,
+    house_rules=HOUSE_RULES,
+    bot_modules=("rummykit.bots.kontrakt_basic", "rummykit.bots.kontrakt_strong"),
+    default_bot="basic",
+    terminal="rummykit.tui.kontrakt_play:KontraktAdapter",
+    record_only=("restock",),
+    starter=_start,
+    rebuilder=from_record,
+    reader=action_from_json,
+    deck=game_deck,
+)
+"""Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

@@ -1,0 +1,914 @@
+"""Kontraktsrummy: the seven-deal game of K1-K15 as a state machine, :class:`KontraktGame`.
+
+A game is created from a seed (every deal shuffled from it) or from explicit
+decks (one per deal, as in a record). Actions are the frozen values of
+:mod:`~rummykit.games.kontrakt.actions`; for each there is a trio (pokerkit
+style): ``verify_*`` raises :class:`~rummykit.errors.RuleError` naming the
+rule, ``can_*`` answers yes or no, and the plain verb verifies, changes the
+state and returns the event appended to :attr:`KontraktGame.log`.
+:meth:`KontraktGame.apply` takes any action. A rejected action changes
+nothing. The rules of laying down live in
+:mod:`~rummykit.games.kontrakt.laying`, the legal-move help in
+:mod:`~rummykit.games.kontrakt.help`.
+
+Physical cards are tracked by their place in the deal's deck (an id), so that
+card conservation can be checked exactly.
+
+>>> game = KontraktGame(["Anna", "Bo", "Cilla"], seed=7)
+>>> str(game.phase), game.to_act, str(game.contract)
+('upcard_offer', 1, '2 groups')
+>>> event = game.decline_upcard(1)
+>>> game.can(PassUpcard(2)), game.can(TakeUpcard(2))
+(True, False)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal, Self
+
+from rummykit.cards import JOKER, Card, full_deck, kontrakt_value
+from rummykit.dealing import deal_indices, forhand, shuffled_deck
+from rummykit.errors import ActionError, RuleError
+from rummykit.game import Action as AnyAction
+from rummykit.game import Result, fresh
+from rummykit.games.kontrakt.actions import (
+    Action,
+    BuyUpcard,
+    DeclineUpcard,
+    Discard,
+    Draw,
+    LayDown,
+    LayOff,
+    PassUpcard,
+    SwapJoker,
+    TakeUpcard,
+)
+from rummykit.games.kontrakt.contracts import CONTRACTS, Contract
+from rummykit.games.kontrakt.events import ActionEvent, DealEnded, DealStarted, Event
+from rummykit.games.kontrakt.laying import (
+    check_lay_down,
+    lay_off_result,
+    order_ids,
+    swap_result,
+    take,
+)
+from rummykit.games.kontrakt.options import (
+    CARDS_EACH,
+    DEALS,
+    TURN_LIMIT,
+    KontraktOptions,
+    deck_for,
+)
+from rummykit.games.kontrakt.state import DealState, Phase, TableMeld
+from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
+from rummykit.melds import KONTRAKT, Meld, MeldError, MeldKind, read_meld
+
+if TYPE_CHECKING:
+    from rummykit.record import GameRecord
+
+__all__ = ["KontraktGame"]
+
+
+class KontraktGame:
+    """A game of Kontraktsrummy: seven deals for 2-8 players (K1-K15).
+
+    ``players`` is a count or the seat names (seat 0 first, clockwise).
+    Give ``seed`` to shuffle every deal from it, or ``decks`` (top card first,
+    one per deal) to play given decks first; after the given decks, the deals
+    are shuffled from ``seed``, or, with no seed, the game waits
+    (:attr:`Phase.WAITING`). ``dealer`` deals the first deal; the deal passes
+    to the left. ``options`` holds the house rules.
+    """
+
+    name = "kontrakt"
+
+    def __init__(
+        self,
+        players: int | Sequence[str] = 4,
+        *,
+        seed: int | None = None,
+        decks: Sequence[Sequence[Card]] | None = None,
+        dealer: int = 0,
+        options: KontraktOptions | None = None,
+    ) -> None:
+        names = (
+            [f"Player {i + 1}" for i in range(players)]
+            if isinstance(players, int)
+            else list(players)
+        )
+        self.players: tuple[str, ...] = tuple(names)
+        self.packs, self.jokers = deck_for(len(names))
+        if not 0 <= dealer < len(names):
+            raise ValueError(f"the dealer is a seat from 0 to {len(names) - 1}")
+        self.options = options or KontraktOptions()
+        self.seed = seed
+        expected = Counter(full_deck(self.packs, self.jokers))
+        self._decks: list[tuple[Card, ...]] | None = None
+        if decks is not None:
+            self._decks = [tuple(c.plain() for c in d) for d in decks]
+            for i, d in enumerate(self._decks):
+                if Counter(d) != expected:
+                    raise ValueError(f"deck {i} is not the {len(expected)}-card deck of K2")
+        master = random.Random(seed)
+        self._deal_seeds = [master.getrandbits(64) for _ in range(DEALS)]
+        self._rng: random.Random | None = (
+            random.Random(master.getrandbits(64)) if seed is not None or decks is None else None
+        )
+        self.log: list[Event] = []
+        self._log_views: dict[int | None, list[KontraktLogEntry]] = {}  # written once per viewer
+        self.scores: list[tuple[int, ...]] = []
+        self._history: list[tuple[int, tuple[Card, ...], list[dict[str, Any]]]] = []
+        self._state: DealState | None = None
+        self._position = False
+        self._start_deal(0, dealer)
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[Card]],
+        *,
+        deal: int,
+        dealer: int,
+        stock: Sequence[Card],
+        discard_pile: Sequence[Card],
+        table: Sequence[tuple[int, Sequence[Card], bool]] = (),
+        laid: Sequence[tuple[int, int, bool]] | None = None,
+        turn: int,
+        phase: Phase = Phase.DRAW,
+        picked_up: Card | None = None,
+        stock_only: bool = False,
+        scores: Sequence[Sequence[int]] | None = None,
+        players: Sequence[str] | None = None,
+        seed: int | None = None,
+        options: KontraktOptions | None = None,
+    ) -> KontraktGame:
+        """A game set up in the middle of deal ``deal`` (0-6), like a chess position from FEN.
+
+        For bots that play a guessed deal forward (determinized search) and
+        for tests. ``hands`` per seat; ``stock`` top card first;
+        ``discard_pile`` bottom first; ``table`` the melds in laying order as
+        (owner, cards in meld order, laid as a contract part), a joker saying
+        what it stands for (``*:8h``); ``laid`` per seat (groups, runs,
+        complete) of the contract (default: nothing laid); ``turn`` the seat
+        to act in ``phase`` (:attr:`Phase.DRAW` or :attr:`Phase.PLAY`);
+        ``picked_up`` the card taken from the pile this turn (K8), ``stock_only``
+        after the first upcard went round (K7). ``scores`` are the earlier
+        deals' penalties (default: zeros). Together the places must hold the
+        deck of K2 exactly (``ValueError`` otherwise). Later deals and any new
+        stock (K15) are shuffled from ``seed``. The engine judges every action
+        from here on as usual; the log starts empty and such a game has no
+        record (:meth:`to_record` refuses).
+        """
+        n = len(hands)
+        packs, jokers = deck_for(n)
+        if not 0 <= deal < DEALS:
+            raise ValueError(f"the deal is a number from 0 to {DEALS - 1}")
+        if phase not in (Phase.DRAW, Phase.PLAY):
+            raise ValueError("a position starts in the draw or the play phase")
+        if not 0 <= turn < n:
+            raise ValueError(f"the turn is a seat from 0 to {n - 1}")
+        melds: list[tuple[int, Meld, bool]] = []
+        for owner, cards, part in table:
+            try:
+                melds.append((owner, read_meld(list(cards), KONTRAKT), part))
+            except MeldError as exc:
+                raise ValueError(f"table meld {len(melds)}: {exc}") from None
+        places: list[list[Card]] = [[c.plain() for c in h] for h in hands]
+        places.append([c.plain() for c in discard_pile])
+        places.append([c.plain() for c in reversed(stock)])
+        places += [m.plain_cards() for _, m, _ in melds]
+        deck = tuple(c for place in places for c in place)
+        if Counter(deck) != Counter(full_deck(packs, jokers)):
+            raise ValueError(f"the position does not hold the {len(deck)}-card deck of K2 exactly")
+        ids = iter(range(len(deck)))
+        located = [[next(ids) for _ in place] for place in places]
+        state_laid = [[0, 0] for _ in range(n)] if laid is None else [[g, r] for g, r, _ in laid]
+        complete = [False] * n if laid is None else [bool(c) for _, _, c in laid]
+        picked = None
+        if picked_up is not None:  # K8: it may not be discarded again this turn
+            if phase is not Phase.PLAY:
+                raise ValueError("a card is picked up only by the seat playing its turn")
+            matches = [i for i in located[turn] if deck[i] == picked_up.plain()]
+            picked = matches[-1] if matches else None  # gone onto the table: no matter
+        game = cls(players if players is not None else n, seed=seed, dealer=dealer, options=options)
+        earlier = [tuple(d) for d in scores] if scores is not None else [(0,) * n] * deal
+        if len(earlier) != deal:
+            raise ValueError(f"deal {deal} follows {deal} scored deals, not {len(earlier)}")
+        game.scores = earlier
+        game.log = []
+        game._history = []
+        game._position = True
+        game._state = DealState(
+            number=deal,
+            dealer=dealer,
+            deck=deck,
+            hands=located[:n],
+            stock=located[n + 1],
+            pile=located[n],
+            table=[
+                TableMeld(k, owner, meld, order_ids(deck, ids_, meld), part)
+                for k, ((owner, meld, part), ids_) in enumerate(
+                    zip(melds, located[n + 2 :], strict=True)
+                )
+            ],
+            laid=state_laid,
+            complete=complete,
+            phase=phase,
+            turn=turn,
+            stock_only=stock_only,
+            picked=picked,
+            text=[str(c) for c in deck],
+        )
+        return game
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def n_players(self) -> int:
+        """The number of players."""
+        return len(self.players)
+
+    @property
+    def deal(self) -> int:
+        """The deal in progress (0-6), or the last one when waiting or over."""
+        return self._s.number
+
+    @property
+    def contract(self) -> Contract:
+        """The contract of the deal in progress (K4)."""
+        return CONTRACTS[self._s.number]
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt this deal."""
+        return self._s.dealer
+
+    @property
+    def forhand(self) -> int:
+        """The dealer's left: first asked about the upcard and first to play."""
+        return forhand(self._s.dealer, self.n_players)
+
+    @property
+    def phase(self) -> Phase:
+        """Where the deal stands."""
+        return self._s.phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must act now: the one asked about the upcard, or whose turn it is.
+
+        None between deals of a record that stops, and once the game is over.
+        """
+        s = self._s
+        if s.phase is Phase.UPCARD:
+            return s.offer_to
+        if s.phase in (Phase.DRAW, Phase.PLAY):
+            return s.turn
+        return None
+
+    @property
+    def over(self) -> bool:
+        """True when all seven deals are played (K4)."""
+        return self._s.phase is Phase.OVER
+
+    @property
+    def totals(self) -> list[int]:
+        """K13, K14: each seat's penalty points summed over the deals played."""
+        return [sum(d[i] for d in self.scores) for i in range(self.n_players)]
+
+    @property
+    def winners(self) -> list[int]:
+        """K14: the seats with the lowest total (ties share the win); empty until over."""
+        if not self.over:
+            return []
+        totals = self.totals
+        best = min(totals)
+        return [i for i, t in enumerate(totals) if t == best]
+
+    @property
+    def standings(self) -> tuple[float, ...]:
+        """Each seat's penalty points so far (K13, K14)."""
+        return tuple(float(t) for t in self.totals)
+
+    def result(self) -> Result | None:
+        """Once the seven deals are played: the lowest totals win (K14), lower is better."""
+        if not self.over:
+            return None
+        return Result(tuple(self.winners), self.standings, False)
+
+    @property
+    def turns_left(self) -> int:
+        """Turns (draws) the deal may still take before the turn limit ends it."""
+        return max(0, TURN_LIMIT * self.n_players - self._s.draws)
+
+    @property
+    def _s(self) -> DealState:
+        assert self._state is not None
+        return self._state
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand (for the engine's owner; views censor)."""
+        return [self._s.deck[i] for i in self._s.hands[seat]]
+
+    @property
+    def table(self) -> list[TableMeld]:
+        """The melds on the table, in laying order (number = index)."""
+        return list(self._s.table)
+
+    @property
+    def stock(self) -> list[Card]:
+        """The stock, top card first (secret: never in a player's view)."""
+        return [self._s.deck[i] for i in reversed(self._s.stock)]
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        """The discard pile, bottom first (public)."""
+        return [self._s.deck[i] for i in self._s.pile]
+
+    def laid(self, seat: int) -> tuple[int, int, bool]:
+        """(groups, runs, complete): what of the contract ``seat`` has laid."""
+        g, r = self._s.laid[seat]
+        return g, r, self._s.complete[seat]
+
+    def card_ids(self) -> dict[str, list[int]]:
+        """Every physical card of the deal by where it is (for conservation checks)."""
+        s = self._s
+        out: dict[str, list[int]] = {"stock": list(s.stock), "pile": list(s.pile)}
+        for seat, h in enumerate(s.hands):
+            out[f"hand{seat}"] = list(h)
+        out["table"] = [i for m in s.table for i in m.ids]
+        return out
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a card is lost or doubled, or a table meld is no meld (K5)."""
+        s = self._s
+        ids = [i for place in self.card_ids().values() for i in place]
+        assert sorted(ids) == list(range(len(s.deck))), "cards are lost or doubled"
+        for m in s.table:
+            assert [s.deck[i] for i in m.ids] == m.meld.plain_cards(), f"meld {m.number} ids"
+            read_meld(m.meld.cards, KONTRAKT)
+
+    def copy(self) -> Self:
+        """An independent copy (the deal's lists copied; events and melds are immutable)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        state = self._s.copy()
+        other._state = state
+        other.log = list(self.log)
+        other._log_views = {k: list(v) for k, v in self._log_views.items()}
+        other.scores = list(self.scores)
+        other._history = [*self._history[:-1], (*self._history[-1][:2], state.actions)]
+        if self._rng is not None:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        return other
+
+    # ---------------------------------------------------------------- deals
+
+    def _next_deck(self, number: int) -> tuple[Card, ...] | None:
+        if self._decks is not None and number < len(self._decks):
+            return self._decks[number]
+        if self._decks is not None and self.seed is None:
+            return None  # a record's decks are over and no seed shuffles more: wait
+        return tuple(shuffled_deck(self.packs, self.jokers, self._deal_seeds[number]))
+
+    def _start_deal(self, number: int, dealer: int) -> None:
+        deck = self._next_deck(number)
+        n = self.n_players
+        if deck is None:
+            assert self._state is not None
+            self._state.phase = Phase.WAITING
+            return
+        hands, rest = deal_indices(len(deck), n, CARDS_EACH, dealer)
+        upcard = rest[0]
+        first = forhand(dealer, n)
+        self._state = DealState(
+            number=number,
+            dealer=dealer,
+            deck=deck,
+            hands=hands,
+            stock=list(reversed(rest[1:])),
+            pile=[upcard],
+            laid=[[0, 0] for _ in range(n)],
+            complete=[False] * n,
+            phase=Phase.UPCARD,
+            turn=first,
+            offer_to=first,
+            text=[str(c) for c in deck],
+        )
+        self._history.append((dealer, deck, self._state.actions))
+        self.log.append(DealStarted(number, dealer, deck[upcard]))
+
+    def _end_deal(self, out: int | None, reason: Literal["out", "stock", "limit"]) -> DealEnded:
+        s = self._s
+        hands = tuple(tuple(s.deck[i] for i in h) for h in s.hands)
+        penalties = tuple(sum(kontrakt_value(c) for c in h) for h in hands)
+        self.scores.append(penalties)
+        event = DealEnded(
+            s.number, out, hands, penalties, tuple(self.totals), tuple(s.table), reason
+        )
+        self.log.append(event)
+        if s.number + 1 >= DEALS:
+            s.phase = Phase.OVER
+        else:
+            s.phase = Phase.WAITING
+            self._start_deal(s.number + 1, (s.dealer + 1) % self.n_players)
+        return event
+
+    # ------------------------------------------------------------- checking
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.n_players:
+            raise RuleError("K1", f"there is no seat {seat}: seats are 0 to {self.n_players - 1}")
+
+    def _check_live(self) -> None:
+        if self._s.phase is Phase.OVER:
+            raise RuleError("K4", "the game is over: all seven deals have been played")
+        if self._s.phase is Phase.WAITING:
+            raise RuleError("K13", "this deal is over and the next has not been dealt")
+
+    def _name(self, seat: int) -> str:
+        return self.players[seat]
+
+    def _check_offer(self, seat: int, forhand_only: bool) -> None:
+        self._check_live()
+        self._check_seat(seat)
+        s = self._s
+        if s.phase is not Phase.UPCARD:
+            raise RuleError("K7", "the first upcard is only offered at the start of a deal")
+        if seat != s.offer_to:
+            assert s.offer_to is not None
+            who = self._name(s.offer_to)
+            if forhand_only and seat != self.forhand:
+                raise RuleError("K7", f"only förhand ({who}) may take the first upcard")
+            raise RuleError("K7", f"{who} is being asked about the upcard now, not you")
+        if forhand_only and seat != self.forhand:
+            raise RuleError(
+                "K7", "only förhand takes or declines the upcard; you may buy it or pass"
+            )
+        if not forhand_only and seat == self.forhand:
+            raise RuleError("K7", "förhand takes or declines the upcard, and does not buy it")
+
+    def _check_turn(self, seat: int, phase: Phase) -> None:
+        self._check_live()
+        self._check_seat(seat)
+        s = self._s
+        if s.phase is Phase.UPCARD:
+            assert s.offer_to is not None
+            raise RuleError(
+                "K7",
+                f"the first upcard is being offered: {self._name(s.offer_to)} must answer first",
+            )
+        if seat != s.turn:
+            if seat == s.buyer:
+                raise RuleError(
+                    "K7", "you bought the upcard: you may not lay anything down at that moment"
+                )
+            raise RuleError("K8", f"it is {self._name(s.turn)}'s turn, not yours")
+        if phase is Phase.PLAY and s.phase is Phase.DRAW:
+            raise RuleError("K8", "draw a card first: from the stock or the discard pile")
+        if phase is Phase.DRAW and s.phase is Phase.PLAY:
+            raise RuleError("K8", "you have drawn already: lay down, lay off, or discard")
+
+    # -------------------------------------------------------- the upcard (K7)
+
+    def verify_take_upcard(self, seat: int) -> None:
+        """K7: förhand may take the first upcard (as the draw of the first turn)."""
+        self._check_offer(seat, forhand_only=True)
+
+    def verify_decline_upcard(self, seat: int) -> None:
+        """K7: förhand may decline the first upcard; the others are then asked in turn."""
+        self._check_offer(seat, forhand_only=True)
+
+    def verify_buy_upcard(self, seat: int) -> None:
+        """K7: the asked player (not förhand) may take the upcard and the top of the stock."""
+        self._check_offer(seat, forhand_only=False)
+        if not self._s.stock:
+            raise RuleError("K7", "the stock is empty, so the upcard cannot be bought")
+
+    def verify_pass_upcard(self, seat: int) -> None:
+        """K7: the asked player (not förhand) may pass."""
+        self._check_offer(seat, forhand_only=False)
+
+    def take_upcard(self, seat: int) -> ActionEvent:
+        """K7: förhand takes the upcard and plays on (lay down, discard)."""
+        self.verify_take_upcard(seat)
+        s = self._s
+        card = s.pile.pop()
+        s.hands[seat].append(card)
+        s.offer_to = None
+        s.phase = Phase.PLAY
+        s.picked = card
+        return self._record(TakeUpcard(seat), shown=(s.deck[card],))
+
+    def decline_upcard(self, seat: int) -> ActionEvent:
+        """K7: förhand declines; the next player is asked."""
+        self.verify_decline_upcard(seat)
+        s = self._s
+        s.offer_to = (seat + 1) % self.n_players
+        return self._record(DeclineUpcard(seat))
+
+    def buy_upcard(self, seat: int) -> ActionEvent:
+        """K7: take the upcard and the stock's top; förhand then draws from the stock."""
+        self.verify_buy_upcard(seat)
+        s = self._s
+        up = s.pile.pop()
+        extra = s.stock.pop()
+        s.hands[seat] += [up, extra]
+        s.buyer = seat
+        self._after_offer()
+        return self._record(BuyUpcard(seat), shown=(s.deck[up],), hidden=(s.deck[extra],))
+
+    def pass_upcard(self, seat: int) -> ActionEvent:
+        """K7: pass; after the last player the upcard stays and förhand draws from the stock."""
+        self.verify_pass_upcard(seat)
+        s = self._s
+        nxt = (seat + 1) % self.n_players
+        if nxt == self.forhand:
+            self._after_offer()
+        else:
+            s.offer_to = nxt
+        return self._record(PassUpcard(seat))
+
+    def _after_offer(self) -> None:
+        s = self._s
+        s.offer_to = None
+        s.phase = Phase.DRAW
+        s.turn = self.forhand
+        s.stock_only = True
+
+    # ------------------------------------------------------------- draw (K8)
+
+    def verify_draw(
+        self, seat: int, from_: str = "stock", restock: Sequence[Card] | None = None
+    ) -> None:
+        """K8: draw the stock's top, or the top of the discard pile laid by the previous player.
+
+        K7: after the upcard was offered round, förhand draws from the stock.
+        K15: ``restock`` (records only) orders the new stock when the stock is empty.
+        """
+        self._check_turn(seat, Phase.DRAW)
+        s = self._s
+        if from_ not in ("stock", "discard"):
+            raise RuleError("K8", "draw from the 'stock' or the 'discard' pile")
+        if from_ == "discard":
+            if s.stock_only:
+                raise RuleError(
+                    "K7", "the first upcard was offered round: förhand now draws from the stock"
+                )
+            if not s.pile:
+                raise RuleError("K8", "the discard pile is empty: draw from the stock")
+            if restock is not None:
+                raise RuleError("K15", "only a draw from an empty stock shuffles a new stock")
+            return
+        if restock is not None:
+            if s.stock:
+                raise RuleError("K15", "the stock is not empty, so no new stock is shuffled")
+            if not self.options.reshuffle_stock:
+                raise RuleError("K15", "at this table an empty stock ends the deal")
+            want = Counter(s.deck[i] for i in s.pile[:-1])
+            if Counter(c.plain() for c in restock) != want:
+                raise RuleError(
+                    "K15", "the new stock must be the discard pile without its top card"
+                )
+
+    def draw(
+        self, seat: int, from_: str = "stock", restock: Sequence[Card] | None = None
+    ) -> ActionEvent | DealEnded:
+        """K8, K15: draw; an empty stock is refilled from the pile or ends the deal."""
+        self.verify_draw(seat, from_, restock)
+        s = self._s
+        s.draws += 1
+        if s.draws > TURN_LIMIT * self.n_players:  # no deal runs for ever
+            self._record(Draw(seat, "discard" if from_ == "discard" else "stock"))
+            return self._end_deal(None, "limit")
+        if from_ == "discard":
+            card = s.pile.pop()
+            s.hands[seat].append(card)
+            s.picked = card
+            s.phase = Phase.PLAY
+            return self._record(Draw(seat, "discard"), shown=(s.deck[card],))
+        new_stock: tuple[Card, ...] | None = None
+        if not s.stock:
+            ending = not self.options.reshuffle_stock or len(s.pile) <= 1
+            if ending:
+                self._record(Draw(seat, "stock"))
+                return self._end_deal(None, "stock")
+            new_stock = self._restock(restock)
+        card = s.stock.pop()
+        s.hands[seat].append(card)
+        s.stock_only = False
+        s.buyer = None
+        s.picked = None
+        s.phase = Phase.PLAY
+        return self._record(
+            Draw(seat, "stock", new_stock), hidden=(s.deck[card],), restock=new_stock
+        )
+
+    def _restock(self, order: Sequence[Card] | None) -> tuple[Card, ...]:
+        """K15: the pile but its top becomes the stock; returns the new order, top first."""
+        s = self._s
+        top = s.pile[-1]
+        rest = s.pile[:-1]
+        ids = list(rest)  # turned over: the bottom of the pile becomes the top
+        if self._rng is not None:
+            self._rng.shuffle(ids)  # also when a record gives the order: the generator stays
+            # where it would be, so a game rebuilt from its record shuffles on as it would have
+        if order is not None:
+            pool = list(rest)
+            ids = []
+            for card in order:
+                i = next(i for i in pool if s.deck[i] == card.plain())
+                pool.remove(i)
+                ids.append(i)
+        s.pile = [top]
+        s.stock = list(reversed(ids))
+        return tuple(s.deck[i] for i in ids)
+
+    # --------------------------------------------------- laying down (K9-K12)
+
+    def verify_lay_down(self, seat: int, melds: Sequence[Sequence[Card]]) -> None:
+        """K9, K10, K12: lay melds from the hand; contract parts first, extras once complete."""
+        self._check_turn(seat, Phase.PLAY)
+        check_lay_down(self._s, seat, melds, self.contract)
+
+    def lay_down(self, seat: int, melds: Sequence[Sequence[Card]]) -> ActionEvent | DealEnded:
+        """Lay the melds; numbered in laying order, in front of ``seat`` (K10). K13 if empty."""
+        self._check_turn(seat, Phase.PLAY)
+        s = self._s
+        read, parts = check_lay_down(s, seat, melds, self.contract)
+        for meld, part in zip(read, parts, strict=True):
+            ids = take(s, seat, meld.plain_cards(), "K9")
+            for i in ids:
+                s.hands[seat].remove(i)
+            s.table.append(TableMeld(len(s.table), seat, meld, tuple(ids), part))
+            if part:
+                s.laid[seat][0 if meld.kind is MeldKind.GROUP else 1] += 1
+        g, r = s.laid[seat]
+        if any(g >= cg and r >= cr for cg, cr in self.contract.choices):
+            s.complete[seat] = True
+        action = LayDown(seat, tuple(tuple(m) for m in melds))
+        return self._maybe_out(seat, action)
+
+    def verify_lay_off(self, seat: int, card: Card, meld: int, as_: Card | None = None) -> None:
+        """K10: once the whole contract is down, add a card to any meld on the table."""
+        self._check_turn(seat, Phase.PLAY)
+        lay_off_result(self._s, seat, card, meld, as_)
+
+    def lay_off(
+        self, seat: int, card: Card, meld: int, as_: Card | None = None
+    ) -> ActionEvent | DealEnded:
+        """K10: lay one card off onto table meld ``meld``; K13 when the hand empties."""
+        self._check_turn(seat, Phase.PLAY)
+        s = self._s
+        target, result, at = lay_off_result(s, seat, card, meld, as_)
+        (i,) = take(s, seat, [card], "K10")
+        s.hands[seat].remove(i)
+        ids = list(target.ids)
+        ids.insert(at, i)
+        s.table[target.number] = replace(target, meld=result, ids=order_ids(s.deck, ids, result))
+        return self._maybe_out(seat, LayOff(seat, card.plain(), meld, as_))
+
+    def verify_swap_joker(self, seat: int, card: Card, meld: int) -> None:
+        """K11: once the contract is down, swap the real card for a table joker."""
+        self._check_turn(seat, Phase.PLAY)
+        swap_result(self._s, seat, card, meld)
+
+    def swap_joker(self, seat: int, card: Card, meld: int) -> ActionEvent:
+        """K11: the card takes the joker's place; the joker goes to the hand."""
+        self._check_turn(seat, Phase.PLAY)
+        s = self._s
+        target, pos, result = swap_result(s, seat, card, meld)
+        (i,) = take(s, seat, [card], "K11")
+        s.hands[seat].remove(i)
+        ids = list(target.ids)
+        joker = ids[pos]
+        ids[pos] = i
+        s.hands[seat].append(joker)
+        s.table[target.number] = replace(target, meld=result, ids=order_ids(s.deck, ids, result))
+        return self._record(SwapJoker(seat, card.plain(), meld), shown=(JOKER,))
+
+    # ---------------------------------------------------------- discard (K8)
+
+    def verify_discard(self, seat: int, card: Card) -> None:
+        """K8: end the turn by discarding one card; K13: the last card goes out."""
+        self._check_turn(seat, Phase.PLAY)
+        s = self._s
+        (i,) = take(self._s, seat, [card], "K8")
+        if i == s.picked and len(s.hands[seat]) > 1 and not self.options.rediscard_pickup:
+            raise RuleError(
+                "K8", f"you just took {card.plain()} from the pile: discard another card"
+            )
+
+    def discard(self, seat: int, card: Card) -> ActionEvent | DealEnded:
+        """Discard; the turn passes to the left (K8), or the deal ends (K13)."""
+        self.verify_discard(seat, card)
+        s = self._s
+        (i,) = take(self._s, seat, [card], "K8")
+        s.hands[seat].remove(i)
+        s.pile.append(i)
+        action = Discard(seat, card.plain())
+        if not s.hands[seat]:
+            return self._maybe_out(seat, action)
+        s.turn = (seat + 1) % self.n_players
+        s.phase = Phase.DRAW
+        s.picked = None
+        s.stock_only = False
+        return self._record(action)
+
+    # ------------------------------------------------------------- generic
+
+    def _record(
+        self,
+        action: Action,
+        *,
+        shown: tuple[Card, ...] = (),
+        hidden: tuple[Card, ...] = (),
+        restock: tuple[Card, ...] | None = None,
+        went_out: bool = False,
+    ) -> ActionEvent:
+        s = self._s
+        event = ActionEvent(
+            s.number, len(s.actions), action, shown, hidden, restock, went_out=went_out
+        )
+        s.actions.append(action.to_json())
+        self.log.append(event)
+        return event
+
+    def _maybe_out(self, seat: int, action: Action) -> ActionEvent | DealEnded:
+        """K13: with an empty hand the player has gone out and the deal ends."""
+        if self._s.hands[seat]:
+            return self._record(action)
+        self._record(action, went_out=True)
+        return self._end_deal(seat, "out")
+
+    def verify(self, action: AnyAction) -> None:
+        """Raise :class:`RuleError` if ``action`` is not legal now; ActionError if it is no
+        Kontrakt action; otherwise return."""
+        match action:
+            case TakeUpcard(seat):
+                self.verify_take_upcard(seat)
+            case DeclineUpcard(seat):
+                self.verify_decline_upcard(seat)
+            case BuyUpcard(seat):
+                self.verify_buy_upcard(seat)
+            case PassUpcard(seat):
+                self.verify_pass_upcard(seat)
+            case Draw(seat, from_, restock):
+                self.verify_draw(seat, from_, restock)
+            case LayDown(seat, melds):
+                self.verify_lay_down(seat, melds)
+            case LayOff(seat, card, meld, as_):
+                self.verify_lay_off(seat, card, meld, as_)
+            case SwapJoker(seat, card, meld):
+                self.verify_swap_joker(seat, card, meld)
+            case Discard(seat, card):
+                self.verify_discard(seat, card)
+            case _:
+                raise ActionError(f"{action!r} is not a Kontrakt action")
+
+    def can(self, action: AnyAction) -> bool:
+        """True if ``action`` is legal now (``verify`` does not raise)."""
+        try:
+            self.verify(action)
+        except (RuleError, ActionError):
+            return False
+        return True
+
+    def apply(self, action: AnyAction) -> ActionEvent | DealEnded:
+        """Verify and apply any action; returns the event (or the deal's end it caused)."""
+        match action:
+            case TakeUpcard(seat):
+                return self.take_upcard(seat)
+            case DeclineUpcard(seat):
+                return self.decline_upcard(seat)
+            case BuyUpcard(seat):
+                return self.buy_upcard(seat)
+            case PassUpcard(seat):
+                return self.pass_upcard(seat)
+            case Draw(seat, from_, restock):
+                return self.draw(seat, from_, restock)
+            case LayDown(seat, melds):
+                return self.lay_down(seat, melds)
+            case LayOff(seat, card, meld, as_):
+                return self.lay_off(seat, card, meld, as_)
+            case SwapJoker(seat, card, meld):
+                return self.swap_joker(seat, card, meld)
+            case Discard(seat, card):
+                return self.discard(seat, card)
+        raise ActionError(f"{action!r} is not a Kontrakt action")
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the seat to act: every kind, with representative melds.
+
+        Laying down is listed by the contract melds the hand can make (the
+        smallest ones and the most at once), not every possible subset.
+        """
+        from rummykit.games.kontrakt.help import legal_actions_for
+
+        seat = self.to_act
+        if seat is None:
+            return []
+        return [a for a in legal_actions_for(self._view(seat, log=False)) if self.can(a)]
+
+    def hint(self, seat: int) -> dict[str, Any]:
+        """Which contract melds ``seat``'s hand can already make (see :func:`hint_for`)."""
+        from rummykit.games.kontrakt.help import hint_for
+
+        self._check_seat(seat)
+        return hint_for(self._view(seat, log=False))
+
+    # ---------------------------------------------------------------- views
+
+    def view(self, seat: int, *, log: bool = True) -> KontraktView:
+        """What ``seat`` may see, as fresh JSON data (ValueError for no such seat).
+
+        Never the stock order nor another player's hand; the log shows a
+        stock draw's card only to the player who drew it. ``log=False`` leaves
+        the log out (bots that do not read it). Nothing in it is shared with
+        the engine or another view.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
+            raise ValueError(f"there is no seat {seat!r}: the seats are 0 to {self.n_players - 1}")
+        return self._view(seat, log=log)
+
+    def spectator_view(self, *, log: bool = True) -> KontraktView:
+        """What a spectator may see: the view of no seat (no hand at all)."""
+        return self._view(None, log=log)
+
+    def _view(self, seat: int | None, *, log: bool) -> KontraktView:
+        s = self._s
+        picked = s.deck[s.picked] if s.picked is not None else None
+        options = self.options
+        out: KontraktView = {
+            "game": "kontrakt",
+            "seat": seat,
+            "players": list(self.players),
+            "deal": s.number,
+            "deals": DEALS,
+            "dealer": s.dealer,
+            "forhand": self.forhand,
+            "contract": self.contract.to_json(),
+            "phase": str(s.phase),
+            "turn": self.to_act,
+            "over": self.over,
+            "offer_to": s.offer_to,
+            "stock_only": s.stock_only,
+            "hand": None if seat is None else [s.text[i] for i in s.hands[seat]],
+            "hand_sizes": [len(h) for h in s.hands],
+            "stock_size": len(s.stock),
+            "discard_pile": [s.text[i] for i in s.pile],
+            "picked_up": None if picked is None else str(picked),
+            "table": [m.to_json() for m in s.table],
+            "laid": [
+                {"groups": g, "runs": r, "complete": done}
+                for (g, r), done in zip(s.laid, s.complete, strict=True)
+            ],
+            "scores": [list(d) for d in self.scores],
+            "totals": self.totals,
+            "winners": self.winners,
+            "options": {
+                "reshuffle_stock": options.reshuffle_stock,
+                "rediscard_pickup": options.rediscard_pickup,
+            },
+            "turns_left": self.turns_left,
+        }
+        if log:
+            out["log"] = self.log_entries(seat)
+        return out
+
+    def log_entries(self, viewer: int | None, start: int = 0) -> list[KontraktLogEntry]:
+        """The log from index ``start`` on, as ``viewer`` (a seat, or None) sees it; fresh data.
+
+        Each entry is written once per viewer (the log only grows) and copied out.
+        """
+        cache = self._log_views.setdefault(viewer, [])
+        if len(cache) < len(self.log):
+            cache.extend(e.to_json(viewer) for e in self.log[len(cache) :])
+        return [fresh(e) for e in cache[start:]]
+
+    @property
+    def log_size(self) -> int:
+        """How many entries the game's log holds (all seven deals)."""
+        return len(self.log)
+
+    # -------------------------------------------------------------- records
+
+    def to_record(self) -> GameRecord:
+        """The game as a RECORD.md record: one ``deals`` entry per deal dealt."""
+        from rummykit.record import DealRecord, GameRecord
+
+        if self._position:
+            raise ValueError("a game set up from a position has no record of its deals")
+        result = {"scores": self.totals}
+        return GameRecord(
+            game="kontrakt",
+            players=self.players,
+            deals=tuple(DealRecord(d, deck, tuple(a)) for d, deck, a in self._history),
+            options=self.options.to_json(),
+            result=result,
+        )

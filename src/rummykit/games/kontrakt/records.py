@@ -1,0 +1,70 @@
+"""Kontraktsrummy and RECORD.md: a game rebuilt from its record, every action checked.
+
+:func:`from_record` is event sourcing: it replays the record through the
+engine and returns the live game exactly where the record ends.
+"""
+
+from __future__ import annotations
+
+from rummykit.errors import ActionError, RuleError
+from rummykit.games.kontrakt.actions import action_from_json
+from rummykit.games.kontrakt.game import KontraktGame
+from rummykit.games.kontrakt.options import DEALS, KontraktOptions
+from rummykit.games.kontrakt.state import Phase
+from rummykit.record import GameRecord, IllegalAction, RecordError
+
+__all__ = ["from_record"]
+
+
+def from_record(record: GameRecord, seed: int | None = None) -> KontraktGame:
+    """The live game where ``record`` ends; :class:`IllegalAction` at the first illegal action.
+
+    ``seed`` is the seed the game was started with: the deals after the record
+    (and any new stock, K15) are then shuffled as they would have been.
+    Without it, a game whose record ends between deals waits there.
+    """
+    try:
+        options = KontraktOptions.from_json(record.options)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    if len(record.deals) > DEALS:
+        raise IllegalAction(
+            DEALS, 0, "K4", f"a game is seven deals, the record has {len(record.deals)}"
+        )
+    game = KontraktGame(
+        list(record.players),
+        seed=seed,
+        decks=[d.deck for d in record.deals],
+        dealer=record.deals[0].dealer if record.deals else 0,
+        options=options,
+    )
+    for k, deal in enumerate(record.deals):
+        if k > 0:
+            previous = len(record.deals[k - 1].actions)
+            if game.deal != k:
+                raise IllegalAction(
+                    k - 1,
+                    previous,
+                    "K13",
+                    f"deal {k} is not over (nobody has gone out) but the record goes on",
+                )
+            if deal.dealer != game.dealer:
+                raise IllegalAction(
+                    k,
+                    0,
+                    "K4",
+                    f"the deal passes to the left: seat {game.dealer} deals deal {k + 1},"
+                    f" not seat {deal.dealer}",
+                )
+        for j, data in enumerate(deal.actions):
+            try:
+                action = action_from_json(data)
+            except ActionError as exc:
+                raise IllegalAction(k, j, "K8", exc.message) from None
+            if game.deal != k or game.phase in (Phase.WAITING, Phase.OVER):
+                raise IllegalAction(k, j, "K13", f"deal {k + 1} is over: someone went out")
+            try:
+                game.apply(action)
+            except RuleError as exc:
+                raise IllegalAction(k, j, exc.rule, exc.message) from None
+    return game

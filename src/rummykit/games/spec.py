@@ -1,0 +1,218 @@
+"""What the registry knows of a game before any is played: :class:`GameSpec`."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rummykit.cards import Card
+from rummykit.errors import ActionError
+
+if TYPE_CHECKING:
+    from rummykit.bots.base import Bot
+    from rummykit.game import Action, Game
+    from rummykit.record import GameRecord
+
+__all__ = ["GameSpec", "HouseRule", "OptionValue", "check_house_rules"]
+
+OptionValue = bool | int
+"""The value of a house rule: on/off, or a number."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One house-rule option of RULES.md: its record name, default, rule id and a
+    one-line explanation for a player choosing it."""
+
+    name: str
+    default: OptionValue
+    rule: str
+    summary: str
+    low: int | None = None
+    high: int | None = None
+
+    def check(self, value: object, game: str) -> OptionValue:
+        """``value`` if it is a valid value of this option; ValueError saying why not."""
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{game} option {self.name!r} is true or false, not {value!r}")
+            return value
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{game} option {self.name!r} is a whole number, not {value!r}")
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            raise ValueError(
+                f"{game} option {self.name!r} is from {self.low} to {self.high}, not {value}"
+            )
+        return value
+
+
+def check_house_rules(
+    rules: Sequence[HouseRule], options: Mapping[str, object], title: str
+) -> dict[str, OptionValue]:
+    """Every rule's value: those in ``options`` checked, the others at their defaults.
+
+    ValueError for an unknown option or a wrong value, naming the options.
+
+    >>> rule = HouseRule("free_jokers", False, "V11", "table jokers move freely")
+    >>> check_house_rules([rule], {}, "Vatikanen")
+    {'free_jokers': False}
+    >>> check_house_rules([rule], {"jokers": True}, "Vatikanen")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown Vatikanen option 'jokers': the options are free_jokers
+    """
+    known = {r.name: r for r in rules}
+    out = {r.name: r.default for r in rules}
+    for key, value in options.items():
+        rule = known.get(key)
+        if rule is None:
+            names = ", ".join(known) or "none"
+            raise ValueError(f"unknown {title} option {key!r}: the options are {names}")
+        out[key] = rule.check(value, title)
+    return out
+
+
+Starter = Callable[
+    [tuple[str, ...], int | None, Sequence[Sequence[Card]] | None, dict[str, OptionValue]],
+    "Game",
+]
+"""Starts a game: (names, seed, decks, complete options) -> the game."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the registry describes it (see :mod:`rummykit.games`).
+
+    ``higher_is_better`` orders the scores of :class:`~rummykit.game.Result`;
+    ``score_name`` and ``score_note`` say what a score is, for people;
+    ``sessions`` says whether a finished game goes on with ``next_game()`` in
+    the same unit (a Vatikanen session, V16) rather than a new game.
+    ``turn_rule`` is the rule id of a turn (what an action that is not one of
+    the game's breaks, in a record). ``terminal`` names the terminal UI's
+    adapter class (``module:Class``). ``record_only`` are action fields only a
+    record writes (Kontrakt's ``restock``: no player orders the stock); a
+    player's action drops them.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    players_rule: str
+    turn_rule: str
+    higher_is_better: bool
+    score_name: str
+    score_note: str
+    sessions: bool
+    house_rules: tuple[HouseRule, ...]
+    bot_modules: tuple[str, ...]
+    default_bot: str
+    terminal: str
+    record_only: tuple[str, ...]
+    starter: Starter
+    rebuilder: Callable[[GameRecord, int | None], Game]
+    reader: Callable[[Mapping[str, object]], Action]
+    deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
+
+    # ------------------------------------------------------------ checks
+
+    def check_players(self, players: int) -> None:
+        """ValueError naming the rule (V1, K1) unless ``players`` may sit at the table."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players,"
+                f" not {players} ({self.players_rule})"
+            )
+
+    def check_options(self, options: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
+        """Every house rule's value: the given ones checked, the others at their defaults.
+
+        ValueError for an unknown option or a wrong value, naming the options.
+        """
+        return check_house_rules(self.house_rules, options or {}, self.title)
+
+    def changed_options(self, options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+        """The options that differ from their defaults (what a record writes)."""
+        defaults = {r.name: r.default for r in self.house_rules}
+        return {k: v for k, v in options.items() if defaults.get(k) != v}
+
+    # ------------------------------------------------------------ games
+
+    def new(
+        self,
+        players: int | Sequence[str],
+        *,
+        seed: int | None = None,
+        decks: Sequence[Sequence[Card]] | None = None,
+        options: Mapping[str, object] | None = None,
+    ) -> Game:
+        """A new game for ``players`` (a count, or the names), shuffled from ``seed``.
+
+        ``decks`` (top card first, one per deal) plays given decks instead;
+        after them, later deals are shuffled from ``seed`` (or, with no seed,
+        the game waits). ValueError for a wrong table or option.
+        """
+        names = (
+            tuple(f"Player {i + 1}" for i in range(players))
+            if isinstance(players, int)
+            else tuple(players)
+        )
+        self.check_players(len(names))
+        return self.starter(names, seed, decks, self.check_options(options))
+
+    def from_record(self, record: GameRecord, *, seed: int | None = None) -> Game:
+        """The live game exactly where ``record`` ends, every action checked on the way.
+
+        Raises :class:`~rummykit.record.IllegalAction` at the first illegal
+        action. ``seed`` shuffles what comes after the record (later deals, a
+        new stock): give the seed the game was started with to carry on as it
+        would have; without one the game waits where a new deck is needed.
+        """
+        if record.game != self.name:
+            raise ValueError(f"a {record.game} record is not a {self.title} game")
+        return self.rebuilder(record, seed)
+
+    def action_from_json(self, data: object, *, seat: int | None = None) -> Action:
+        """The game's action from its RECORD.md JSON object; ActionError if it is none.
+
+        ``seat``: the sender's seat, for a player's action (PROTOCOL.md): the
+        object may leave ``seat`` out, and given it must be the same; fields
+        only records write are dropped. Without ``seat`` the object is a
+        record's action, read whole.
+        """
+        if not isinstance(data, Mapping):
+            raise ActionError('an action is one JSON object, like {"type": "draw"}')
+        if seat is not None:
+            given = data.get("seat", seat)
+            if given != seat or isinstance(given, bool):
+                raise ActionError(f"the action names seat {given!r}, but you play seat {seat}")
+            data = {k: v for k, v in data.items() if k not in self.record_only}
+            data["seat"] = seat
+        return self.reader(data)
+
+    # ------------------------------------------------------------ bots
+
+    def bot_levels(self) -> list[str]:
+        """The built-in bot levels of this game."""
+        from rummykit.bots.base import levels
+
+        return levels(self.name)
+
+    def make_bot(self, level: str, seed: int | None = None, **settings: object) -> Bot:
+        """A built-in bot of ``level``; ValueError naming the levels, TypeError naming the
+        settings the bot takes."""
+        from rummykit.bots.base import make_bot
+
+        return make_bot(self.name, level, seed, **settings)
+
+    def terminal_adapter(self) -> type:
+        """The terminal UI's adapter class for this game (needs the ``tui`` extra)."""
+        module, _, name = self.terminal.partition(":")
+        cls = getattr(importlib.import_module(module), name)
+        assert isinstance(cls, type)
+        return cls

@@ -1,0 +1,101 @@
+"""Vatikanen (RULES.md V1-V16): the card ancestor of Rummikub, a table anyone may rearrange.
+
+- :mod:`~rummykit.games.vatikanen.actions`: the actions and their JSON codec;
+- :mod:`~rummykit.games.vatikanen.table`: reading a table a player wrote (V7-V12);
+- :mod:`~rummykit.games.vatikanen.game`: one game, :class:`VatikanenGame`;
+- :mod:`~rummykit.games.vatikanen.session`: a session of games (V16), what a host holds;
+- :mod:`~rummykit.games.vatikanen.view`: the view's shape;
+- :mod:`~rummykit.games.vatikanen.records`: records written and rebuilt.
+
+>>> session = SPEC.new(["Anna", "Bo"], seed=7)
+>>> session.apply(Draw(0)).card is not None
+True
+>>> "card" in session.view(1)["log"][0], "card" in session.view(0)["log"][0]
+(False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rummykit.cards import Card
+from rummykit.games.spec import GameSpec, OptionValue
+from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play, action_from_json
+from rummykit.games.vatikanen.events import Event, GameEnd, number
+from rummykit.games.vatikanen.game import (
+    CARDS_PER_PLAYER,
+    JOKERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PACKS,
+    Objective,
+    VatikanenGame,
+)
+from rummykit.games.vatikanen.options import HOUSE_RULES
+from rummykit.games.vatikanen.records import from_record, game_deck
+from rummykit.games.vatikanen.session import Session
+from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
+
+__all__ = [
+    "CARDS_PER_PLAYER",
+    "JOKERS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PACKS",
+    "SPEC",
+    "Action",
+    "Draw",
+    "Event",
+    "GameEnd",
+    "Objective",
+    "Pass",
+    "Play",
+    "Session",
+    "VatikanenGame",
+    "VatikanenLogEntry",
+    "VatikanenView",
+    "action_from_json",
+    "from_record",
+    "game_deck",
+    "number",
+]
+
+
+def _start(
+    names: tuple[str, ...],
+    seed: int | None,
+    decks: Sequence[Sequence[Card]] | None,
+    options: dict[str, OptionValue],
+) -> Session:
+    return Session(
+        names,
+        seed=seed,
+        decks=decks or (),
+        free_jokers=bool(options["free_jokers"]),
+        blocked_game=bool(options["blocked_game"]),
+    )
+
+
+SPEC = GameSpec(
+    name="vatikanen",
+    title="Vatikanen",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=3,
+    players_rule="V1",
+    turn_rule="V4",
+    higher_is_better=True,
+    score_name="score",
+    score_note="the game's zero-sum payment (V13, V15); higher is better",
+    sessions=True,
+    house_rules=HOUSE_RULES,
+    bot_modules=("rummykit.bots.vatikanen_basic", "rummykit.bots.vatikanen_strong"),
+    default_bot="greedy",
+    terminal="rummykit.tui.vatikanen_play:VatikanenAdapter",
+    record_only=(),
+    starter=_start,
+    rebuilder=from_record,
+    reader=action_from_json,
+    deck=game_deck,
+)
+"""Vatikanen in the registry (:func:`rummykit.games.get`)."""

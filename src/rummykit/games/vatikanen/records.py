@@ -1,0 +1,78 @@
+"""Vatikanen and RECORD.md: a session written as a record, and rebuilt from one.
+
+:func:`from_record` is event sourcing: it replays every action of a record
+through the engine (so each is checked) and returns the live session exactly
+where the record ends, mid-game or not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rummykit.cards import Card, full_deck
+from rummykit.errors import ActionError, RuleError
+from rummykit.games.spec import OptionValue
+from rummykit.games.vatikanen.actions import action_from_json
+from rummykit.games.vatikanen.events import number
+from rummykit.games.vatikanen.game import JOKERS, PACKS, VatikanenGame
+from rummykit.games.vatikanen.options import HOUSE_RULES, check_options
+from rummykit.games.vatikanen.session import Session
+from rummykit.record import GameRecord, IllegalAction, RecordError
+
+__all__ = ["from_record", "game_deck", "session_record"]
+
+DEFAULT_OPTIONS: dict[str, OptionValue] = {r.name: r.default for r in HOUSE_RULES}
+
+
+def game_deck(players: int, options: Mapping[str, OptionValue]) -> list[Card]:
+    """The unshuffled Vatikanen deck (V2): two packs and two jokers, whatever the table."""
+    return full_deck(PACKS, JOKERS)
+
+
+def session_record(
+    players: Sequence[str], games: Sequence[VatikanenGame], options: Mapping[str, bool]
+) -> GameRecord:
+    """A session's games as one record: a deal per game, the balances as the result."""
+    changed = {k: v for k, v in options.items() if DEFAULT_OPTIONS.get(k) != v}
+    return GameRecord(
+        game="vatikanen",
+        players=tuple(players),
+        deals=tuple(g.deal_record() for g in games),
+        options=changed,
+        result={"scores": [number(b) for b in games[-1].balances]},
+    )
+
+
+def from_record(record: GameRecord, seed: int | None = None) -> Session:
+    """The live session where ``record`` ends; :class:`IllegalAction` at the first illegal action.
+
+    ``seed`` is the seed the session was started with: the games after the
+    record are then shuffled as they would have been.
+    """
+    try:
+        options = check_options(record.options)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    decks = [d.deck for d in record.deals[:1]]
+    dealer = record.deals[0].dealer if record.deals else None
+    session = Session(record.players, seed=seed, decks=decks, dealer=dealer, **options)
+    for d, deal in enumerate(record.deals):
+        if d > 0:
+            if not session.over:
+                previous = len(record.deals[d - 1].actions)
+                raise IllegalAction(
+                    d - 1,
+                    previous,
+                    "V16",
+                    "this game is not over (nobody went out, V13/V15),"
+                    " but the record starts another deal",
+                )
+            session.next_game(deal.deck, dealer=deal.dealer)
+        for a, raw in enumerate(deal.actions):
+            try:
+                session.apply(action_from_json(raw))
+            except ActionError as exc:
+                raise IllegalAction(d, a, "V4", exc.message) from None
+            except RuleError as exc:
+                raise IllegalAction(d, a, exc.rule, exc.message) from None
+    return session

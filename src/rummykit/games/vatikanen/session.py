@@ -1,0 +1,193 @@
+"""A Vatikanen session (V16): a series of games with running zero-sum balances.
+
+The session is what a host holds (:class:`rummykit.game.Game`): it answers
+for its current game, and once that game is over :meth:`Session.next_game`
+deals the next, the deal passing to the left, the balances carried on.
+
+>>> session = Session(["Anna", "Bo"], seed=7)
+>>> session.to_act, session.game.number, session.standings
+(0, 1, (0.0, 0.0))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Self
+
+from rummykit.cards import Card
+from rummykit.errors import RuleError
+from rummykit.game import Action as AnyAction
+from rummykit.game import Result
+from rummykit.games.vatikanen.actions import Action
+from rummykit.games.vatikanen.events import Event
+from rummykit.games.vatikanen.game import VatikanenGame, player_names
+from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
+
+if TYPE_CHECKING:
+    from rummykit.record import GameRecord
+
+__all__ = ["Session"]
+
+
+class Session:
+    """A series of Vatikanen games with zero-sum running balances (V16).
+
+    The first game's dealer is ``dealer`` (default: the last seat, so seat 0
+    plays first); the deal passes to the left after each game. The first
+    game is shuffled from ``seed`` itself (so a one-game session is
+    ``VatikanenGame(seed=seed)``), each later one from a seed drawn from it, so
+    a session is reproducible. ``decks`` (top card first) are played first,
+    one per game, in order. Options are those of :class:`VatikanenGame`.
+    """
+
+    name = "vatikanen"
+
+    def __init__(
+        self,
+        players: int | Sequence[str] = 2,
+        *,
+        seed: int | None = None,
+        decks: Sequence[Sequence[Card]] = (),
+        dealer: int | None = None,
+        free_jokers: bool = False,
+        blocked_game: bool = True,
+    ) -> None:
+        self._players = player_names(players)
+        n = len(self._players)
+        self.free_jokers = free_jokers
+        self.blocked_game = blocked_game
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._decks = [tuple(d) for d in decks]
+        self._first_dealer = n - 1 if dealer is None else dealer
+        self.games: list[VatikanenGame] = []
+        self.next_game()
+
+    # ------------------------------------------------------------ the games
+
+    @property
+    def game(self) -> VatikanenGame:
+        """The current (last started) game."""
+        return self.games[-1]
+
+    def next_game(
+        self, deck: Sequence[Card] | None = None, *, dealer: int | None = None
+    ) -> VatikanenGame:
+        """Start the next game, the deal passing to the left; the current one must be over (V16).
+
+        ``deck`` and ``dealer`` (a record's deal) override the session's own.
+        """
+        if self.games and not self.game.over:
+            raise RuleError("V16", "finish the current game before the next one starts")
+        k = len(self.games)
+        seed = self._seed if k == 0 else self._rng.randrange(2**63)
+        if deck is None and k < len(self._decks):
+            deck = self._decks[k]
+        if dealer is None:
+            dealer = (self._first_dealer + k) % len(self._players)
+        game = VatikanenGame(
+            self._players,
+            seed=seed,
+            deck=deck,
+            dealer=dealer,
+            free_jokers=self.free_jokers,
+            blocked_game=self.blocked_game,
+            number=k + 1,
+            balances=self.balances if self.games else None,
+        )
+        self.games.append(game)
+        return game
+
+    @property
+    def balances(self) -> tuple[Fraction, ...]:
+        """The running balances after the current game's payments so far (V16)."""
+        return self.game.balances
+
+    @property
+    def standings(self) -> tuple[float, ...]:
+        """Each seat's balance so far (V16)."""
+        return tuple(float(b) for b in self.balances)
+
+    def options(self) -> dict[str, bool]:
+        """The house rules, by their record names."""
+        return self.game.options()
+
+    # ------------------------------------------------------------ the protocol
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seats' names, seat 0 first."""
+        return self._players
+
+    @property
+    def n_players(self) -> int:
+        """How many players sit at the table."""
+        return len(self._players)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act in the current game; None once it is over."""
+        return self.game.to_act
+
+    @property
+    def over(self) -> bool:
+        """True once the current game is over (V13, V15); :meth:`next_game` may follow."""
+        return self.game.over
+
+    def view(self, seat: int) -> VatikanenView:
+        """The current game's view for ``seat`` (see :meth:`VatikanenGame.view`)."""
+        return self.game.view(seat)
+
+    def spectator_view(self) -> VatikanenView:
+        """The current game's view for a spectator."""
+        return self.game.spectator_view()
+
+    def log_entries(self, viewer: int | None, start: int = 0) -> list[VatikanenLogEntry]:
+        """The current game's log from ``start`` on, as ``viewer`` sees it."""
+        return self.game.log_entries(viewer, start)
+
+    @property
+    def log_size(self) -> int:
+        """How many entries the current game's log holds."""
+        return self.game.log_size
+
+    def verify(self, action: AnyAction) -> None:
+        """Raise RuleError (or ActionError) unless ``action`` is legal in the current game."""
+        self.game.verify(action)
+
+    def can(self, action: AnyAction) -> bool:
+        """True when ``action`` is legal in the current game."""
+        return self.game.can(action)
+
+    def apply(self, action: AnyAction) -> Event:
+        """Take ``action`` in the current game; return the event logged."""
+        return self.game.apply(action)
+
+    def legal_actions(self) -> list[Action]:
+        """The current game's draw or pass and candidate plays (see VatikanenGame)."""
+        return self.game.legal_actions()
+
+    def result(self) -> Result | None:
+        """Once the current game is over: its winners and the session's balances."""
+        return self.game.result()
+
+    def to_record(self) -> GameRecord:
+        """The whole session as a RECORD.md record, one deal per game."""
+        from rummykit.games.vatikanen.records import session_record
+
+        return session_record(self._players, self.games, self.options())
+
+    def copy(self) -> Self:
+        """An independent copy: finished games are shared (they no longer change)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other.games = [*self.games[:-1], self.game.copy()]
+        return other
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if the current game loses or doubles a card."""
+        self.game.check_invariants()
