@@ -53,7 +53,7 @@ def play_one(i: int, seed: int, replay_every: int, strong_every: int = 0) -> dic
             # the strong bot reads the deal's log (what was discarded, taken, passed)
             game.apply(bots[seat].choose(game.view(seat, log=kinds[seat] == "s")))
             actions += 1
-            ids = sorted(i for place in game.card_ids().values() for i in place)
+            ids = sorted(i for place in game.card_places().values() for i in place)
             if ids != list(range(len(game._s.deck))):
                 raise AssertionError(f"cards not conserved after action {actions}")
             if actions > MAX_ACTIONS:

@@ -149,5 +149,5 @@ def to_deal(players: int, deal: int, last_deck: list[Card], seed: int = 1) -> Ko
 
 def conserved(game: KontraktGame) -> bool:
     """Card conservation (RULES.md): every physical card of the deal is in one place once."""
-    ids = [i for place in game.card_ids().values() for i in place]
+    ids = [i for place in game.card_places().values() for i in place]
     return sorted(ids) == list(range(len(game._s.deck)))

@@ -193,5 +193,5 @@ def test_conservation_and_joker_count_over_whole_games() -> None:
             assert conserved(game)
             deals.add(game.deal)
         assert deals == set(range(7))
-        places = game.card_ids().values()
+        places = game.card_places().values()
         assert sum(1 for p in places for i in p if game._s.deck[i] == JOKER) == game.jokers

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
 if TYPE_CHECKING:
     from rummykit.record import GameRecord
 
-__all__ = ["Action", "Event", "Game", "Result", "fresh"]
+__all__ = ["Action", "Event", "FrozenDict", "FrozenList", "Game", "Result", "fresh", "frozen"]
 
 T = TypeVar("T")
 
@@ -175,16 +175,20 @@ class Game(Protocol):
         """An independent copy: what happens to one never shows in the other."""
         ...
 
+    def card_places(self) -> dict[str, list[int]]:
+        """Every physical card of the current deal, as its place in the deal's deck, by
+        where it is (``stock``, ``pile``, ``hand0``..., ``table``): for checks and tests,
+        never for a player."""
+        ...
+
     def check_invariants(self) -> None:
         """Raise AssertionError if a card is lost or doubled or the table holds no meld."""
         ...
 
 
 def fresh(value: T) -> T:
-    """A copy of JSON data (dicts and lists copied, other values shared: they are immutable).
-
-    Views are built from cached pieces; each view gets its own copy, so that a
-    host editing a view never changes the engine or another view.
+    """A mutable copy of JSON data (dicts and lists copied, read-only ones too; other values
+    shared: they are immutable).
 
     >>> a = {"cards": ["7h"], "n": 1}
     >>> b = fresh(a)
@@ -195,4 +199,69 @@ def fresh(value: T) -> T:
         return cast(T, {k: fresh(v) for k, v in value.items()})
     if isinstance(value, list):
         return cast(T, [fresh(v) for v in value])
+    return value
+
+
+class FrozenDict(dict[str, Any]):
+    """A JSON object that cannot be changed: log entries, shared by every view of a viewer.
+
+    It is a ``dict`` (``json.dumps`` writes it, ``==`` compares it with any dict);
+    changing it raises TypeError: copy it with :func:`fresh` to edit it.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("a view's log entries are read-only: copy them with rummykit.game.fresh")
+
+    __setitem__ = __delitem__ = _read_only
+    clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return (type(self), (dict(self),))
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FrozenDict:
+        return self
+
+
+class FrozenList(list[Any]):
+    """A JSON array that cannot be changed (see :class:`FrozenDict`)."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("a view's log entries are read-only: copy them with rummykit.game.fresh")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
+    append = extend = insert = pop = remove = reverse = sort = clear = _read_only
+
+    def __reduce__(self) -> tuple[type[list[Any]], tuple[list[Any]]]:
+        return (type(self), (list(self),))
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FrozenList:
+        return self
+
+
+def frozen(value: T) -> T:
+    """JSON data made read-only, however deep (see :class:`FrozenDict`): what the engines
+    share between views, since nothing can change it.
+
+    >>> entry = frozen({"seat": 0, "add": ["7h"]})
+    >>> entry == {"seat": 0, "add": ["7h"]}
+    True
+    >>> entry["add"].append("8h")
+    Traceback (most recent call last):
+    ...
+    TypeError: a view's log entries are read-only: copy them with rummykit.game.fresh
+    """
+    if isinstance(value, dict):
+        return cast(T, FrozenDict({k: frozen(v) for k, v in value.items()}))
+    if isinstance(value, list):
+        return cast(T, FrozenList([frozen(v) for v in value]))
     return value

@@ -38,7 +38,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import IO, TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from rummykit.game import Action
@@ -180,7 +180,7 @@ class ExternalBot:
             }
         )
 
-    def _send(self, message: Mapping[str, Any]) -> None:
+    def _send(self, message: Mapping[str, object]) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise BotFault("crash", "the bot is not running")
@@ -225,7 +225,7 @@ class ExternalBot:
 
     # ------------------------------------------------------------ the Bot interface
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """Send ``view`` and return the engine action the program answers; BotFault if none."""
         try:
             return self._choose(view)
@@ -234,9 +234,11 @@ class ExternalBot:
                 self.given_up = True  # that was its last chance in this game
             raise
 
-    def _choose(self, view: Mapping[str, Any]) -> Action:
+    def _choose(self, view: Mapping[str, object]) -> Action:
         game = str(view.get("game"))
         seat = view["seat"]
+        if not isinstance(seat, int):
+            raise BotFault("error", "a bot is asked only with a seat's view")
         if self.given_up:
             raise BotFault("crash", "the bot was given up for this game")
         if self._proc is None:
@@ -270,7 +272,7 @@ class ExternalBot:
             raise BotFault("bad", f"the answer is not JSON: {_short(line.strip())}") from None
         return parse_action(game, seat, data)
 
-    def end(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> None:
+    def end(self, view: Mapping[str, object], result: Mapping[str, object]) -> None:
         """Tell the program the game is over (when it is still running), then close it."""
         if self._proc is not None:
             with contextlib.suppress(BotFault):

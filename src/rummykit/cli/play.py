@@ -12,6 +12,8 @@ import argparse
 import sys
 from typing import Any
 
+from rummykit import games
+
 __all__ = ["add_parser", "run"]
 
 
@@ -22,7 +24,7 @@ def add_parser(sub: Any) -> None:
         help="play Vatikanen or Kontraktsrummy against bots in the terminal",
         description="Play against bots in a full-screen terminal UI (docs/playing.md).",
     )
-    p.add_argument("game", choices=["vatikanen", "kontrakt"], nargs="?", default="vatikanen")
+    p.add_argument("game", choices=games.names(), nargs="?", default=games.names()[0])
     p.add_argument(
         "--players",
         type=int,

@@ -9,12 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from rummykit.record import RecordError, load_record, replay
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the sub-command."""
     p = sub.add_parser("replay", help="replay a game record and check every action")
     p.add_argument("file", help="a rummykit-record/1 JSON file")

@@ -95,7 +95,8 @@ class GameSpec:
     the game's breaks, in a record). ``terminal`` names the terminal UI's
     adapter class (``module:Class``). ``record_only`` are action fields only a
     record writes (Kontrakt's ``restock``: no player orders the stock); a
-    player's action drops them.
+    player's action drops them. ``view_type`` is the TypedDict of the game's
+    view (``docs/schemas/`` holds its JSON Schema).
     """
 
     name: str
@@ -114,6 +115,7 @@ class GameSpec:
     default_bot: str
     terminal: str
     record_only: tuple[str, ...]
+    view_type: object
     starter: Starter
     rebuilder: Callable[[GameRecord, int | None], Game]
     reader: Callable[[Mapping[str, object]], Action]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rummykit.record.format import GameRecord, IllegalAction, RecordError
 
@@ -38,7 +37,7 @@ class ReplayResult:
     finished: bool = True
     to_act: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The JSON answer of ``rummykit replay --json`` (RECORD.md)."""
         if self.ok:
             return {

@@ -124,6 +124,7 @@ SPEC = GameSpec(
     default_bot="basic",
     terminal="rummykit.tui.kontrakt_play:KontraktAdapter",
     record_only=("restock",),
+    view_type=KontraktView,
     starter=_start,
     rebuilder=from_record,
     reader=action_from_json,

@@ -34,7 +34,7 @@ from rummykit.cards import JOKER, Card, full_deck, kontrakt_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import Action as AnyAction
-from rummykit.game import Result, fresh
+from rummykit.game import Result, frozen
 from rummykit.games.kontrakt.actions import (
     Action,
     BuyUpcard,
@@ -71,6 +71,14 @@ if TYPE_CHECKING:
     from rummykit.record import GameRecord
 
 __all__ = ["KontraktGame"]
+
+_PUBLIC = None
+"""The log as everyone sees it (a spectator): the key of the shared entries."""
+
+
+def _private(event: Event, viewer: int) -> bool:
+    """True when ``viewer`` sees more of ``event`` than everyone: a stock card it drew."""
+    return isinstance(event, ActionEvent) and bool(event.hidden) and event.action.seat == viewer
 
 
 class KontraktGame:
@@ -119,7 +127,8 @@ class KontraktGame:
             random.Random(master.getrandbits(64)) if seed is not None or decks is None else None
         )
         self.log: list[Event] = []
-        self._log_views: dict[int | None, list[KontraktLogEntry]] = {}  # written once per viewer
+        # each viewer's log entries, read-only and written once; the public ones are shared
+        self._log_views: dict[int | None, list[KontraktLogEntry]] = {}
         self.scores: list[tuple[int, ...]] = []
         self._history: list[tuple[int, tuple[Card, ...], list[dict[str, Any]]]] = []
         self._state: DealState | None = None
@@ -334,8 +343,11 @@ class KontraktGame:
         g, r = self._s.laid[seat]
         return g, r, self._s.complete[seat]
 
-    def card_ids(self) -> dict[str, list[int]]:
-        """Every physical card of the deal by where it is (for conservation checks)."""
+    def card_places(self) -> dict[str, list[int]]:
+        """Every physical card of the deal (its place in the deal's deck) by where it is:
+        ``stock`` (top last), ``pile`` (top last), ``hand0``, ``hand1``..., ``table``.
+
+        For conservation checks and tests; never shown to a player."""
         s = self._s
         out: dict[str, list[int]] = {"stock": list(s.stock), "pile": list(s.pile)}
         for seat, h in enumerate(s.hands):
@@ -346,7 +358,7 @@ class KontraktGame:
     def check_invariants(self) -> None:
         """Raise AssertionError if a card is lost or doubled, or a table meld is no meld (K5)."""
         s = self._s
-        ids = [i for place in self.card_ids().values() for i in place]
+        ids = [i for place in self.card_places().values() for i in place]
         assert sorted(ids) == list(range(len(s.deck))), "cards are lost or doubled"
         for m in s.table:
             assert [s.deck[i] for i in m.ids] == m.meld.plain_cards(), f"meld {m.number} ids"
@@ -829,12 +841,16 @@ class KontraktGame:
 
         Never the stock order nor another player's hand; the log shows a
         stock draw's card only to the player who drew it. ``log=False`` leaves
-        the log out (bots that do not read it). Nothing in it is shared with
-        the engine or another view.
+        the log out (bots that do not read it). The view is a new object; the
+        log's entries are read-only (changing one raises TypeError), so nothing
+        a host can change is shared with the engine or another view.
         """
+        self._check_viewer(seat)
+        return self._view(seat, log=log)
+
+    def _check_viewer(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
             raise ValueError(f"there is no seat {seat!r}: the seats are 0 to {self.n_players - 1}")
-        return self._view(seat, log=log)
 
     def spectator_view(self, *, log: bool = True) -> KontraktView:
         """What a spectator may see: the view of no seat (no hand at all)."""
@@ -882,14 +898,24 @@ class KontraktGame:
         return out
 
     def log_entries(self, viewer: int | None, start: int = 0) -> list[KontraktLogEntry]:
-        """The log from index ``start`` on, as ``viewer`` (a seat, or None) sees it; fresh data.
+        """The log from index ``start`` on, as ``viewer`` (a seat, or None) sees it: a new list
+        of read-only entries (:func:`rummykit.game.frozen`).
 
-        Each entry is written once per viewer (the log only grows) and copied out.
+        Each entry is written once per viewer (the log only grows) and shared.
         """
+        if viewer is not None:
+            self._check_viewer(viewer)
         cache = self._log_views.setdefault(viewer, [])
         if len(cache) < len(self.log):
-            cache.extend(e.to_json(viewer) for e in self.log[len(cache) :])
-        return [fresh(e) for e in cache[start:]]
+            public = self._log_views.setdefault(_PUBLIC, [])
+            for i in range(len(public), len(self.log)):
+                public.append(frozen(self.log[i].to_json(None)))
+            if viewer is not None:
+                cache.extend(
+                    frozen(e.to_json(viewer)) if _private(e, viewer) else public[i]
+                    for i, e in enumerate(self.log[len(cache) :], start=len(cache))
+                )
+        return cache[start:]
 
     @property
     def log_size(self) -> int:

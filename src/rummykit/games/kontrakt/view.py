@@ -9,7 +9,9 @@ contract's ``number`` and in everything a person reads.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 __all__ = [
     "ActionEntry",

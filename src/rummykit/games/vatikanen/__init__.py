@@ -93,6 +93,7 @@ SPEC = GameSpec(
     default_bot="greedy",
     terminal="rummykit.tui.vatikanen_play:VatikanenAdapter",
     record_only=(),
+    view_type=VatikanenView,
     starter=_start,
     rebuilder=from_record,
     reader=action_from_json,

@@ -35,7 +35,7 @@ from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import Action as AnyAction
-from rummykit.game import Result, fresh
+from rummykit.game import Result, frozen
 from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play
 from rummykit.games.vatikanen.events import Event, GameEnd, number
 from rummykit.games.vatikanen.table import check_opening, check_table
@@ -248,6 +248,17 @@ class VatikanenGame:
         """The deck positions of the cards on the table."""
         return tuple(self._table_ids)
 
+    def card_places(self) -> dict[str, list[int]]:
+        """Every physical card of the game (its place in the deck) by where it is:
+        ``stock`` (top last), ``hand0``, ``hand1``..., ``table``.
+
+        For conservation checks and tests; never shown to a player."""
+        out = {"stock": list(self._stock)}
+        for seat, hand in enumerate(self._hands):
+            out[f"hand{seat}"] = list(hand)
+        out["table"] = list(self._table_ids)
+        return out
+
     def opened(self, seat: int) -> bool:
         """True once ``seat`` has made its opening play (V7)."""
         return self._opened[seat]
@@ -457,8 +468,8 @@ class VatikanenGame:
     ) -> Event:
         event = Event(len(self.log), action, card, table, end, opening)
         self.log.append(event)
-        public = event.to_json(None)
-        self._log_json.append((public, event.to_json(event.seat) if card else public))
+        public = frozen(event.to_json(None))  # read-only: shared by every view
+        self._log_json.append((public, frozen(event.to_json(event.seat)) if card else public))
         if end is None:
             self._turn = (self._turn + 1) % self.n_players
         else:
@@ -564,8 +575,9 @@ class VatikanenGame:
 
         Own hand, the table with joker meanings, every hand's size, the stock's
         size (never its order), whose turn, who has opened, balances, and the
-        log with other seats' drawn cards removed. Nothing in it is shared with
-        the engine or another view.
+        log with other seats' drawn cards removed. The view is a new object; the
+        log's entries are read-only (changing one raises TypeError), so nothing
+        a host can change is shared with the engine or another view.
         """
         self._check_seat(seat)
         return self._view(seat)
@@ -601,11 +613,12 @@ class VatikanenGame:
         }
 
     def log_entries(self, viewer: int | None, start: int = 0) -> list[VatikanenLogEntry]:
-        """The log from index ``start`` on as ``viewer`` (a seat, or None) sees it; fresh data."""
+        """The log from index ``start`` on as ``viewer`` (a seat, or None) sees it: a new list
+        of read-only entries (:func:`rummykit.game.frozen`), written once and shared."""
         if viewer is not None:
             self._check_seat(viewer)
         entries = [
-            fresh(own if e.seat == viewer else public)
+            own if e.seat == viewer else public
             for e, (public, own) in zip(self.log[start:], self._log_json[start:], strict=True)
         ]
         return cast(list[VatikanenLogEntry], entries)

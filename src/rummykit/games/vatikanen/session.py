@@ -188,6 +188,10 @@ class Session:
         other.games = [*self.games[:-1], self.game.copy()]
         return other
 
+    def card_places(self) -> dict[str, list[int]]:
+        """Where every physical card of the current game is (see VatikanenGame)."""
+        return self.game.card_places()
+
     def check_invariants(self) -> None:
         """Raise AssertionError if the current game loses or doubles a card."""
         self.game.check_invariants()

@@ -8,7 +8,9 @@ OpenAPI document uses. Cards are text (RECORD.md): ``7h``, ``*:8h``.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 __all__ = ["GameEndJSON", "VatikanenLogEntry", "VatikanenOptions", "VatikanenView"]
 
