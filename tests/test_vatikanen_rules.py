@@ -311,7 +311,7 @@ def test_V9_split_and_rebuild() -> None:
 
 def test_V9_needs_a_card_from_the_hand() -> None:
     game = VatikanenGame.from_position(["2c", "3c"], ["4h 5h 6h 7h 8h 9h"])
-    assert rule_of(game, Play(0, (), table_of("4h 5h 6h", "7h 8h 9h"))) == "V4"
+    assert rule_of(game, Play(0, (), table_of("4h 5h 6h", "7h 8h 9h"))) == "V9"  # V9a
 
 
 def test_V9_no_card_leaves_the_table() -> None:

@@ -28,7 +28,8 @@ from rummykit import solver
 from rummykit.bots.base import register
 from rummykit.cards import Card, parse_cards
 from rummykit.games.vatikanen import Action, Draw, Pass, Play
-from rummykit.melds import VATIKANEN, Meld, MeldKind, classify, read_meld
+from rummykit.games.vatikanen.table import read_as_written
+from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld
 
 __all__ = [
     "SOLVER_TABLE_LIMIT",
@@ -101,8 +102,17 @@ def hand_melds(hand: Sequence[Card], *, runs_only: bool = False) -> list[list[Ca
     return out
 
 
+def _reads_as_written(cards: Sequence[Card]) -> bool:
+    """True when ``cards`` read as a meld exactly as written (as the engine reads a table)."""
+    try:
+        read_as_written(cards)
+    except MeldError:
+        return False
+    return True
+
+
 def _fits_end(card: Card, meld: Meld) -> bool:
-    """A quick test: could ``card`` extend ``meld`` at an end? (:func:`classify` decides.)"""
+    """A quick test: could ``card`` extend ``meld`` at an end? (:func:`_reads_as_written` says.)"""
     if card.is_joker:
         return True
     if meld.kind is MeldKind.GROUP:
@@ -113,7 +123,11 @@ def _fits_end(card: Card, meld: Meld) -> bool:
 
 
 def lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Table]]:
-    """Single cards laid at an end of a table meld, with the table they make."""
+    """Single cards laid at an end of a table meld, with the table they make.
+
+    The card is written at the end where the meld reads as written (a run
+    from low to high, :func:`rummykit.games.vatikanen.table.read_as_written`).
+    """
     base = tuple(tuple(m.cards) for m in table)
     out = []
     for card in dict.fromkeys(hand):
@@ -121,7 +135,7 @@ def lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Ta
             if not _fits_end(card, meld):
                 continue
             for cards in ((*meld.cards, card), (card, *meld.cards)):
-                if classify(cards, VATIKANEN) is not None:
+                if _reads_as_written(cards):
                     out.append((card, (*base[:i], cards, *base[i + 1 :])))
                     break
     return out

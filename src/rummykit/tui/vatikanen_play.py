@@ -43,7 +43,11 @@ one card from the stock (your turn then ends).
 - A **run** is 3+ cards of one suit in a row (ace low A-2-3 or high Q-K-A, not
   K-A-2); a **group** is 3+ cards of one rank (suits may repeat).
 - A **joker** ★ stands for any card; on the table it keeps standing for the
-  card it was laid as (★=8♥) until a real 8♥ takes its place.
+  card it was laid as (★=8♥ in a run, ★=8 in a group). It may move to mean
+  something else only when the table keeps a real card in its stead: a real
+  8♥ for ★=8♥, any real 8 for ★=8, from your hand or anywhere on the table,
+  even from its own group (from 5♣ 5♦ 5♠ ★ the ★ may go into a run, as the
+  fives stay). One real card for each joker moved.
 - When the stock is empty you *pass* instead of drawing.
 
 ## Commands
@@ -63,7 +67,9 @@ one card from the stock (your turn then ends).
 
 **Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits
 `c d h s` (clubs, diamonds, hearts, spades); `*` is a joker (`*:8h` on a
-table meld says what it stands for). Upper or lower case, as you like.
+table meld says what it stands for). Upper or lower case, as you like. In a
+whole new table, write each run from low to high (`Qh Kh Ah`): a `*` stands
+for the card of its place.
 Start typing a card and press **Tab** (or →) to complete it from your hand.
 
 **Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit · Escape closes this panel.

@@ -48,9 +48,10 @@ class Event:
     """One entry of the game log: the action taken and what it did.
 
     ``card`` is the card a draw took (hidden from the other seats); ``table``
-    the whole table after a play, as the engine checked it; ``opening``
-    whether a play was the player's opening (V7); ``end`` is set on the action
-    that ended the game.
+    the whole table after a play, as the engine checked and keeps it (a play
+    that named its table is logged with that checked table, not as written);
+    ``opening`` whether a play was the player's opening (V7); ``end`` is set
+    on the action that ended the game.
     """
 
     index: int

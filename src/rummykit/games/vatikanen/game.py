@@ -333,7 +333,19 @@ class VatikanenGame:
         """The hand ids played and the new table; RuleError if the play is illegal."""
         self._check_turn(action.seat)
         if not action.add:
-            raise RuleError("V4", "a play puts at least one card from your hand on the table")
+            if action.table is None:
+                raise RuleError("V4", "a play puts at least one card from your hand on the table")
+            if not self._opened[action.seat]:
+                raise RuleError(
+                    "V7",
+                    "your first play must be one run of at least 3 cards from your hand;"
+                    " you add none",
+                )
+            raise RuleError(
+                "V9",
+                "a play that rearranges the table must add at least one card from your hand;"
+                " to play no card, draw (or pass when the stock is empty)",
+            )
         ids = self._take_from_hand(action.seat, action.add)
         table = self._table
         if not self._opened[action.seat]:
@@ -428,6 +440,8 @@ class VatikanenGame:
         self._opened[action.seat] = True
         self._passes = 0
         end = self._settle_out(action.seat) if not hand else None
+        if action.table is not None:  # the log keeps the table as checked, not as written
+            action = Play(action.seat, action.add, _table_cards(table))
         return self._log(action, table=tuple(table), end=end, opening=opening)
 
     def draw(self, seat: int) -> Event:

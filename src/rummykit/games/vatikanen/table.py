@@ -1,16 +1,29 @@
-"""Checking a new Vatikanen table against the old one (V7, V9, V11, V12).
+"""Reading and checking a new Vatikanen table as written (V7, V9, V11, V12).
 
 The engine calls :func:`check_opening` for a player's first play and
 :func:`check_table` for every later play that names the new table (or whose
 table the solver arranged). Both raise :class:`~rummykit.errors.RuleError`
 with the rule id and a player's reason, and return the new table as melds
-with every joker's meaning.
+with every joker's meaning: that table, and no other, is what the engine
+stores, logs, records and shows.
 
-A table joker keeps what it stands for (V11) unless it is *freed*: a real
-copy of that card lies somewhere on the new table to stand in its place, one
-real card for each freed joker. Jokers are physically alike, so the check
-tries every way to match the old table's jokers to the jokers of the new
-table (there are at most two).
+Every meld is read exactly as written (RULES.md 0, RECORD.md: a joker's place
+in a meld is its place in the list):
+
+- a run is read from low to high, its first card first: ``5h 6h 7h``, an ace
+  low first (``Ah 2h 3h``) or high last (``Qh Kh Ah``). A run written in any
+  other order (``7h 6h 5h``, ``3h 4h 5h 2h``) is no meld as written;
+- a group's cards may come in any order;
+- a joker stands for the card of its place in a run, or for the rank of its
+  group. A label (``*:7h``, ``*:7``) must agree with that place; a bare joker
+  takes the meaning its place gives;
+- a table joker keeps what it stands for (V11) when its place gives the same
+  meaning; in a group of its rank a run joker keeps its card (V12: it counts as
+  that card). Otherwise it is *freed*: a real copy of its card (a run joker)
+  or a real card of its rank (a group joker) must lie somewhere on the new
+  table for it, one real card for each freed joker. Jokers are physically
+  alike, so the check tries every way to match the old table's jokers to the
+  jokers of the new table (there are at most two).
 
 >>> from rummykit.cards import parse_cards
 >>> from rummykit.melds import VATIKANEN, read_meld
@@ -18,6 +31,16 @@ table (there are at most two).
 >>> new = [parse_cards("Tc Th Th"), parse_cards("7s 8s 9s Ts Js")]
 >>> [str(m) for m in check_table(old, parse_cards("Js"), new)]
 ['Tc Th Th', '7s 8s 9s Ts Js']
+
+A bare table joker takes the meaning its place gives, and no card fits
+between 6h and 7h:
+
+>>> old = [read_meld(parse_cards(t), VATIKANEN) for t in ("*:4h 5h 6h 7h", "9c Tc Jc")]
+>>> new = [parse_cards("5h 6h * 7h"), parse_cards("9c Tc Jc Qc")]
+>>> check_table(old, parse_cards("Qc"), new)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+rummykit.errors.RuleError: the table would hold 5h 6h * 7h, which is no meld: ... (V9)
 """
 
 from __future__ import annotations
@@ -25,18 +48,20 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from rummykit.cards import Card, Meaning, format_cards
+from rummykit.cards import ACE, Card, Meaning, Suit, format_cards, rank_text
 from rummykit.errors import RuleError
 from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld
 
 __all__ = [
+    "Reading",
     "check_opening",
     "check_table",
     "describe_meaning",
     "frees_allowed",
-    "keeps_meaning",
     "plain_counter",
+    "read_as_written",
 ]
 
 
@@ -50,17 +75,6 @@ def describe_meaning(meaning: Meaning) -> str:
     if meaning.suit is None:
         return f"a {meaning}"
     return str(meaning)
-
-
-def keeps_meaning(old: Meaning, new: Meaning) -> bool:
-    """True when a table joker that stood for ``old`` still stands for it as ``new`` (V11).
-
-    A run joker (rank and suit) must keep both. A group joker stands for its
-    rank only (RULES.md, V11): it stays a group card of that rank, in any
-    group of that rank; taking a place in a run needs freeing, since a run
-    place is a card of one suit, which the group joker never stood for.
-    """
-    return new.rank == old.rank and new.suit == old.suit
 
 
 def frees_allowed(freed: Sequence[Meaning], table_cards: Sequence[Card]) -> bool:
@@ -80,31 +94,166 @@ def frees_allowed(freed: Sequence[Meaning], table_cards: Sequence[Card]) -> bool
             need_rank[m.rank] += 1
         else:
             need_card[Card(m.rank, m.suit)] += 1
-    spare: Counter[int] = Counter()
-    for card, n in naturals.items():
-        if need_card[card] > n:
-            return False
-        spare[card.rank] += n - need_card[card]
     if any(need_card[c] > naturals[c] for c in need_card):
         return False
+    spare: Counter[int] = Counter()
+    for card, n in naturals.items():
+        spare[card.rank] += n - need_card[card]
     return all(spare[rank] >= n for rank, n in need_rank.items())
 
 
-def _describe_diff(missing: Counter[Card], extra: Counter[Card]) -> str:
-    parts = []
-    if missing:
-        parts.append(f"it leaves out {format_cards(sorted(missing.elements(), key=str))}")
-    if extra:
-        parts.append(f"it has {format_cards(sorted(extra.elements(), key=str))} too many")
-    return " and ".join(parts)
+# ---------------------------------------------------------------- one meld as written
 
 
-def _read(cards: Sequence[Card]) -> Meld:
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a meld as written: its kind, its start, and the meaning of each place.
+
+    ``places[j]`` is what a joker at place ``j`` stands for: in a run the card
+    of that position (``start`` is the first position, 1 = ace low, 14 = ace
+    high), in a group its rank (``start`` is the rank). A table joker in a
+    group of its rank may keep its card instead (V12, :func:`check_table`).
+    """
+
+    kind: MeldKind
+    start: int
+    places: tuple[Meaning, ...]
+
+
+def _rank_at(position: int) -> int:
+    return ACE if position == 14 else position
+
+
+def _run_start(cards: Sequence[Card]) -> int | None:
+    """The first position of ``cards`` read as a run from low to high, natural cards only."""
+    first, card = next((i, c) for i, c in enumerate(cards) if not c.is_joker)
+    starts = (card.rank - first, 14 - first) if card.rank == ACE else (card.rank - first,)
+    for start in starts:
+        if start < 1 or start + len(cards) - 1 > VATIKANEN.max_run_length:
+            continue
+        if all(c.is_joker or _rank_at(start + i) == c.rank for i, c in enumerate(cards)):
+            return start
+    return None
+
+
+def _run_reading(cards: Sequence[Card], suit: Suit) -> Reading | str:
+    """``cards``, their natural cards of ``suit``, as a run from low to high (V5), or why not."""
+    start = _run_start(cards)
+    if start is None:
+        backwards = list(reversed(cards))
+        if _run_start(backwards) is not None:
+            return f"a run is written from low to high: write {format_cards(backwards)}"
+        if not any(c.is_joker for c in cards):
+            ordered = sorted(cards, key=lambda c: c.rank)
+            if ordered[0].rank == ACE and ordered[-1].rank == 13:
+                ordered = [*ordered[1:], ordered[0]]
+            if _run_start(ordered) is not None:
+                return f"a run is written from low to high: write {format_cards(ordered)}"
+        naturals = [(i, c) for i, c in enumerate(cards) if not c.is_joker]
+        for (i, low), (j, high) in itertools.pairwise(naturals):
+            if j > i + 1 and (high.rank - low.rank) % 13 == 1:
+                return (
+                    f"{format_cards(cards)} is not a run as written: a joker stands for the card"
+                    f" of its place, and no card fits between {low} and {high}"
+                )
+        return (
+            f"{format_cards(cards)} is not in consecutive ranks as written: a joker stands for"
+            " the card of its place, a run goes from low to high, and an ace is low (A-2-3)"
+            " or high (Q-K-A), never both (V5)"
+        )
+    places = tuple(Meaning(_rank_at(start + i), suit) for i in range(len(cards)))
+    for card, place in zip(cards, places, strict=True):
+        label = card.stands_for
+        if label is not None and label != place:
+            text = format_cards(cards)
+            if label.suit is None:
+                return (
+                    f"in {text} the joker written {card} stands in the place of {place}:"
+                    f" in a run a joker stands for one card; write it *:{place} or *"
+                )
+            return (
+                f"in {text} the joker written {card} stands in the place of {place}: a joker"
+                f" stands for the card of its place; write it *:{place} or *, or put it where"
+                f" {label} goes"
+            )
+    return Reading(MeldKind.RUN, start, places)
+
+
+def _group_reading(cards: Sequence[Card], rank: int) -> Reading | str:
+    """``cards``, their natural cards of ``rank``, as a group (V6), or why not."""
+    for card in cards:
+        label = card.stands_for
+        if label is not None and label.rank != rank:
+            return f"a joker written {card} cannot stand in a group of {rank_text(rank)} (V6)"
+    return Reading(MeldKind.GROUP, rank, (Meaning(rank),) * len(cards))
+
+
+def read_as_written(cards: Sequence[Card]) -> list[Reading]:
+    """Every way ``cards`` read as one meld exactly as written; MeldError saying why if none.
+
+    A run is tried first, then a group; both can fit only with one natural
+    card (``7h * *``: 7h 8h 9h, or three 7s). Labels must agree with their
+    places; a run is read from low to high.
+
+    >>> from rummykit.cards import parse_cards
+    >>> [(r.kind.value, str(r.places[1])) for r in read_as_written(parse_cards("7h * *"))]
+    [('run', '8h'), ('group', '7')]
+    >>> read_as_written(parse_cards("*:Kd 5h 6h 7h"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummykit.melds.MeldError: in *:Kd 5h 6h 7h the joker written *:Kd stands in the place of 4h: ...
+    """
+    if len(cards) < VATIKANEN.min_size:
+        raise MeldError(
+            f"{format_cards(cards)} is too short: a meld has at least {VATIKANEN.min_size} cards"
+        )
+    naturals = [c for c in cards if not c.is_joker]
+    if not naturals:
+        raise MeldError("a meld needs at least one natural card, not only jokers")
+    suit, rank = naturals[0].suit, naturals[0].rank
+    same_suit = all(c.suit == suit for c in naturals)
+    same_rank = all(c.rank == rank for c in naturals)
+    if not same_suit and not same_rank:
+        raise MeldError(
+            f"{format_cards(cards)} is neither a run (one suit, consecutive)"
+            " nor a group (one rank) (V5, V6)"
+        )
+    run = _run_reading(cards, suit) if same_suit and suit is not None else None
+    group = _group_reading(cards, rank) if same_rank else None
+    found = [r for r in (run, group) if isinstance(r, Reading)]
+    if found:
+        return found
+    # one natural card (or copies of one card): say what the written order says
+    why = run if isinstance(run, str) and (group is None or len(naturals) == 1) else group
+    assert isinstance(why, str)
+    raise MeldError(why)
+
+
+def _readings(cards: Sequence[Card], rule: str, opening: str = "") -> list[Reading]:
     try:
-        return read_meld(cards, VATIKANEN)
+        return read_as_written(cards)
     except MeldError as exc:
+        if opening:
+            raise RuleError(rule, f"{opening}: {exc}") from None
         text = format_cards(cards)
-        raise RuleError("V9", f"the table would hold {text}, which is no meld: {exc}") from None
+        raise RuleError(rule, f"the table would hold {text}, which is no meld: {exc}") from None
+
+
+def _meld(cards: Sequence[Card], reading: Reading, meanings: Sequence[Meaning]) -> Meld:
+    """The meld of ``cards`` read as ``reading``, its jokers standing for ``meanings`` in order.
+
+    A run keeps its written order; a group is put in the canonical order of
+    :func:`~rummykit.melds.read_meld` (natural cards by suit, then the jokers).
+    """
+    it = iter(meanings)
+    out = [Card(0, None, next(it)) if c.is_joker else c for c in cards]
+    if reading.kind is MeldKind.GROUP:
+        naturals = sorted((c for c in out if not c.is_joker), key=lambda c: c.suit or 0)
+        out = naturals + [c for c in out if c.is_joker]
+    return Meld(reading.kind, tuple(out), reading.start)
+
+
+# ---------------------------------------------------------------- the opening (V7)
 
 
 def check_opening(
@@ -113,22 +262,66 @@ def check_opening(
     """The table after an opening play of ``add`` (V7); RuleError if it is not one.
 
     The opening is exactly one run of at least 3 cards, all from the hand, and
-    the table is not touched: ``new`` (if given) is the old table with the run
-    added as one more meld, anywhere.
+    the table is not touched: ``new`` (if given) is the old melds in their
+    order, each written exactly as it lies (its cards in the same order, a
+    joker bare or labelled with what it stands for; a group's cards in any
+    order), with the run added anywhere among them. Without ``new`` the run is
+    ``add`` read by :func:`~rummykit.melds.read_meld` and put last.
     """
     why = "your first play must be one run of at least 3 cards from your hand"
     if len(add) < 3:
         raise RuleError("V7", f"{why}: {format_cards(add)} is too short")
     if new is None:
         return [*table, _opening_run(add, why)]
+    untouched = f"{why}; the table is not touched that turn"
     if len(new) != len(table) + 1:
-        raise RuleError("V7", f"{why}; the table is not touched that turn")
+        raise RuleError("V7", untouched)
     old_keys = [plain_counter(m.cards) for m in table]
-    for i, meld in enumerate(new):
-        rest = [plain_counter(m) for j, m in enumerate(new) if j != i]
-        if plain_counter(meld) == plain_counter(add) and rest == old_keys:
-            return [*table[:i], _opening_run(meld, why), *table[i:]]
-    raise RuleError("V7", f"{why}; the table is not touched that turn")
+    first_error: RuleError | None = None
+    for i, cards in enumerate(new):
+        rest = [m for j, m in enumerate(new) if j != i]
+        if plain_counter(cards) != plain_counter(add):
+            continue
+        if [plain_counter(m) for m in rest] != old_keys:
+            continue
+        pairs = zip(rest, table, strict=True)
+        moved = next(((w, o) for w, o in pairs if not _as_it_lies(w, o)), None)
+        if moved is not None:
+            written, old = moved
+            first_error = first_error or RuleError(
+                "V7",
+                f"{untouched}: {format_cards(written)} is not {old} as it lies on the table;"
+                " write the old melds as they lie",
+            )
+            continue
+        try:
+            run = _written_opening_run(cards, why)
+        except RuleError as exc:
+            first_error = first_error or exc
+            continue
+        return [*table[:i], run, *table[i:]]
+    raise first_error or RuleError("V7", untouched)
+
+
+def _as_it_lies(written: Sequence[Card], old: Meld) -> bool:
+    """True when ``written`` is the meld ``old`` as it lies, joker meanings included."""
+    if old.kind is MeldKind.RUN:
+        return len(written) == len(old.cards) and all(
+            w.plain() == o.plain() and (w.stands_for is None or w.stands_for == o.stands_for)
+            for w, o in zip(written, old.cards, strict=True)
+        )
+    labels = Counter(c.stands_for for c in written if c.is_joker and c.stands_for is not None)
+    meanings = Counter(c.stands_for for c in old.cards if c.is_joker)
+    return plain_counter(written) == plain_counter(old.cards) and labels <= meanings
+
+
+def _written_opening_run(cards: Sequence[Card], why: str) -> Meld:
+    readings = _readings(cards, "V7", opening=why)
+    run = next((r for r in readings if r.kind is MeldKind.RUN), None)
+    if run is None:
+        raise RuleError("V7", f"{why}, not a group: {format_cards(cards)}")
+    jokers = [p for c, p in zip(cards, run.places, strict=True) if c.is_joker]
+    return _meld(cards, run, jokers)
 
 
 def _opening_run(cards: Sequence[Card], why: str) -> Meld:
@@ -141,6 +334,32 @@ def _opening_run(cards: Sequence[Card], why: str) -> Meld:
     return run
 
 
+# ---------------------------------------------------------------- later plays (V8-V12)
+
+
+def _describe_diff(missing: Counter[Card], extra: Counter[Card]) -> str:
+    parts = []
+    if missing:
+        parts.append(f"it leaves out {format_cards(sorted(missing.elements(), key=str))}")
+    if extra:
+        parts.append(f"it has {format_cards(sorted(extra.elements(), key=str))} too many")
+    return " and ".join(parts)
+
+
+def _group_meaning(rank: int, label: Meaning | None, was: Meaning | None) -> Meaning | None:
+    """What a joker in a group of ``rank`` stands for; None if its label cannot be (V11, V12).
+
+    A joker laid in a group stands for the rank. A table joker whose card is
+    of that rank keeps it (V12: it counts as that card), unless its label
+    says the rank only; a card named by a label is kept only by that joker.
+    """
+    if label is None:
+        return was if was is not None and was.rank == rank else Meaning(rank)
+    if label.suit is None or label == was:
+        return label
+    return None
+
+
 def check_table(
     table: Sequence[Meld],
     add: Sequence[Card],
@@ -151,9 +370,10 @@ def check_table(
     """The new table as melds; RuleError unless ``new`` is a legal result (V9, V11, V12).
 
     ``new`` must hold exactly the old table's cards plus ``add`` (no card
-    leaves the table, V9), every meld valid (V9b), and every table joker still
-    standing for its card or freed by its own real copy (V11) unless
-    ``free_jokers``.
+    leaves the table, V9), every meld valid as written (V9b; see the module
+    docstring), and every table joker still standing for its card or freed by
+    its own real card (V11), unless ``free_jokers``: then table jokers take any
+    place as wild cards, read in the same way.
     """
     old_cards = [c for m in table for c in m.cards]
     new_cards = [c for m in new for c in m]
@@ -165,46 +385,56 @@ def check_table(
             "V9",
             f"the new table must hold exactly the old table and the cards you add; {diff}",
         )
-    old_jokers = [c.stands_for for c in old_cards if c.is_joker and c.stands_for is not None]
-    if free_jokers or not old_jokers:
-        return [_read(m) for m in new]
+    readings = [_readings(m, "V9") for m in new]
     slots = [(i, j) for i, m in enumerate(new) for j, c in enumerate(m) if c.is_joker]
-    first_error: RuleError | None = None
-    freed_error: list[Meaning] | None = None
-    for placed in itertools.permutations(slots, len(old_jokers)):
-        for keep in itertools.product((True, False), repeat=len(old_jokers)):
-            melds = [list(m) for m in new]
-            kept_ok = True
-            in_groups = set()
-            for meaning, (i, j), k in zip(old_jokers, placed, keep, strict=True):
-                given = melds[i][j].stands_for
-                if not k:
-                    continue
-                if meaning.suit is None:
-                    in_groups.add(i)
-                if given is None:
-                    melds[i][j] = melds[i][j].with_meaning(meaning)
-                elif not keeps_meaning(meaning, given):
-                    kept_ok = False
-            if not kept_ok:
-                continue
-            try:
-                result = [_read(m) for m in melds]
-            except RuleError as exc:
-                first_error = first_error or exc
-                continue
-            if any(result[i].kind is not MeldKind.GROUP for i in in_groups):
-                continue
-            freed = [m for m, k in zip(old_jokers, keep, strict=True) if not k]
-            if frees_allowed(freed, new_cards):
-                return result
-            freed_error = freed_error or freed
+    if not slots:
+        return [_meld(m, r[0], ()) for m, r in zip(new, readings, strict=True)]
+    old_jokers = [c.stands_for for c in old_cards if c.is_joker and c.stands_for is not None]
+    freed_error: Meaning | None = None
+    label_error: RuleError | None = None
+    for chosen in itertools.product(*readings):
+        for placed in itertools.permutations(slots, len(old_jokers)):
+            owner = dict(zip(placed, old_jokers, strict=True))
+            meanings: list[Meaning] = []
+            freed: list[Meaning] = []
+            for i, j in slots:
+                reading, card, was = chosen[i], new[i][j], owner.get((i, j))
+                meaning: Meaning | None = reading.places[j]
+                if reading.kind is MeldKind.GROUP:
+                    meaning = _group_meaning(reading.start, card.stands_for, was)
+                if meaning is None:
+                    label_error = label_error or RuleError(
+                        "V11",
+                        f"a joker laid in a group stands for its rank: write the joker {card} in"
+                        f" {format_cards(new[i])} as *:{rank_text(reading.start)} or *"
+                        f" (only a table joker that stood for {card.stands_for} keeps it there)",
+                    )
+                    break
+                if was is not None and meaning != was:
+                    freed.append(was)
+                meanings.append(meaning)
+            else:
+                if free_jokers or frees_allowed(freed, new_cards):
+                    return _melds(new, chosen, meanings)
+                freed_error = freed_error or freed[0]
     if freed_error is not None:
-        meaning = freed_error[0]
         raise RuleError(
             "V11",
-            f"the joker standing for {describe_meaning(meaning)} may leave its place only"
-            f" when a real {meaning} is put on the table in its stead",
+            f"the joker standing for {describe_meaning(freed_error)} may leave its place only"
+            f" when a real {freed_error} is put on the table in its stead",
         )
-    assert first_error is not None
-    raise first_error
+    assert label_error is not None
+    raise label_error
+
+
+def _melds(
+    new: Sequence[Sequence[Card]], readings: Sequence[Reading], meanings: Sequence[Meaning]
+) -> list[Meld]:
+    """The melds of ``new``, the jokers standing for ``meanings`` in the order they are written."""
+    out = []
+    k = 0
+    for cards, reading in zip(new, readings, strict=True):
+        n = sum(1 for c in cards if c.is_joker)
+        out.append(_meld(cards, reading, meanings[k : k + n]))
+        k += n
+    return out
