@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kontrakt_helpers import build_deck, conserved, engine_state, game_with, play_bots, to_deal
-from rummykit.cards import JOKER, Card, parse_cards
+from rummykit.bots import make_bot
+from rummykit.cards import JOKER, Card, kontrakt_value, parse_cards
 from rummykit.errors import RuleError
 from rummykit.games.kontrakt import (
     BuyUpcard,
@@ -605,3 +606,26 @@ def test_K10_joker_as_written_with_its_meaning() -> None:
     game.lay_off(0, JOKER, 2, C("*:3c"))
     assert str(game.table[2].meld) == "*:3c 4c 5c 6c"
     assert rule_of(game, LayOff(0, C("9s"), 2, C("7c"))) == "K10"
+
+
+def test_K15_a_deal_that_reaches_the_turn_limit_ends_as_an_empty_stock_ends_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # docs/rules-decisions.md: no deal runs for ever; at the limit everyone scores the hand
+    import rummykit.games.kontrakt.game as engine
+    from rummykit.games.kontrakt import DealEnded
+
+    monkeypatch.setattr(engine, "TURN_LIMIT", 2)
+    game = KontraktGame(2, seed=5)
+    bots = [make_bot("kontrakt", "random", s) for s in range(2)]
+    assert game.view(0)["turns_left"] == 4
+    while True:
+        seat = game.to_act
+        assert seat is not None
+        event = game.apply(bots[seat].choose(game.view(seat)))
+        if isinstance(event, DealEnded):
+            break
+    assert event.reason == "limit" and event.out is None and game.deal == 1
+    assert list(event.penalties) == [sum(kontrakt_value(c) for c in h) for h in event.hands]
+    assert sum(1 for a in game.to_record().deals[0].actions if a["type"] == "draw") == 5
+    assert game.view(0)["log"][-2]["reason"] == "limit"

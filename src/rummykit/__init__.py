@@ -1,8 +1,10 @@
 """rummykit: Vatikanen and Kontraktsrummy, exactly by the rules.
 
-The games are pure state machines (:mod:`rummykit.vatikanen`,
-:mod:`rummykit.kontrakt`); cards and melds live in :mod:`rummykit.cards` and
-:mod:`rummykit.melds`; the exact table solver in :mod:`rummykit.solver`.
+The games are pure state machines (:mod:`rummykit.games.vatikanen`,
+:mod:`rummykit.games.kontrakt`), found by name in the registry
+(:func:`rummykit.games.get`) and held by every host through one interface
+(:class:`rummykit.game.Game`); cards and melds live in :mod:`rummykit.cards`
+and :mod:`rummykit.melds`; the exact table solver in :mod:`rummykit.solver`.
 """
 
 from rummykit.cards import JOKER, Card, Suit, format_cards, parse_cards

@@ -6,7 +6,7 @@
 - :mod:`.vatikanen_play`, :mod:`.kontrakt_play`: each game's adapter;
 - :mod:`.app`: the Textual app (needs the ``tui`` extra).
 
-``rummykit play vatikanen`` (:mod:`rummykit.cli_play`) starts it.
+``rummykit play vatikanen`` (:mod:`rummykit.cli.play`) starts it.
 """
 
 from rummykit.tui.controller import Controller, GameAdapter, Reply

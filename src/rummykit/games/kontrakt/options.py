@@ -28,11 +28,12 @@ CARDS_EACH = 10
 """K3: ten cards to each player."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 """K1: 2-8 players."""
-TURN_LIMIT = 100
+TURN_LIMIT = 1000
 """The longest a deal may run: this many turns per player (draws from the stock or the
 pile). A deal that reaches it ends as an empty stock ends one (K15): everyone scores the
-hand. Without a cap two players could pass cards back and forth for ever; real deals end
-long before (docs/rules-decisions.md)."""
+hand. Without a cap two players could pass cards back and forth for ever. Measured: bots
+that play to win end a deal in 10-50 turns each; of 1,050 deals between random bots the
+longest took 672 turns per player, the median 18 (docs/rules-decisions.md)."""
 
 HOUSE_RULES = (
     HouseRule(
