@@ -14,7 +14,7 @@ from typing import Any
 
 from rummykit import __version__
 
-COMMANDS: tuple[str, ...] = ("play", "solve", "replay", "simulate")
+COMMANDS: tuple[str, ...] = ("serve", "play", "solve", "replay", "simulate")
 """Sub-command modules under ``rummykit``, in the order ``--help`` lists them."""
 
 

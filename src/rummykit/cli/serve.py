@@ -1,0 +1,88 @@
+"""``rummykit serve``: the game server friends play at (``docs/protocol.md``).
+
+Serves the HTTP API, the live WebSocket and the browser UI until stopped;
+prints the address to open. Needs the ``web`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["add_parser", "default_db", "run"]
+
+
+def default_db() -> str:
+    """SQLite in the user's data folder."""
+    from platformdirs import user_data_dir
+
+    return f"sqlite:///{Path(user_data_dir('rummykit')) / 'server.sqlite3'}"
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the sub-command."""
+    p = sub.add_parser(
+        "serve",
+        help="run the game server: play with friends in a browser",
+        description="Run the game server (docs/protocol.md) and the browser UI.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="sqlite:///PATH (default: a file in your data folder) or postgresql://...",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds before a bot moves (default 1; 0 plays at once)",
+    )
+    p.add_argument("--workers", type=int, default=1, help="processes bots think in (default 1)")
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a web origin besides the server's own whose pages may use the API (repeatable)",
+    )
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until stopped (Ctrl+C)."""
+    try:
+        import uvicorn
+
+        from rummykit.server.app import create_app
+        from rummykit.server.hub import Hub
+        from rummykit.server.store import open_store
+    except ImportError:
+        print("rummykit serve: install the web extra: pip install 'rummykit[web]'", file=sys.stderr)
+        return 2
+    try:
+        store = open_store(args.db or default_db())
+    except ValueError as exc:
+        print(f"rummykit serve: {exc}", file=sys.stderr)
+        return 2
+    if args.bot_delay < 0 or args.workers < 0:
+        print("rummykit serve: --bot-delay and --workers are not negative", file=sys.stderr)
+        return 2
+    hub = Hub(store, bot_delay=args.bot_delay, workers=args.workers)
+    app = create_app(hub, allowed_origins=tuple(args.allow_origin))
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"rummykit: open http://{shown}:{args.port}/ in your browser (Ctrl+C stops)", flush=True)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        ws="websockets-sansio",
+        ws_max_size=1 << 20,
+        log_level="warning",
+        lifespan="on",
+    )
+    uvicorn.Server(config).run()
+    return 0

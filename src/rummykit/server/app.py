@@ -1,0 +1,426 @@
+"""The ASGI app: PROTOCOL.md's HTTP API and live WebSocket, and the browser UI's files.
+
+:func:`create_app` builds a FastAPI app around a :class:`~rummykit.server.hub.Hub`;
+``rummykit serve`` runs it on uvicorn. The OpenAPI document of the HTTP part
+is at ``/openapi.json`` (no documentation page is served: it would load
+scripts from the internet). Every error body is ``{"error": CODE,
+"message": ...}``; nothing a request sends is ever written to a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from importlib import resources
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from rummykit import __version__, games
+from rummykit.server.hub import Conn, Hub, ProtocolError, Room, table_list
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("rummykit.server")
+
+Scope = MutableMapping[str, object]
+Message = MutableMapping[str, object]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+# ---------------------------------------------------------------- request and answer bodies
+
+
+class CreateTable(BaseModel):
+    """A table to make: the game, one entry per seat, the house rules, the clocks."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(description="a game of the registry: vatikanen or kontrakt")
+    seats: list[str] = Field(
+        min_length=2, max_length=8, description="per seat: human, or bot:LEVEL"
+    )
+    options: dict[str, bool | int] = Field(default_factory=dict, description="house rules")
+    clock: int = Field(0, ge=0, le=3600, description="seconds per turn; 0: no clock")
+    grace: int = Field(60, ge=0, le=86_400, description="seconds away before a bot stands in")
+
+
+class Join(BaseModel):
+    """Taking a seat: the player's name, and which seat (the first free one if left out)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=40)
+    seat: int | None = Field(None, ge=0, le=7)
+
+
+class Seat(BaseModel):
+    """One seat of a table's summary."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    level: str | None = None
+    name: str | None
+    taken: bool
+    connected: bool
+    stand_in: bool = Field(description="a bot plays for the player, away longer than the grace")
+
+
+class Summary(BaseModel):
+    """A table's summary (PROTOCOL.md), with what rummykit adds."""
+
+    id: str
+    game: str
+    status: Literal["waiting", "playing", "over"]
+    version: int
+    options: dict[str, bool | int]
+    seats: list[Seat]
+    created: float
+    clock: int
+    grace: int
+    games_played: int
+    to_act: int | None
+    result: dict[str, object] | None
+
+
+class Tables(BaseModel):
+    """Tables, newest first."""
+
+    tables: list[Summary]
+
+
+class Token(BaseModel):
+    """The seat taken and its secret (sent only to the player who joined)."""
+
+    seat: int
+    token: str
+
+
+class Problem(BaseModel):
+    """Every error's body."""
+
+    error: str
+    message: str
+
+
+class HouseRuleInfo(BaseModel):
+    """One house rule: its name, default, rule id and a one-line explanation."""
+
+    name: str
+    default: bool | int
+    rule: str
+    summary: str
+
+
+class GameInfo(BaseModel):
+    """A game the server hosts."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    house_rules: list[HouseRuleInfo]
+    bots: list[str]
+    default_bot: str
+
+
+class Games(BaseModel):
+    """The games the server hosts."""
+
+    games: list[GameInfo]
+
+
+def _problem(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+ERRORS: dict[int | str, dict[str, object]] = {
+    400: {"model": Problem, "description": "a bad request; nothing changed"},
+    404: {"model": Problem, "description": "no such table"},
+    409: {"model": Problem, "description": "not possible now"},
+}
+
+
+# ---------------------------------------------------------------- the app
+
+
+def create_app(
+    hub: Hub,
+    *,
+    allowed_origins: tuple[str, ...] = (),
+) -> FastAPI:
+    """The server's ASGI app around ``hub`` (started and stopped with the app)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if not hub.started:
+            await hub.start()
+        yield
+        await hub.stop()
+
+    app = FastAPI(
+        title="rummykit-online/1",
+        version=__version__,
+        description="Vatikanen and Kontraktsrummy with friends: docs/protocol.md",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    if allowed_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(allowed_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["content-type"],
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        text = first.get("msg", "the request is not valid")
+        return _problem(422, "bad_request", f"{where}: {text}" if where else str(text))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "bad_request"}.get(exc.status_code, "bad_request")
+        return _problem(exc.status_code, code, str(exc.detail))
+
+    def room_of(table_id: str) -> Room | JSONResponse:
+        room = hub.rooms.get(table_id)
+        return room if room is not None else _problem(404, "not_found", "no such table")
+
+    @app.get("/api/games", response_model=Games)
+    async def list_games() -> dict[str, object]:
+        """The games the server hosts, their house rules and bot levels."""
+        out = []
+        for name in games.names():
+            spec = games.get(name)
+            out.append(
+                {
+                    "name": name,
+                    "title": spec.title,
+                    "min_players": spec.min_players,
+                    "max_players": spec.max_players,
+                    "default_players": spec.default_players,
+                    "house_rules": [
+                        {"name": r.name, "default": r.default, "rule": r.rule, "summary": r.summary}
+                        for r in spec.house_rules
+                    ],
+                    "bots": spec.bot_levels(),
+                    "default_bot": spec.default_bot,
+                }
+            )
+        return {"games": out}
+
+    @app.post("/api/tables", status_code=201, response_model=Summary, responses=ERRORS)
+    async def create_table(body: CreateTable) -> object:
+        """Make a table: the game, its seats (``human`` or ``bot:LEVEL``) and house rules."""
+        try:
+            room = await hub.create(
+                body.game, body.seats, body.options, clock=body.clock, grace=body.grace
+            )
+        except ValueError as exc:
+            return _problem(400, "bad_request", str(exc))
+        return hub.summary(room)
+
+    @app.get("/api/tables", response_model=Tables)
+    async def list_tables(
+        status: Annotated[
+            Literal["open", "over", "all"],
+            Query(description="open: waiting or playing (the default); over; all"),
+        ] = "open",
+    ) -> dict[str, object]:
+        """The tables waiting for players and in play (or the finished ones)."""
+
+        def wanted(room: Room) -> bool:
+            st = room.table.status
+            return status == "all" or (st == "over") == (status == "over")
+
+        return {"tables": table_list(hub, wanted)}
+
+    @app.get("/api/tables/{table_id}", response_model=Summary, responses=ERRORS)
+    async def get_table(table_id: str) -> object:
+        """One table's summary."""
+        room = room_of(table_id)
+        return room if isinstance(room, JSONResponse) else hub.summary(room)
+
+    @app.post("/api/tables/{table_id}/join", response_model=Token, responses=ERRORS)
+    async def join_table(table_id: str, body: Annotated[Join, Body()]) -> object:
+        """Take a free human seat; the answer's token is the seat's secret, given only here."""
+        room = room_of(table_id)
+        if isinstance(room, JSONResponse):
+            return room
+        try:
+            seat, token = await hub.join(room, body.name, body.seat)
+        except ValueError as exc:
+            return _problem(400, "bad_request", str(exc))
+        except LookupError as exc:
+            return _problem(409, "no_free_seat", str(exc))
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}/record", responses=ERRORS)
+    async def get_record(table_id: str) -> object:
+        """The RECORD.md document of the table's game, once it is over."""
+        room = room_of(table_id)
+        if isinstance(room, JSONResponse):
+            return room
+        if room.table.status != "over":
+            return _problem(409, "not_over", "the record is given once the game is over")
+        return JSONResponse(room.table.record().to_json())
+
+    @app.websocket("/api/tables/{table_id}/live")
+    async def live(websocket: WebSocket, table_id: str) -> None:
+        """PROTOCOL.md's live play: hello, then states, actions and errors."""
+        if not _origin_allowed(websocket, allowed_origins):
+            await websocket.close(code=4403)
+            return
+        await websocket.accept()
+        await _live(hub, websocket, table_id)
+
+    web = resources.files("rummykit") / "web"
+    if web.is_dir():
+        with resources.as_file(web) as folder:
+            app.mount("/", StaticFiles(directory=folder, html=True), name="web")
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def home() -> Response:
+            return JSONResponse({"server": "rummykit-online/1", "api": "/api/tables"})
+
+    app.add_middleware(LimitBody, limit=hub.limits.max_message)
+    return app
+
+
+def _origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """A browser's WebSocket must come from this server's own pages or an allowed origin;
+    programs that send no Origin are let in."""
+    origin = websocket.headers.get("origin")
+    if origin is None or origin in allowed:
+        return True
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc == host
+
+
+async def _live(hub: Hub, websocket: WebSocket, table_id: str) -> None:
+    async def fail(error: ProtocolError, code: int) -> None:
+        await websocket.send_text(json.dumps(error.to_json()))
+        await websocket.close(code=code)
+
+    try:
+        first = await asyncio.wait_for(websocket.receive_text(), hub.limits.hello_timeout)
+    except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+        with contextlib.suppress(Exception):
+            await websocket.close(code=4408)
+        return
+    room = hub.rooms.get(table_id)
+    if room is None:
+        await fail(ProtocolError("not_found", "no such table"), 4404)
+        return
+    try:
+        if len(first.encode("utf-8")) > hub.limits.max_message:
+            raise ProtocolError("bad_message", "a message is at most 64 KiB")
+        try:
+            data = json.loads(first)
+        except json.JSONDecodeError:
+            raise ProtocolError("bad_message", "the first message is a JSON hello") from None
+        seat = hub.hello(room, data)
+    except ProtocolError as exc:
+        await fail(exc, 4401 if exc.code == "unauthorized" else 4400)
+        return
+    conn = Conn(_Socket(websocket), seat)
+    try:
+        await hub.attach(room, conn)
+    except ProtocolError as exc:
+        await fail(exc, 4429)
+        return
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                raw = message.get("bytes") or b""
+                text = raw.decode("utf-8", "replace") if len(raw) <= 1 << 20 else ""
+                text = text or "\ufffd"  # a binary frame: answered as a bad message
+            await hub.message(room, conn, text)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await hub.detach(room, conn)
+
+
+class _Socket:
+    """The hub's way out to a WebSocket."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+
+    async def send(self, text: str) -> None:
+        await self.websocket.send_text(text)
+
+
+class LimitBody:
+    """ASGI middleware: refuse an HTTP body over the limit (400) before the app reads it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        raw = scope.get("headers")
+        headers = dict(raw) if isinstance(raw, list) else {}
+        length = headers.get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await _too_large(send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            body = message.get("body")
+            if isinstance(body, bytes | bytearray):
+                seen += len(body)
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send) -> None:
+    body = json.dumps({"error": "bad_request", "message": "a body is at most 64 KiB"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 400,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

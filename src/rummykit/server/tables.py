@@ -1,0 +1,292 @@
+"""A table of the game server, as data: its settings, its seats, its game, its version.
+
+A :class:`Table` changes only by :meth:`Table.apply`, one event at a time —
+a seat taken (``join``), an action of a seat (``action``), the next game
+(``next``) — and each event raises its version by one. The same method
+replays the stored events when the server starts, so a table rebuilt from
+its events is the table as it was: the game is started from the table's seed
+and every action is taken again through the engine (event sourcing).
+Nothing here does any input or output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, runtime_checkable
+
+from rummykit import games
+from rummykit.game import Game
+from rummykit.games.spec import GameSpec, OptionValue
+from rummykit.record import GameRecord
+
+__all__ = [
+    "BOT_NAMES",
+    "SeatSpec",
+    "SessionGame",
+    "Table",
+    "TableSettings",
+    "hash_token",
+    "new_token",
+]
+
+BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
+"""The names bots sit under, by seat."""
+
+Status = Literal["waiting", "playing", "over"]
+
+
+@runtime_checkable
+class SessionGame(Protocol):
+    """A game whose next one is dealt in the same unit (a Vatikanen session, V16)."""
+
+    def next_game(self) -> object:
+        """Deal the next game (the current one is over)."""
+        ...
+
+
+def new_token() -> str:
+    """A seat's secret: 192 random bits as URL-safe text (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """What the server keeps of a token: its SHA-256, as hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat as the table was made: ``human``, or ``bot`` of a level."""
+
+    kind: Literal["human", "bot"]
+    level: str | None = None
+
+    @classmethod
+    def parse(cls, text: str, spec: GameSpec) -> SeatSpec:
+        """``human`` or ``bot:LEVEL`` (a level of the game); ValueError naming the levels."""
+        if text == "human":
+            return cls("human")
+        kind, _, level = text.partition(":")
+        if kind != "bot" or not level:
+            raise ValueError(f"a seat is 'human' or 'bot:LEVEL', not {text!r}")
+        levels = spec.bot_levels()
+        if level not in levels:
+            raise ValueError(f"no {spec.name} bot called {level!r}: the levels are {levels}")
+        return cls("bot", level)
+
+    def to_json(self) -> str:
+        """The seat as the create request writes it."""
+        return "human" if self.kind == "human" else f"bot:{self.level}"
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What a table is made with, fixed for its life.
+
+    ``seed`` shuffles every deal; ``clock`` is the turn clock in seconds (0:
+    none; at zero the seat's bot plays that turn); ``grace`` is how long a
+    player may be away before a bot plays for them.
+    """
+
+    game: str
+    seats: tuple[SeatSpec, ...]
+    options: Mapping[str, OptionValue]
+    seed: int
+    clock: int = 0
+    grace: int = 60
+
+    def to_json(self) -> dict[str, object]:
+        """As the store keeps it."""
+        return {
+            "game": self.game,
+            "seats": [s.to_json() for s in self.seats],
+            "options": dict(self.options),
+            "seed": self.seed,
+            "clock": self.clock,
+            "grace": self.grace,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> TableSettings:
+        """Back from the store."""
+        spec = games.get(str(data["game"]))
+        seats = data["seats"]
+        options = data["options"]
+        assert isinstance(seats, list) and isinstance(options, dict)
+        seed, clock, grace = data["seed"], data.get("clock", 0), data.get("grace", 60)
+        assert isinstance(seed, int) and isinstance(clock, int) and isinstance(grace, int)
+        return cls(
+            game=spec.name,
+            seats=tuple(SeatSpec.parse(str(s), spec) for s in seats),
+            options=spec.check_options(options),
+            seed=seed,
+            clock=clock,
+            grace=grace,
+        )
+
+
+@dataclass
+class Table:
+    """One table: settings, seat names and token hashes, the game, the version."""
+
+    id: str
+    settings: TableSettings
+    created: float
+    version: int = 0
+    names: list[str | None] = field(default_factory=list)
+    token_hashes: list[str | None] = field(default_factory=list)
+    game: Game | None = None
+    games_played: int = 0
+    finished: list[GameRecord] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        n = len(self.settings.seats)
+        if not self.names:
+            self.names = [
+                BOT_NAMES[i % len(BOT_NAMES)] if s.kind == "bot" else None
+                for i, s in enumerate(self.settings.seats)
+            ]
+            self.token_hashes = [None] * n
+
+    @property
+    def spec(self) -> GameSpec:
+        """The table's game, from the registry."""
+        return games.get(self.settings.game)
+
+    @property
+    def n_players(self) -> int:
+        """How many seats."""
+        return len(self.settings.seats)
+
+    @property
+    def status(self) -> Status:
+        """``waiting`` for players, ``playing``, or ``over`` (until someone asks for more)."""
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.over else "playing"
+
+    def is_bot(self, seat: int) -> bool:
+        """True for a bot's seat."""
+        return self.settings.seats[seat].kind == "bot"
+
+    def free_seats(self) -> list[int]:
+        """The human seats nobody has taken."""
+        return [
+            s
+            for s, spec in enumerate(self.settings.seats)
+            if spec.kind == "human" and self.token_hashes[s] is None
+        ]
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is (compared in constant time), or None."""
+        digest = hash_token(token)
+        found = None
+        for seat, known in enumerate(self.token_hashes):
+            if known is not None and hmac.compare_digest(digest, known):
+                found = seat
+        return found
+
+    # ------------------------------------------------------------ changes
+
+    def apply(self, kind: str, data: Mapping[str, object]) -> None:
+        """Apply one event (live, or replayed from the store); the version goes up by one.
+
+        ``join``: ``seat``, ``name``, ``token_hash``; the game starts when the last
+        human seat is taken. ``action``: ``action`` (RECORD.md JSON), checked by
+        the engine. ``next``: the next game at the table.
+        """
+        if kind == "join":
+            seat = data["seat"]
+            name, digest = data["name"], data["token_hash"]
+            assert isinstance(seat, int) and isinstance(name, str) and isinstance(digest, str)
+            assert seat in self.free_seats(), f"seat {seat} is not free"
+            self.names[seat] = name
+            self.token_hashes[seat] = digest
+            if not self.free_seats():
+                self._start()
+        elif kind == "action":
+            assert self.game is not None, "no game is being played"
+            self.game.apply(self.spec.action_from_json(data["action"]))
+        elif kind == "next":
+            assert self.game is not None and self.game.over, "the game is not over"
+            self._next()
+        else:
+            raise ValueError(f"unknown table event {kind!r}")
+        self.version += 1
+
+    def _start(self) -> None:
+        names = [n or "" for n in self.names]
+        self.game = self.spec.new(names, seed=self.settings.seed, options=self.settings.options)
+        self.games_played = 1
+
+    def _next(self) -> None:
+        game = self.game
+        assert game is not None
+        if isinstance(game, SessionGame) and self.spec.sessions:
+            game.next_game()  # V16: the session goes on, balances kept
+        else:
+            self.finished.append(game.to_record())
+            seed = _derived(self.settings.seed, self.games_played)
+            names = [n or "" for n in self.names]
+            self.game = self.spec.new(names, seed=seed, options=self.settings.options)
+        self.games_played += 1
+
+    # ------------------------------------------------------------ what others see
+
+    def seats_json(
+        self, connected: Sequence[bool], stand_ins: Sequence[bool]
+    ) -> list[dict[str, object]]:
+        """The summary's list of seats."""
+        out: list[dict[str, object]] = []
+        for seat, spec in enumerate(self.settings.seats):
+            entry: dict[str, object] = {
+                "seat": seat,
+                "kind": spec.kind,
+                "name": self.names[seat],
+                "taken": spec.kind == "bot" or self.token_hashes[seat] is not None,
+                "connected": spec.kind == "bot" or connected[seat],
+                "stand_in": spec.kind == "human" and stand_ins[seat],
+            }
+            if spec.kind == "bot":
+                entry["level"] = spec.level
+            out.append(entry)
+        return out
+
+    def summary(self, connected: Sequence[bool], stand_ins: Sequence[bool]) -> dict[str, object]:
+        """The table's summary (PROTOCOL.md), with what rummykit adds."""
+        game = self.game
+        return {
+            "id": self.id,
+            "game": self.settings.game,
+            "status": self.status,
+            "version": self.version,
+            "options": dict(self.settings.options),
+            "seats": self.seats_json(connected, stand_ins),
+            "created": self.created,
+            "clock": self.settings.clock,
+            "grace": self.settings.grace,
+            "games_played": self.games_played,
+            "to_act": None if game is None else game.to_act,
+            "result": None if game is None or (r := game.result()) is None else r.to_json(),
+        }
+
+    def record(self) -> GameRecord:
+        """The record of the game at the table (secret while it runs: it holds the decks)."""
+        assert self.game is not None
+        return self.game.to_record()
+
+
+def _derived(seed: int, number: int) -> int:
+    """The seed of the table's game ``number`` (from 0) after the first."""
+    text = f"rummykit-table:{seed}:{number}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def event_json(data: Mapping[str, object]) -> str:
+    """An event's data as stored (compact JSON)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

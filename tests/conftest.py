@@ -1,0 +1,27 @@
+"""Fixtures shared by the test files."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server_helpers import Server, start
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A real ``rummykit serve`` on loopback, on a new SQLite file, bots moving at once."""
+    running = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for a whole test file (each test makes its own tables)."""
+    folder = tmp_path_factory.mktemp("server")
+    running = start(f"sqlite:///{folder / 'server.sqlite3'}")
+    yield running
+    running.stop()
