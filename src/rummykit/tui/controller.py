@@ -52,6 +52,9 @@ __all__ = [
 BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
 """Names given to the bots, seat 1 first."""
 
+STAGED_FIRST = "you have staged cards: press Enter (ok) to confirm them or undo to take them back"
+"""The answer to an action that cannot follow what is staged."""
+
 Staging = Literal["stage", "now", "commit"]
 """How an action is taken: staged until confirmed, at once, or confirming what is staged."""
 
@@ -90,6 +93,9 @@ class GameAdapter(ABC):
     """Command words offered by completion."""
     seat = 0
     """The person's seat."""
+    stages_more = True
+    """Whether more actions may be staged on top of staged ones (Kontrakt: several
+    lay-downs in a turn); Vatikanen's one play per turn (V4) may not."""
 
     def __init__(self, names: Sequence[str], bots: Sequence[Bot | None]) -> None:
         self.names = list(names)
@@ -401,11 +407,8 @@ class Controller:
         if self.adapter.paused():
             return Reply(self.adapter.prompt(self.real_view(), self.staged), "error")
         how = self.adapter.staging(parsed)
-        if how == "now" and self.staged:
-            return Reply(
-                "you have staged cards: press Enter (ok) to confirm them or undo to take them back",
-                "error",
-            )
+        if self.staged and (how == "now" or (how == "stage" and not self.adapter.stages_more)):
+            return Reply(STAGED_FIRST, "error")
         preview = self.preview()
         trial = preview.copy() if how == "stage" else preview
         try:

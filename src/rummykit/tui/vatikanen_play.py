@@ -82,6 +82,7 @@ class VatikanenAdapter(GameAdapter):
     game = "vatikanen"
     title = "Vatikanen"
     words = VATIKANEN_WORDS
+    stages_more = False
 
     def __init__(
         self,
