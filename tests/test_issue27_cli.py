@@ -1,0 +1,171 @@
+"""Issue 27, the command line: each item a new user hit, as a test that failed before the mend.
+
+Tests are named ``test_defect<N>_...`` after the issue's defects and ``test_friction_...``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kontrakt_helpers import build_deck
+from rummykit.cards import full_deck
+from rummykit.cli import main
+from rummykit.games.vatikanen import Session
+
+RECORDS = Path(__file__).parent / "records" / "vatikanen"
+
+
+def kontrakt_meld_record(tmp_path: Path, meld: str) -> Path:
+    """A two-player Kontrakt record in which förhand takes the upcard and lays ``meld``."""
+    deck = build_deck(2, {0: "4c 5c 8c 4d 5d 6h 9s Ts Js Ks"}, dealer=1)
+    doc = {
+        "format": "rummykit-record/1",
+        "game": "kontrakt",
+        "players": ["You", "Astrid"],
+        "deals": [
+            {
+                "dealer": 1,
+                "deck": [str(c) for c in deck],
+                "actions": [
+                    {"seat": 0, "type": "take_upcard"},
+                    {"seat": 0, "type": "meld", "melds": [meld.split()]},
+                ],
+            }
+        ],
+    }
+    path = tmp_path / "meld.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("meld", "words"),
+    [("4c 5c 8c", "there is a gap between 5 and 8"), ("4c 5d 8c", "nor a group")],
+)
+def test_defect4_kontrakt_meld_errors_name_the_cause_and_the_rule_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], meld: str, words: str
+) -> None:
+    path = kontrakt_meld_record(tmp_path, meld)
+    assert main(["replay", "--json", str(path)]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["rule"] == "K5" and words in answer["message"]
+    assert "ace" not in answer["message"] and "K5" not in answer["message"]
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("K5") == 1 and "(K5, K5)" not in out and words in out
+
+
+def test_defect6_replay_json_on_a_file_that_is_not_a_record_prints_a_json_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a record at all")
+    assert main(["replay", "--json", str(path)]) == 2
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["ok"] is False and answer["error"] == "not a record"
+    assert "not valid JSON" in answer["message"]
+
+
+def test_defect6_replay_json_includes_the_claimed_scores_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = json.loads((RECORDS / "legal_going_out.json").read_text())
+    doc["result"] = {"scores": [1, -1]}
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", "--json", str(path)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["claimed_scores"] == [1, -1]
+    assert "the record claims scores [1, -1], the replay gives [106, -106]" in answer["note"]
+
+
+def unfinished_record(tmp_path: Path) -> Path:
+    session = Session(["You", "Astrid"], seed=3)
+    for _ in range(5):
+        seat = session.to_act
+        assert seat is not None
+        session.apply(session.legal_actions()[0])
+    return session.to_record().save(tmp_path / "unfinished.json")
+
+
+def test_defect7_an_unfinished_record_says_it_ends_mid_game_where_and_whose_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = unfinished_record(tmp_path)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ends mid-game" in out and "deal 1 after action 5" in out
+    assert "the player to act is Astrid" in out and "deal(s)" not in out
+    assert main(["replay", "--json", str(path)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["finished"] is False and answer["to_act"] == 1
+
+
+def test_defect7_a_finished_record_says_the_game_is_over(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["replay", str(RECORDS / "legal_going_out.json")]) == 0
+    assert "1 deal replayed; the game is over." in capsys.readouterr().out
+
+
+def test_defect9_replay_counts_deals_and_actions_from_1_for_people_and_0_in_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = RECORDS / "illegal_table_no_meld.json"  # deal index 0, action index 2
+    assert main(["replay", str(path)]) == 1
+    assert "illegal: deal 1, action 3 breaks V9" in capsys.readouterr().out
+    assert main(["replay", "--json", str(path)]) == 1
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["deal"], answer["action"]) == (0, 2)
+
+
+def vatikanen_doc() -> dict[str, Any]:
+    return {
+        "format": "rummykit-record/1",
+        "game": "vatikanen",
+        "players": ["Anna", "Bo"],
+        "deals": [
+            {
+                "dealer": 1,
+                "deck": [str(c) for c in full_deck(2, 2)],
+                "actions": [{"seat": 0, "type": "draw"}, {"seat": 1, "type": "draw"}],
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda d: d["deals"][0]["actions"].append({"seat": 0, "type": "play", "add": ["Zz"]}),
+            "deal 1, action 3, field 'add': 'Zz' is not a card",
+        ),
+        (
+            lambda d: d["deals"][0]["deck"].__setitem__(0, "Ks"),
+            "deal 1: the deck is not vatikanen's deck: it has too many of Ks (3 of 2)"
+            " and too few of Ac (1 of 2)",
+        ),
+        (
+            lambda d: d.update(players=["Anna", "Bo", "Cy"]) or d["deals"][0].update(dealer=3),
+            "deal 1: the dealer is seat 3, but the record names 3 players (seats 0 to 2)",
+        ),
+        (
+            lambda d: d["deals"][0].pop("dealer"),
+            "deal 1 has no 'dealer'",
+        ),
+    ],
+)
+def test_friction_replay_errors_say_where_deal_action_and_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, words: str
+) -> None:
+    doc = vatikanen_doc()
+    change(doc)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    assert main(["replay", str(path)]) == 2
+    assert words in capsys.readouterr().err
