@@ -169,3 +169,81 @@ def test_friction_replay_errors_say_where_deal_action_and_field(
     path.write_text(json.dumps(doc))
     assert main(["replay", str(path)]) == 2
     assert words in capsys.readouterr().err
+
+
+def solve(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["solve", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_defect5_solve_batch_line_format_is_documented_in_help_and_docs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    text = capsys.readouterr().out
+    for words in ('"hand"', '"table"', "--batch -", '"line"', "opening"):
+        assert words in text
+    docs = (Path(__file__).parent.parent / "docs" / "solver.md").read_text()
+    assert "--batch -" in docs and '"line"' in docs
+
+
+def test_defect5_solve_batch_reads_json_tables_optional_tables_and_goes_on_after_a_bad_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = solve(capsys, "--table", "7h 8h 9h", "--hand", "Th", "--json")
+    printed = json.loads(out)["table"]
+    lines = [
+        json.dumps({"table": printed, "hand": "Jh"}),
+        json.dumps({"hand": "5h 6h 7h", "opening": True}),
+        "not json",
+        json.dumps({"table": "7h", "hand": "8h"}),
+        json.dumps({"table": [["Kc", "Kd", "*:K"]], "hand": ["Ks"]}),
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = solve(capsys, "--batch", str(path), "--json")
+    answers = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and [a["line"] for a in answers] == [1, 2, 3, 4, 5]
+    assert answers[0]["playable"] and answers[0]["cards"] == 1
+    assert answers[1]["playable"] and answers[1]["cards"] == 3
+    assert "error" in answers[2] and "error" in answers[3]
+    assert answers[4]["playable"] and answers[4]["play"] == ["Ks"]
+    assert "2 lines were bad" in err
+
+
+def test_defect5_solve_batch_dash_reads_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"table": "7h 8h 9h", "hand": "Th"}\n'))
+    code, out, _ = solve(capsys, "--batch", "-", "--json")
+    assert code == 0 and json.loads(out)["play"] == ["Th"]
+
+
+def test_defect5_solve_batch_with_table_or_hand_is_an_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"hand": "Th"}\n')
+    for extra in (["--table", "7h 8h 9h"], ["--hand", "Th"]):
+        code, out, err = solve(capsys, "--batch", str(path), *extra)
+        assert code == 2 and out == "" and "--batch" in err
+
+
+def test_defect5_solve_batch_text_output_separates_answers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"table": "7h 8h 9h", "hand": "Th"}\n{"table": "7h 8h 9h", "hand": "2c"}\n')
+    code, out, _ = solve(capsys, "--batch", str(path))
+    assert code == 0
+    first, second = out.split("\n\n")
+    assert first.startswith("line 1:") and second.startswith("line 2:")
+
+
+def test_defect10_solve_says_1_card_not_1_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = solve(capsys, "--table", "7h 8h 9h", "--hand", "Th")
+    assert code == 0 and "(1 card, 10 points" in out
