@@ -247,3 +247,28 @@ def test_defect5_solve_batch_text_output_separates_answers(
 def test_defect10_solve_says_1_card_not_1_cards(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = solve(capsys, "--table", "7h 8h 9h", "--hand", "Th")
     assert code == 0 and "(1 card, 10 points" in out
+
+
+def test_defect8_simulate_help_says_95_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = capsys.readouterr().out
+    assert "95%%" not in text and "95% interval" in text.replace("\n", " ").replace("  ", " ")
+
+
+def test_defect8_simulate_names_the_bots_settings_for_an_unknown_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "--game", "kontrakt", "--bots", "strong(foo=2)", "--games", "2"]
+    assert main([*argv, "--workers", "1", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "the kontrakt bot 'strong' has no setting 'foo': its settings are" in err
+    assert "__init__" not in err and "unexpected keyword" not in err
+    assert err.count("\n") == 1
+
+
+def test_defect8_simulate_quiet_prints_no_seed_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--game", "vatikanen", "--bots", "random", "--games", "2"]
+    assert main([*argv, "--workers", "1", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "seed" in out

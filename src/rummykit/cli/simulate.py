@@ -81,7 +81,7 @@ def add_parser(sub: Any) -> None:
         "simulate",
         help="let bots play many games (duplicate deals) and measure them",
         description="Let bots play many games with duplicate deals: every deck is played once "
-        "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95%% "
+        "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95% "
         "interval, mean score and Elo-style ratings.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -134,7 +134,9 @@ def add_parser(sub: Any) -> None:
         metavar="S",
         help="extra seconds for an external bot's first answer of a game (default 10)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress output and no notes (the summary only)"
+    )
     p.set_defaults(handler=run)
 
 
@@ -195,8 +197,9 @@ def run(args: argparse.Namespace) -> int:
             records.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             return _fail(f"cannot make {records}: {exc}")
-    for note in notes:
-        print(f"rummykit simulate: {note}", file=sys.stderr)
+    if not args.quiet:  # the seed is in the summary too
+        for note in notes:
+            print(f"rummykit simulate: {note}", file=sys.stderr)
     progress = None if args.quiet else Progress(bar=False if args.json else None)
 
     def keep(result: GameResult) -> None:
