@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from textual.pilot import Pilot
+
+from rummykit.cli import main
+from rummykit.cli.play import quit_note
 from rummykit.games import vatikanen as v
+from rummykit.record import load_record
+from rummykit.tui.app import PlayApp, QuitScreen
 from rummykit.tui.controller import Controller
-from rummykit.tui.setup import make_controller
+from rummykit.tui.setup import make_controller, resume_controller
+from test_tui_app import run_app, type_line
 
 
 def vatikanen_position(
@@ -54,3 +62,104 @@ def test_defect4_a_gap_in_a_run_is_named_once_not_an_ace(tmp_path: Path) -> None
     assert reply.kind == "error"
     assert "ace" not in reply.text and "gap between 3 and 8" in reply.text
     assert reply.text.count("V5") + reply.text.count("V7") == 2  # V7 first play, V5 its reason
+
+
+def first_legal(c: Controller, moves: int) -> None:
+    """Play ``moves`` moves of the real game, each seat taking its first legal action,
+    going on between games and deals."""
+    for _ in range(moves):
+        if c.adapter.paused():
+            c.adapter.resume()
+            continue
+        c.adapter.apply(c.adapter.engine.legal_actions()[0])
+
+
+def same_game(a: Controller, b: Controller) -> None:
+    assert a.real_view() == b.real_view()
+    assert a.adapter.engine.to_record().to_json() == b.adapter.engine.to_record().to_json()
+
+
+def test_resume_carries_a_vatikanen_session_on_exactly_where_it_stopped(tmp_path: Path) -> None:
+    for seed in (8, None):
+        c = make_controller(
+            "vatikanen", players=3, seed=seed, bots="random,greedy", records=tmp_path
+        )
+        first_legal(c, 7)
+        path = c.save()
+        state = load_record(path).extra["terminal"]
+        assert state["person"] == 0 and state["bots"] == [None, "random", "greedy"]
+        resumed = resume_controller(path)
+        assert [b.level if b else None for b in resumed.adapter.bots] == [None, "random", "greedy"]
+        same_game(c, resumed)
+        for _ in range(3):  # on into later games: shuffled as they would have been
+            first_legal(c, 150)
+            first_legal(resumed, 150)
+            same_game(c, resumed)
+        assert resumed.adapter.current.number >= 3
+        assert resumed.save() == path  # it goes on being saved where it was
+
+
+def test_resume_carries_a_kontrakt_game_on_exactly_where_it_stopped(tmp_path: Path) -> None:
+    c = make_controller("kontrakt", players=3, seed=5, records=tmp_path)
+    first_legal(c, 60)
+    path = c.save()
+    resumed = resume_controller(path)
+    same_game(c, resumed)
+    assert resumed.adapter.paused() == c.adapter.paused()
+    for _ in range(4):
+        first_legal(c, 120)
+        first_legal(resumed, 120)
+        same_game(c, resumed)
+    assert resumed.adapter.game_obj.deal >= 3
+
+
+def test_resume_a_kontrakt_game_that_stopped_between_deals_shows_the_deal_summary(
+    tmp_path: Path,
+) -> None:
+    c = make_controller("kontrakt", players=2, seed=5, records=tmp_path)
+    while not c.adapter.between_deals:
+        first_legal(c, 1)
+    resumed = resume_controller(c.save())
+    assert resumed.adapter.between_deals and resumed.adapter.paused()
+    same_game(c, resumed)
+
+
+def test_resume_play_command_refuses_options_the_record_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    c = make_controller("vatikanen", players=2, seed=3, records=tmp_path)
+    first_legal(c, 2)
+    path = str(c.save())
+    assert main(["play", "--resume", path, "--seed", "4"]) == 2
+    assert "drop --seed" in capsys.readouterr().err
+    assert main(["play", "kontrakt", "--resume", path]) == 2
+    assert "is a vatikanen record" in capsys.readouterr().err
+
+
+def test_resume_quitting_says_how_to_resume() -> None:
+    note = quit_note("records/v.json", finished=False)
+    assert "rummykit play --resume records/v.json" in note
+    assert "--resume" not in quit_note("records/k.json", finished=True)
+
+
+def test_friction_ctrl_q_asks_and_says_the_game_is_saved_and_how_to_resume(
+    tmp_path: Path,
+) -> None:
+    c = make_controller("vatikanen", players=2, seed=8, records=tmp_path)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await type_line(app, pilot, "draw")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        assert "rummykit play --resume" in app.screen.text and "saved" in app.screen.text
+        await pilot.press("n")  # go on playing
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+
+    run_app(c, body)
+    assert len(list(tmp_path.glob("vatikanen-seed8-*.json"))) == 1

@@ -34,6 +34,8 @@ __all__ = [
 FORMAT = "rummykit-record/1"
 
 _CARD_FIELDS = ("add", "card", "as")
+_KNOWN = ("format", "game", "players", "options", "deals", "result")
+"""The top-level fields RECORD.md defines; others are kept in ``GameRecord.extra``."""
 _MELD_FIELDS = ("table", "melds")
 
 
@@ -92,13 +94,19 @@ class DealRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A whole game as RECORD.md describes it."""
+    """A whole game as RECORD.md describes it.
+
+    ``extra`` holds the document's other top-level fields, kept as read and
+    written back (RECORD.md: readers ignore what they do not know); the
+    terminal writes its ``terminal`` field there (docs/record.md).
+    """
 
     game: str
     players: tuple[str, ...]
     deals: tuple[DealRecord, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     result: Mapping[str, Any] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The record as one JSON object."""
@@ -111,6 +119,8 @@ class GameRecord:
         }
         if self.result is not None:
             doc["result"] = dict(self.result)
+        for key, value in self.extra.items():
+            doc.setdefault(key, value)
         return doc
 
     def dumps(self) -> str:
@@ -256,6 +266,7 @@ def parse_record(data: object) -> GameRecord:
         deals=tuple(deals),
         options=options,
         result=result if isinstance(result, dict) else None,
+        extra={k: v for k, v in data.items() if k not in _KNOWN},
     )
 
 

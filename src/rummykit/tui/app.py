@@ -27,12 +27,20 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
+from rummykit import games
 from rummykit.bots import Bot
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
 from rummykit.tui.render import SortOrder, hand_text
 
-__all__ = ["CommandInput", "HandSuggester", "HelpScreen", "PlayApp", "ScoresScreen"]
+__all__ = [
+    "CommandInput",
+    "HandSuggester",
+    "HelpScreen",
+    "PlayApp",
+    "QuitScreen",
+    "ScoresScreen",
+]
 
 
 class HandSuggester(Suggester):
@@ -109,6 +117,34 @@ class ScoresScreen(ModalScreen[None]):
         yield Static(self.sheet)
 
 
+class QuitScreen(ModalScreen[bool]):
+    """Ctrl+Q asks first: the game so far is saved, and says how to resume it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter,ctrl+q", "answer(True)", "quit"),
+        Binding("n,escape", "answer(False)", "go on playing"),
+    ]
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static {
+        width: auto; max-width: 90%; height: auto; border: thick $warning;
+        background: $surface; padding: 1 2;
+    }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """The question."""
+        yield Static(self.text)
+
+    def action_answer(self, quit_now: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(quit_now)
+
+
 class PlayApp(App[None]):
     """Play one game (or session) against bots in the terminal."""
 
@@ -131,7 +167,7 @@ class PlayApp(App[None]):
         Binding("f2", "sort", "sort hand"),
         Binding("f3", "hint", "hint"),
         Binding("f4", "scores", "scores"),
-        Binding("ctrl+q", "quit_game", "quit", priority=True),
+        Binding("ctrl+q", "ask_quit", "quit", priority=True),
     ]
 
     def __init__(self, controller: Controller, *, bot_delay: float = 0.6) -> None:
@@ -315,11 +351,42 @@ class PlayApp(App[None]):
         else:
             self.push_screen(ScoresScreen(sheet))
 
-    def action_quit_game(self) -> None:
-        """Save the record when the game has begun, and leave."""
+    def _save(self) -> str | None:
         try:
             path = self.controller.save_unfinished()
         except Exception:  # leave anyway; nothing to lose but a partial record
             path = None
         self.saved_path = None if path is None else str(path)
+        return self.saved_path
+
+    @property
+    def finished(self) -> bool:
+        """True when the record holds a whole game that cannot go on (a Kontrakt game
+        after its seventh deal); a Vatikanen session can always go on."""
+        adapter = self.controller.adapter
+        return adapter.game_over() and not games.get(adapter.game).sessions
+
+    def action_quit_game(self) -> None:
+        """Save the record when the game has begun, and leave (``quit`` typed)."""
+        self._save()
         self.exit()
+
+    def action_ask_quit(self) -> None:
+        """Ctrl+Q: save, say where and how to resume, and ask before leaving."""
+        path = self._save()
+        if path is None:
+            text = "Quit? Nothing has been played yet, so there is no record to keep."
+        elif self.finished:
+            text = f"Quit? The record of the game is saved in {path}."
+        else:
+            text = (
+                f"Quit? The game so far is saved in {path}: resume it later with"
+                f" rummykit play --resume {path}"
+            )
+        text += "\n\ny or Enter: quit · n or Escape: go on playing"
+
+        def answered(quit_now: bool | None) -> None:
+            if quit_now:
+                self.exit()
+
+        self.push_screen(QuitScreen(text), answered)

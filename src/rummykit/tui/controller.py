@@ -25,7 +25,7 @@ import datetime as _dt
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -163,6 +163,22 @@ class GameAdapter(ABC):
     @abstractmethod
     def record_stem(self) -> str:
         """A file name stem for the record of the current game or session."""
+
+    def saved_state(self) -> dict[str, object]:
+        """What the record's ``terminal`` field keeps so that ``play --resume`` carries on
+        exactly (docs/record.md): the person's seat, the bots' levels, the seeds."""
+        return {
+            "person": self.seat,
+            "bots": [None if b is None else b.level for b in self.bots],
+        }
+
+    @classmethod
+    def from_saved(
+        cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
+    ) -> GameAdapter:
+        """The adapter of a game rebuilt where ``record`` ends, with the ``terminal`` field's
+        ``state`` (:meth:`saved_state`); ValueError when the record cannot be resumed."""
+        raise ValueError(f"{cls.__name__} cannot resume a game")  # pragma: no cover
 
     # -- help and pictures
     @abstractmethod
@@ -503,8 +519,19 @@ class Controller:
                 path = self.records / f"{stem}-{self._stamp}-{n}.json"
                 n += 1
             self._paths[stem] = path
-        self.adapter.record().save(path)
+        self.record().save(path)
         return path
+
+    def record(self) -> GameRecord:
+        """The record of the current game or session, with the ``terminal`` field that
+        ``play --resume`` reads (docs/record.md)."""
+        record = self.adapter.record()
+        extra = {**record.extra, "terminal": self.adapter.saved_state()}
+        return replace(record, extra=extra)
+
+    def resume_from(self, path: Path) -> None:
+        """Keep saving the current game or session to ``path`` (a resumed record)."""
+        self._paths[self.adapter.record_stem()] = path
 
     @property
     def record_path(self) -> Path | None:

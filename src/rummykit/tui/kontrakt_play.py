@@ -117,15 +117,58 @@ class KontraktAdapter(GameAdapter):
         self._rng = random.Random(seed)
         self.number = 0
         self.between_deals = False
+        self.game_seed = 0
         self.game_obj = self._new_game(len(names) - 1)
 
-    def _new_game(self, dealer: int) -> k.KontraktGame:
+    def _game_seed(self) -> int:
+        """The next game's seed: ``seed`` for the first, then drawn from it."""
         self.number += 1
-        seed = self.seed if self.number == 1 and self.seed is not None else None
-        if seed is None:
-            seed = self._rng.randrange(2**63)
+        if self.number == 1 and self.seed is not None:
+            return self.seed
+        return self._rng.randrange(2**63)
+
+    def _new_game(self, dealer: int) -> k.KontraktGame:
+        self.game_seed = self._game_seed()
         self.between_deals = False
-        return k.KontraktGame(self.names, seed=seed, dealer=dealer, options=self.options)
+        return k.KontraktGame(self.names, seed=self.game_seed, dealer=dealer, options=self.options)
+
+    def saved_state(self) -> dict[str, object]:
+        """The person's seat, the bots' levels, ``seed`` as given, which game of the
+        sitting this is (``game``, from 1) and its seed (``game_seed``)."""
+        return {
+            **super().saved_state(),
+            "seed": self.seed,
+            "game": self.number,
+            "game_seed": self.game_seed,
+        }
+
+    @classmethod
+    def from_saved(
+        cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
+    ) -> KontraktAdapter:
+        """The game rebuilt where ``record`` ends, its later deals (and new stocks, K15)
+        shuffled as they would have been (the game's seed)."""
+        seed, number, game_seed = state.get("seed"), state.get("game"), state.get("game_seed")
+        adapter = cls(
+            record.players,
+            bots,
+            seed=seed if isinstance(seed, int) else None,
+            options={k: bool(v) for k, v in record.options.items()},
+        )
+        if isinstance(number, int) and number > 1:  # draw the seeds as the sitting did
+            adapter._rng = random.Random(adapter.seed)
+            adapter.number = 0
+            for _ in range(number):
+                adapter.game_seed = adapter._game_seed()
+        if isinstance(game_seed, int):
+            adapter.game_seed = game_seed
+        game = k.from_record(record, seed=adapter.game_seed)
+        adapter.game_obj = game
+        # a deal that ended last: show its summary until the person goes on
+        adapter.between_deals = (
+            not game.over and game.deal > 0 and bool(record.deals) and not record.deals[-1].actions
+        )
+        return adapter
 
     @property
     def engine(self) -> k.KontraktGame:

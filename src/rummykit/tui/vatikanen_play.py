@@ -7,6 +7,7 @@ view. A play is staged until confirmed; draw and pass are taken at once.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -94,14 +95,40 @@ class VatikanenAdapter(GameAdapter):
     ) -> None:
         super().__init__(names, bots)
         self.seed = seed
+        # without --seed a seed is drawn, so that the record can be resumed exactly
+        self.session_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         chosen = {"free_jokers": False, "blocked_game": True, **(options or {})}
         self.session = v.Session(
             list(names),
-            seed=seed,
+            seed=self.session_seed,
             free_jokers=chosen["free_jokers"],
             blocked_game=chosen["blocked_game"],
         )
         self._hint: tuple[object, v.Play] | None = None
+
+    def saved_state(self) -> dict[str, object]:
+        """The person's seat, the bots' levels, and the seeds (``seed`` as given, or None;
+        ``session_seed`` the session's own)."""
+        return {**super().saved_state(), "seed": self.seed, "session_seed": self.session_seed}
+
+    @classmethod
+    def from_saved(
+        cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
+    ) -> VatikanenAdapter:
+        """The session rebuilt where ``record`` ends, its later games shuffled as they
+        would have been (the session seed)."""
+        seed = state.get("seed")
+        session_seed = state.get("session_seed")
+        adapter = cls(
+            record.players,
+            bots,
+            seed=seed if isinstance(seed, int) else None,
+            options=dict(record.options),
+        )
+        if isinstance(session_seed, int):
+            adapter.session_seed = session_seed
+        adapter.session = v.from_record(record, seed=adapter.session_seed)
+        return adapter
 
     @property
     def engine(self) -> v.Session:
