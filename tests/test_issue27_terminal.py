@@ -6,10 +6,12 @@ Tests are named ``test_defect<N>_...`` (the issue's defects), ``test_friction_..
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from rummykit.cli import main
 from rummykit.cli.play import quit_note
@@ -18,7 +20,8 @@ from rummykit.record import load_record
 from rummykit.tui.app import PlayApp, QuitScreen
 from rummykit.tui.controller import Controller
 from rummykit.tui.setup import make_controller, resume_controller
-from test_tui_app import run_app, type_line
+from rummykit.tui.watch import Watch, WatchApp
+from test_tui_app import run_app, screen_text, type_line
 
 
 def vatikanen_position(
@@ -163,3 +166,94 @@ def test_friction_ctrl_q_asks_and_says_the_game_is_saved_and_how_to_resume(
 
     run_app(c, body)
     assert len(list(tmp_path.glob("vatikanen-seed8-*.json"))) == 1
+
+
+def played_record(tmp_path: Path, game: str, moves: int, players: int = 2) -> Path:
+    c = make_controller(game, players=players, seed=6, records=tmp_path)
+    first_legal(c, moves)
+    return c.adapter.engine.to_record().save(tmp_path / f"{game}-{moves}.json")
+
+
+def test_watch_steps_through_a_finished_game_forwards_and_back_with_every_hand(
+    tmp_path: Path,
+) -> None:
+    c = make_controller("kontrakt", players=2, seed=6, records=tmp_path)
+    while not c.adapter.game_over():
+        first_legal(c, 1)
+    record = c.adapter.engine.to_record()
+    w = Watch(record)
+    assert w.finished and w.seat is None and w.illegal is None
+    assert len(w.hands()) == 2 and "every hand" in w.note()
+    assert w.where().startswith("deal 1 of 7: as dealt")
+    w.step(3)
+    three = w.view()
+    w.step(1)
+    w.step(-1)
+    assert w.view() == three
+    w.deal_step(1)
+    assert w.where().startswith("deal 2 of 7: as dealt")
+    w.go(len(w.steps) - 1)
+    assert w.current.over
+
+    async def body(app: WatchApp, pilot: Pilot[None]) -> None:
+        await pilot.press("end")
+        await pilot.pause()
+        assert "deal 7 of 7" in str(app.query_one("#status", Static).content)
+        await pilot.press("home", "right", "right")
+        await pilot.pause()
+        assert app.watch_.position == 2
+        await pilot.press("left")
+        await pilot.pause()
+        assert app.watch_.position == 1
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert app.watch_.steps[app.watch_.position].deal == 1
+        w = app.watch_
+        for i in range(len(w.steps)):  # every deal's end shows that deal whole
+            w.go(i)
+            if w.deal_over():
+                app.redraw()
+                table = screen_text(app, "#table")
+                assert f"Deal {w.steps[i].deal + 1} of 7 is over" in table
+
+    async def main_() -> None:
+        app = WatchApp(Watch(record))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await body(app, pilot)
+
+    asyncio.run(main_())
+
+
+def test_watch_an_unfinished_game_shows_one_seats_view_only(tmp_path: Path) -> None:
+    path = played_record(tmp_path, "vatikanen", 9)
+    record = load_record(path)
+    w = Watch(record)
+    assert not w.finished and w.seat == 0 and len(w.hands()) == 1
+    assert "mid-game" in w.note()
+    w.go(len(w.steps) - 1)
+    assert w.view()["hand"] == w.current.view(0)["hand"]
+    assert Watch(record, seat=1).hands()[0][0] == record.players[1]
+    with pytest.raises(ValueError, match="no seat 5"):
+        Watch(record, seat=5)
+
+
+def test_watch_shows_a_record_up_to_its_illegal_action() -> None:
+    record = load_record(
+        Path(__file__).parent / "records" / "vatikanen" / "illegal_table_no_meld.json"
+    )
+    w = Watch(record)
+    assert w.illegal is not None and "deal 1, action 3" in w.note() and "V9" in w.note()
+    assert len(w.steps) == 3
+
+
+def test_watch_replay_show_runs_the_watch_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[str, int | None]] = []
+    monkeypatch.setattr(
+        "rummykit.tui.watch.watch", lambda record, seat: seen.append((record.game, seat)) or 0
+    )
+    path = played_record(tmp_path, "vatikanen", 4)
+    assert main(["replay", str(path), "--show", "--seat", "1"]) == 0
+    assert seen == [("vatikanen", 1)]

@@ -7,6 +7,7 @@ not a record included (``{"ok": false, "error": "not a record", ...}``).
 
 What a person reads counts deals and actions from 1 ("deal 4, action 12");
 the JSON keeps RECORD.md's indexes from 0 (``"deal": 3, "action": 11``).
+``--show`` steps through the record in the terminal UI (:mod:`rummykit.tui.watch`).
 """
 
 from __future__ import annotations
@@ -25,12 +26,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Register the sub-command."""
     p = sub.add_parser(
         "replay",
-        help="replay a game record and check every action",
+        help="replay a game record and check every action, or watch it (--show)",
         description="Replay a game record (docs/record.md) and check every action by the"
         " rules (docs/rules.md). Exit 0 legal, 1 illegal, 2 not a record.",
     )
     p.add_argument("file", help="a rummykit-record/1 JSON file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--show",
+        action="store_true",
+        help="step through the record in the terminal UI, forwards and back (needs the tui"
+        " extra): every hand when the game is over, else one seat's view",
+    )
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="with --show: see the game as seat N (from 0) saw it",
+    )
     p.set_defaults(handler=run)
 
 
@@ -67,6 +80,20 @@ def describe_end(record: GameRecord, result: ReplayResult) -> str:
     )
 
 
+def _show(record: GameRecord, seat: int | None) -> int:
+    """``--show``: the watch app (needs the tui extra)."""
+    try:
+        from rummykit.tui.watch import watch
+    except ImportError:
+        print("rummykit replay: --show needs the tui extra: pip install 'rummykit[tui]'")
+        return 2
+    try:
+        return watch(record, seat)
+    except ValueError as exc:
+        print(f"rummykit replay: {exc}", file=sys.stderr)
+        return 2
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay the record and print the standings or the first illegal action."""
     try:
@@ -74,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         result = replay(record)
     except RecordError as exc:
         return _not_a_record(str(exc), args.json)
+    if args.show:
+        return _show(record, args.seat)
     claimed = (record.result or {}).get("scores")
     note = None
     if result.ok and claimed is not None and list(claimed) != list(result.scores):

@@ -136,7 +136,7 @@ def append_turn(out: Text, view: Mapping[str, Any], me: int, paused: str | None 
     elif view["turn"] == me:
         out.append("your turn", style="bold green")
     else:
-        out.append(f"{view['players'][view['turn']]}'s turn", style="bold")
+        out.append(f"to act: {view['players'][view['turn']]}", style="bold")
     return out
 
 
