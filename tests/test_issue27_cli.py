@@ -272,3 +272,44 @@ def test_defect8_simulate_quiet_prints_no_seed_line(capsys: pytest.CaptureFixtur
     assert main([*argv, "--workers", "1", "--quiet"]) == 0
     out, err = capsys.readouterr()
     assert err == "" and "seed" in out
+
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_defect2_the_rules_and_the_record_format_ship_in_docs_by_rule_id() -> None:
+    rules = (ROOT / "docs" / "rules.md").read_text()
+    for rule in [f"V{i}" for i in range(1, 17)] + [f"K{i}" for i in range(1, 16)]:
+        assert f"**{rule} " in rules, rule
+    record = (ROOT / "docs" / "record.md").read_text()
+    for words in ('"finished"', '"to_act"', '"terminal"', "from 1", "not a record"):
+        assert words in record
+    assert (ROOT / "docs" / "rules-decisions.md").exists()
+
+
+def test_defect2_readme_help_screens_and_help_link_the_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from rummykit.tui.kontrakt_play import HELP as KONTRAKT_HELP
+    from rummykit.tui.vatikanen_play import HELP as VATIKANEN_HELP
+
+    readme = (ROOT / "README.md").read_text()
+    for doc in ("docs/rules.md", "docs/record.md", "docs/rules-decisions.md"):
+        assert f"({doc})" in readme
+    assert "shared folder" not in readme
+    for text in (VATIKANEN_HELP, KONTRAKT_HELP):
+        assert "docs/rules.md" in text
+    for argv in ([], ["play"], ["solve"], ["replay"], ["simulate"]):
+        with pytest.raises(SystemExit):
+            main([*argv, "--help"])
+        assert "docs/rules.md" in capsys.readouterr().out.replace("\n", " "), argv
+
+
+def test_friction_the_help_says_what_the_engine_does_with_blocked_games_and_jokers() -> None:
+    from rummykit.tui.vatikanen_play import HELP as text
+
+    HELP = " ".join(text.replace("**", "").split())
+    assert "V15" in HELP and "pays the winner the difference" in HELP
+    assert "divided by the number" in HELP
+    assert "V11" in HELP and "even from the joker's own" in HELP
+    assert "One real card frees one joker" in HELP and "same play" in HELP

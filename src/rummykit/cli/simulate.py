@@ -82,7 +82,7 @@ def add_parser(sub: Any) -> None:
         help="let bots play many games (duplicate deals) and measure them",
         description="Let bots play many games with duplicate deals: every deck is played once "
         "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95% "
-        "interval, mean score and Elo-style ratings.",
+        "interval, mean score and Elo-style ratings. The rules by id: docs/rules.md.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

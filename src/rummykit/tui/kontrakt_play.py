@@ -34,6 +34,10 @@ __all__ = ["HELP", "KontraktAdapter"]
 HELP = """\
 # Kontraktsrummy: how to play
 
+Every message that refuses a move names the rule it applies (K1-K15): the
+rules, by id, are in `docs/rules.md` of rummykit (what the engine decides
+where they are silent: `docs/rules-decisions.md`).
+
 A game is **seven deals**. Each deal has a **contract** you must lay down
 before anything else: deal 1 two groups, 2 a group and a run, 3 two runs,
 4 three groups, 5 two groups and a run, 6 a group and two runs, 7 three
@@ -70,7 +74,8 @@ left in your hand when someone goes out (ace and joker 15, K Q J 10 ten,
 | `discard Qs` | discard a card: confirms what is staged and ends your turn |
 | `hint` | which contract melds your hand can make now (put in the input line) |
 | `scores` | the score sheet over the seven deals (F4) |
-| `sort`, `next`, `help`, `quit` | sort the hand; the next deal or game; this help; leave |
+| `sort`, `next`, `help` | sort the hand; the next deal or game; this help |
+| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |
 
 Melds on the table are numbered #0, #1, … in the order they were laid, and
 shown in front of the player who laid them.
@@ -79,7 +84,8 @@ shown in front of the player who laid them.
 `c d h s`; `*` is a joker. Start typing a card and press **Tab** (or →) to
 complete it from your hand.
 
-**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit · Escape closes this panel.
+**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit (asks first; the game
+is saved and can be resumed) · Escape closes this panel.
 """
 
 _STAGED = (k.LayDown, k.LayOff, k.SwapJoker)

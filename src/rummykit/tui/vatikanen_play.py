@@ -30,26 +30,57 @@ __all__ = ["HELP", "VatikanenAdapter"]
 HELP = """\
 # Vatikanen: how to play
 
+Every message that refuses a move names the rule it applies (V1-V16): the
+rules, by id, are in `docs/rules.md` of rummykit (what the engine decides
+where they are silent: `docs/rules-decisions.md`).
+
 **Goal:** be the first to get rid of all your cards. The others then pay you
-what is left in their hands (joker 25, ace 15, K Q J 10 ten each, 2-9 face value).
+what is left in their hands (joker 25, ace 15, K Q J 10 ten each, 2-9 face
+value) (V13).
 
 **Your turn:** either *play* cards from your hand onto the table, or *draw*
-one card from the stock (your turn then ends).
+one card from the stock (your turn then ends) (V4).
 
 - Your **first play** (opening) must be exactly **one run** of 3 or more cards
-  of one suit from your hand, like `7♥ 8♥ 9♥`. The table is not touched then.
+  of one suit from your hand, like `7♥ 8♥ 9♥`. The table is not touched then (V7).
 - After you have opened you may lay as many cards as you like: new melds,
   cards added to any meld, and you may **rearrange the whole table** as long
-  as you add at least one card and every meld is valid afterwards.
+  as you add at least one card and every meld is valid afterwards (V8, V9).
+  No card ever goes from the table back to a hand.
 - A **run** is 3+ cards of one suit in a row (ace low A-2-3 or high Q-K-A, not
-  K-A-2); a **group** is 3+ cards of one rank (suits may repeat).
-- A **joker** ★ stands for any card; on the table it keeps standing for the
-  card it was laid as (★=8♥ in a run, ★=8 in a group). It may move to mean
-  something else only when the table keeps a real card in its stead: a real
-  8♥ for ★=8♥, any real 8 for ★=8, from your hand or anywhere on the table,
-  even from its own group (from 5♣ 5♦ 5♠ ★ the ★ may go into a run, as the
-  fives stay). One real card for each joker moved.
-- When the stock is empty you *pass* instead of drawing.
+  K-A-2) (V5); a **group** is 3+ cards of one rank (suits may repeat) (V6).
+
+## Jokers on the table (V11, V12): what the engine does
+
+- A **joker** ★ stands for any card when it is laid. On the table it keeps
+  standing for the card it was laid as: ★=8♥ in a run (that rank and suit),
+  ★=8 in a group (that rank).
+- It may move to a place where it means something else (into another meld,
+  or to another card) only when the table you leave holds a **real card in
+  its stead**: a real 8♥ for ★=8♥, any real 8 for ★=8. That card may come
+  from your hand or from anywhere on the table, **even from the joker's own
+  group**: from 5♣ 5♦ 5♠ ★ the ★ may go into a run (★ 6♥ 7♥, as 5♥), since
+  the fives stay on the table as a group of three.
+- **One real card frees one joker**; a freed joker must be used in a meld in
+  the same play (it never goes to a hand). A run joker may also stay as that
+  very card in a group of its rank (★=8♥ beside 8♣ 8♦ 8♠).
+- The engine checks only what the table holds afterwards (V12): any
+  arrangement of valid melds in which every table joker still stands for its
+  card, or has been freed by its own real card.
+- A table playing the `free_jokers` option lets table jokers move freely as
+  wild cards (not this game's default).
+
+## The end of the stock (V14, V15)
+
+- When the stock is empty you *pass* instead of drawing (or play).
+- **Blocked game:** when every player passes in turn with an empty stock,
+  the game ends. The lowest hand value wins, and **each other player pays the
+  winner the difference** between their own hand value and the winner's.
+  Players tied for lowest share the win: they pay each other nothing, and
+  each other player pays each of them the difference divided by the number
+  of tied winners. (A table playing without the `blocked_game` option ends
+  such a game with no winner and no payments.)
+- The balances of a session carry on from game to game (zero-sum, V16).
 
 ## Commands
 
@@ -64,7 +95,8 @@ one card from the stock (your turn then ends).
 | `hint` | the best play (most cards), put in the input line for you |
 | `sort` | sort your hand by suit or by rank |
 | `next` | after a game: deal the next game of the session |
-| `help`, `quit` | this help; leave (the record is saved) |
+| `help` | this help |
+| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |
 
 **Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits
 `c d h s` (clubs, diamonds, hearts, spades); `*` is a joker (`*:8h` on a
@@ -73,7 +105,8 @@ whole new table, write each run from low to high (`Qh Kh Ah`): a `*` stands
 for the card of its place.
 Start typing a card and press **Tab** (or →) to complete it from your hand.
 
-**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit · Escape closes this panel.
+**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit (asks first; the game is saved
+and can be resumed) · Escape closes this panel.
 """
 
 
