@@ -17,7 +17,7 @@ from rummykit.cli import main
 from rummykit.cli.play import quit_note
 from rummykit.games import vatikanen as v
 from rummykit.record import load_record
-from rummykit.tui.app import PlayApp, QuitScreen
+from rummykit.tui.app import CommandInput, PlayApp, QuitScreen
 from rummykit.tui.controller import Controller
 from rummykit.tui.setup import make_controller, resume_controller
 from rummykit.tui.watch import Watch, WatchApp
@@ -257,3 +257,159 @@ def test_watch_replay_show_runs_the_watch_app(
     path = played_record(tmp_path, "vatikanen", 4)
     assert main(["replay", str(path), "--show", "--seat", "1"]) == 0
     assert seen == [("vatikanen", 1)]
+
+
+def kontrakt_position(tmp_path: Path, hand: str, *, deal: int = 1, top: str = "9c") -> Controller:
+    """A two-player Kontrakt controller in deal ``deal`` (from 0), the person to play with
+    ``hand`` after drawing; the discard pile's top is ``top``."""
+    from collections import Counter
+
+    from rummykit.cards import full_deck, parse_cards
+    from rummykit.games import kontrakt as k
+
+    c = make_controller("kontrakt", players=2, seed=1, records=tmp_path)
+    mine = parse_cards(hand)
+    rest = Counter(full_deck(2, 2))
+    rest.subtract(mine)
+    rest.subtract(parse_cards(top))
+    others = sorted((c for c in rest.elements() if not c.is_joker), key=str)
+    theirs = others[:10]
+    stock = [card for card in rest.elements() if card not in theirs[:0]]
+    left = Counter(stock)
+    left.subtract(theirs)
+    game = k.KontraktGame.from_position(
+        [mine, theirs],
+        deal=deal,
+        dealer=1,
+        stock=list(left.elements()),
+        discard_pile=parse_cards(top),
+        turn=0,
+        phase=k.Phase.PLAY if len(mine) == 11 else k.Phase.DRAW,
+        players=c.adapter.names,
+        seed=1,
+    )
+    c.adapter.game_obj = game
+    return c
+
+
+def test_friction_kontrakt_hint_builds_with_the_hand_and_suggests_a_discard(
+    tmp_path: Path,
+) -> None:
+    c = kontrakt_position(tmp_path, "3c 3d 3s 4h 5h * 2h 9c Kd Qs 8d")
+    reply = c.submit("hint")
+    assert "2h *:3h 4h 5h" in reply.text and "*:6h" not in reply.text
+    assert "then discard" in reply.text
+    assert reply.prefill is not None and reply.prefill.startswith("meld 3")
+    assert c.submit(reply.prefill).kind == "info"  # the engine takes what the hint says
+
+
+def test_defect10_kontrakt_prompt_shows_a_ten_as_10_not_t(tmp_path: Path) -> None:
+    c = kontrakt_position(tmp_path, "3c 3d 3s 4h 5h * 2h 9c Kd Qs", top="Th")
+    assert "10♥" in c.prompt() and "T♥" not in c.prompt()
+
+
+def test_defect10_no_you_deals_no_yous_turn_and_no_1_cards(tmp_path: Path) -> None:
+    c = make_controller("vatikanen", players=2, seed=2, records=tmp_path)
+    while not c.adapter.paused():
+        first_legal(c, 1)
+    text = c.adapter.resume()
+    assert "You deals" not in text and "The dealer is" in text
+    view = c.real_view()
+    view["turn"] = 0
+    assert "You's" not in c.adapter.status(view).plain
+    k = make_controller("kontrakt", players=2, seed=2, records=tmp_path)
+    reply = k.submit("draw")  # not your turn yet: the upcard is offered first
+    assert "You's" not in reply.text
+    spec_game = v.VatikanenGame(["You", "Astrid"], seed=4)
+    try:
+        spec_game.verify(v.Draw(1))
+    except ValueError as exc:
+        assert "You's" not in str(exc) and "the player to act is You" in str(exc)
+
+
+def test_friction_hint_prefill_is_selected_so_typing_replaces_it(tmp_path: Path) -> None:
+    c = vatikanen_position(tmp_path, ["2c 5d 9h Ks", "Kc Kd Ks 4s 6s"], opened=[False, False])
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await pilot.press("f3")
+        await pilot.pause()
+        box = app.query_one(CommandInput)
+        assert box.value == "draw" and box.selected_text == "draw"
+        await pilot.press(*"play 2c")
+        await pilot.pause()
+        assert box.value == "play 2c"  # not "drawplay 2c"
+
+    run_app(c, body)
+
+
+def test_friction_an_error_is_cleared_when_the_turn_changes(tmp_path: Path) -> None:
+    c = make_controller("vatikanen", players=2, seed=11, records=tmp_path)
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await type_line(app, pilot, "play Ks Ks Ks Ks")
+        assert app.last_reply is not None and app.last_reply.kind == "error"
+        assert "V4" in screen_text(app, "#message")
+        c.adapter.apply(v.Draw(0))  # the turn passes, and the bot plays
+        app.schedule_bots()
+        app.refresh_game()
+        assert screen_text(app, "#message").strip() == ""
+
+    run_app(c, body)
+
+
+def test_friction_a_staged_play_shows_as_staged_in_the_players_panel(tmp_path: Path) -> None:
+    c = vatikanen_position(tmp_path, ["7h 8h 9h 2c 5d", "Kc Kd Ks 4s 6s"], opened=[False, False])
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await type_line(app, pilot, "play 7h 8h 9h")
+        assert c.staged
+        you = next(line for line in screen_text(app, "#players").splitlines() if "You" in line)
+        assert "staged" in you and "5→2" in you and "yes" not in you
+        await type_line(app, pilot, "")  # confirmed: now it counts
+        you = next(line for line in screen_text(app, "#players").splitlines() if "You" in line)
+        assert "yes" in you and "staged" not in you
+
+    run_app(c, body)
+
+
+def test_friction_kontrakt_deal_over_screen_shows_the_ended_deal_whole(tmp_path: Path) -> None:
+    c = make_controller("kontrakt", players=2, seed=5, records=tmp_path)
+    while not c.adapter.between_deals:
+        first_legal(c, 1)
+    end = [e for e in c.real_view()["log"] if e["type"] == "deal_end"][-1]
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        assert "Deal 1 of 7 is over" in screen_text(app, "#table")
+        status = screen_text(app, "#status")
+        assert "deal 1 of 7" in status and "2 groups" in status
+        hand = app.query_one("#hand", Static)
+        assert "when the deal ended" in str(hand.border_title)
+        assert sorted(app.controller.adapter.ended_hand(c.real_view()) or []) == sorted(
+            end["hands"][0]
+        )
+        players = screen_text(app, "#players")
+        assert str(end["totals"][1]) in players
+        await type_line(app, pilot, "")  # go on: now the next deal is shown
+        assert "deal 2 of 7" in screen_text(app, "#status")
+        assert "Your hand: 10 cards" in str(app.query_one("#hand", Static).border_title)
+
+    run_app(c, body)
+
+
+def test_friction_the_players_panel_fits_a_standard_80x24_terminal(tmp_path: Path) -> None:
+    for game, columns in (("vatikanen", ("cards", "opened", "balance")), ("kontrakt", ("laid",))):
+        c = make_controller(game, players=4, seed=3, bots="random", records=tmp_path)
+
+        async def body(
+            app: PlayApp, pilot: Pilot[None], columns: tuple[str, ...] = columns
+        ) -> None:
+            width = app.query_one("#players", Static).content_region.width
+            lines = screen_text(app, "#players", width=width).splitlines()
+            head = lines[0]
+            for column in ("player", "cards", *columns):
+                assert column in head
+            for name in ("Astrid", "Bo", "Cilla"):
+                line = next(x for x in lines if name in x)
+                assert "random" in line  # the bot's level on the name's line
+
+        run_app(c, body, size=(80, 24))

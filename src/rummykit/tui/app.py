@@ -152,7 +152,7 @@ class PlayApp(App[None]):
     CSS = """
     #status { height: 1; background: $primary; color: $text; }
     #main { height: 1fr; }
-    #left { width: 40%; max-width: 50; min-width: 32; }
+    #left { width: 40%; max-width: 50; min-width: 42; }
     #players { height: auto; border: round $secondary; border-title-color: $text; }
     #log { height: 1fr; border: round $secondary; }
     #right { width: 1fr; }
@@ -176,6 +176,7 @@ class PlayApp(App[None]):
         self.bot_delay = bot_delay
         self.sort_by: SortOrder = "suit"
         self.last_reply: Reply | None = None
+        self._shown_at: object = None
         self.saved_path: str | None = None
         self._bot_timer: Any = None
         self._thinking = False
@@ -219,21 +220,39 @@ class PlayApp(App[None]):
     def show(self, reply: Reply) -> None:
         """Put a reply in the message line (errors in red)."""
         self.last_reply = reply
+        self._shown_at = self._turn_key()
         style = {"error": "bold red", "done": "green", "info": ""}[reply.kind]
         self.query_one("#message", Static).update(Text(reply.text, style=style))
 
+    def _turn_key(self) -> object:
+        """Changes whenever the turn passes (or a game or deal ends)."""
+        view = self.controller.real_view()
+        log = view.get("log")
+        return (view.get("turn"), len(log) if isinstance(log, list) else 0, view.get("over"))
+
     def refresh_game(self) -> None:
-        """Redraw every panel from the view (staged actions included)."""
+        """Redraw every panel from the view (staged actions included).
+
+        An error stays on the message line only until the game moves on (the
+        bots' turns): then it is cleared, since it no longer applies.
+        """
         c = self.controller
         adapter = c.adapter
+        last = self.last_reply
+        if last is not None and last.kind == "error" and self._shown_at != self._turn_key():
+            self.show(Reply(""))
         view = c.view()
         self.query_one("#status", Static).update(adapter.status(view))
         self.query_one("#players", Static).update(adapter.players_panel(view))
         new = adapter.added_cards(c.staged)
         self.query_one("#table", Static).update(adapter.table_panel(view, new))
-        hand = c.hand()
+        ended = adapter.ended_hand(view)
+        hand = c.hand() if ended is None else ended
         hand_box = self.query_one("#hand", Static)
-        hand_box.border_title = f"Your hand: {len(hand)} cards, by {self.sort_by} (F2 sorts)"
+        if ended is not None:
+            hand_box.border_title = f"Your hand when the deal ended: {_cards(len(hand))}"
+        else:
+            hand_box.border_title = f"Your hand: {_cards(len(hand))}, by {self.sort_by} (F2 sorts)"
         hand_box.update(hand_text(hand, self.sort_by))
         prompt = c.prompt()
         if c.record_path is not None and adapter.game_over():
@@ -274,10 +293,10 @@ class PlayApp(App[None]):
             self.action_scores()
         else:
             self.show(reply)
-        if reply.prefill:
+        if reply.prefill:  # selected: Enter takes it, typing replaces it
             box = self.query_one(CommandInput)
             box.value = reply.prefill
-            box.cursor_position = len(reply.prefill)
+            box.select_all()
         self.refresh_game()
         self.schedule_bots()
 
@@ -390,3 +409,12 @@ class PlayApp(App[None]):
                 self.exit()
 
         self.push_screen(QuitScreen(text), answered)
+
+
+def _cards(n: int) -> str:
+    """``n`` cards, in the singular for one.
+
+    >>> _cards(1), _cards(13)
+    ('1 card', '13 cards')
+    """
+    return "1 card" if n == 1 else f"{n} cards"

@@ -217,6 +217,11 @@ class GameAdapter(ABC):
     def same_round(self, real: View, preview: View) -> bool:
         """True when ``preview`` (after the staged actions) is still the same game or deal."""
 
+    def ended_hand(self, view: View) -> list[str] | None:
+        """While play waits after a deal (Kontrakt), the person's hand as that deal ended
+        it (shown instead of the next deal's hand); None otherwise."""
+        return None
+
     def scores_panel(self, view: View) -> RenderableType | None:
         """The score sheet, where the game has one."""
         return None
@@ -315,6 +320,7 @@ class Controller:
         if not self.adapter.same_round(real, view):
             return real
         view["turn"] = real["turn"]
+        view["staged_from"] = real  # what is confirmed: the players panel shows the difference
         return view
 
     def hand(self) -> list[str]:

@@ -235,7 +235,8 @@ class VatikanenAdapter(GameAdapter):
         """The next game of the session, the deal passing to the left (V16)."""
         game = self.session.next_game()
         first = game.players[game.to_act] if game.to_act is not None else "?"
-        return f"game {game.number}: {game.players[game.dealer]} deals, {first} plays first"
+        dealer = game.players[game.dealer]
+        return f"Game {game.number} is dealt. The dealer is {dealer}; the first to play is {first}."
 
     def record(self) -> GameRecord:
         """The whole session so far as one record (one deal per game)."""
@@ -260,14 +261,17 @@ class VatikanenAdapter(GameAdapter):
             what = "draw" if game.stock_size else "pass"
             opened = game.opened(self.seat)
             why = "no play is possible" if opened else "no run of 3+ cards to open with"
-            return Reply(f"hint: {why}: {what}", "info", prefill=what)
+            return Reply(f"hint: {why}: {what} (Enter does it)", "info", prefill=what)
         cards = " ".join(str(c.plain()) for c in play.add)
-        kind = "open with" if not game.opened(self.seat) else "play"
-        return Reply(
-            f"hint: {kind} {len(play.add)} card(s): {cards} (Enter stages it)",
-            "info",
-            prefill=f"play {cards}",
-        )
+        shown = cards_text([str(c.plain()) for c in play.add]).plain
+        n = len(play.add)
+        if not game.opened(self.seat):
+            text = f"hint: open with these {n} cards: {shown} (Enter stages it)"
+        elif n == 1:
+            text = f"hint: play this card: {shown} (Enter stages it)"
+        else:
+            text = f"hint: play these {n} cards: {shown} (Enter stages it)"
+        return Reply(text, "info", prefill=f"play {cards}")
 
     def help_text(self) -> str:
         """The help panel."""
@@ -314,12 +318,16 @@ class VatikanenAdapter(GameAdapter):
         table = players_table(
             "▶ to act · D dealer", ("cards", "right"), ("opened", "center"), ("balance", "right")
         )
+        real = view.get("staged_from") or view  # staged cards are not played yet
         for seat in range(len(view["players"])):
             mark, who = seat_cells(view, seat, self.seat, self.bots[seat])
-            opened = "yes" if view["opened"][seat] else "no"
-            table.add_row(
-                mark, who, str(view["hand_sizes"][seat]), opened, _money(view["balances"][seat])
-            )
+            opened = "yes" if real["opened"][seat] else "no"
+            cards = str(real["hand_sizes"][seat])
+            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
+                cards = f"{cards}→{view['hand_sizes'][seat]}"
+                if not real["opened"][seat]:
+                    opened = "[yellow]staged[/yellow]"
+            table.add_row(mark, who, cards, opened, _money(real["balances"][seat]))
         return table
 
     def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
@@ -329,7 +337,9 @@ class VatikanenAdapter(GameAdapter):
             return Text("The table is empty: the first play must be one run (V7).", style="dim")
         pending = Counter(new)
         texts = [meld_text(m, pending) for m in melds]
-        head = Text(f"{len(melds)} meld(s), {sum(len(m) for m in melds)} cards", style="dim")
+        count = sum(len(m) for m in melds)
+        what = "1 meld" if len(melds) == 1 else f"{len(melds)} melds"
+        head = Text(f"{what}, {count} cards", style="dim")
         return Group(head, Columns(texts, padding=(0, 3)))
 
     def describe(

@@ -196,7 +196,7 @@ class WatchApp(App[None]):
     CSS = """
     #status { height: 1; background: $primary; color: $text; }
     #main { height: 1fr; }
-    #left { width: 40%; max-width: 50; min-width: 30; }
+    #left { width: 40%; max-width: 50; min-width: 42; }
     #players { height: auto; border: round $secondary; }
     #log { height: 1fr; border: round $secondary; }
     #right { width: 1fr; }

@@ -373,7 +373,9 @@ class KontraktGame:
         other.log = list(self.log)
         other._log_views = {k: list(v) for k, v in self._log_views.items()}
         other.scores = list(self.scores)
-        other._history = [*self._history[:-1], (*self._history[-1][:2], state.actions)]
+        other._history = (  # a game set up from a position has no history
+            [*self._history[:-1], (*self._history[-1][:2], state.actions)] if self._history else []
+        )
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
