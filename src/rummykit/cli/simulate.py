@@ -158,7 +158,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, list[str]]:
     games = decks * players
     if games != args.games:
         notes.append(
-            f"{args.games} games rounded up to {games}: {decks} deck(s) x {players} rotations"
+            f"{args.games} games rounded up to {games}: {count(decks, 'deck', 'decks')}"
+            f" x {players} rotations"
         )
     if args.bot_timeout <= 0 or args.bot_startup < 0:
         raise ValueError("--bot-timeout must be positive and --bot-startup not negative")
@@ -245,6 +246,15 @@ def report_problems(results: list[GameResult]) -> None:
         print(f"rummykit simulate: ... and {more} more bot faults", file=sys.stderr)
 
 
+def count(n: int, one: str, many: str) -> str:
+    """``n`` things, the word in the singular for one.
+
+    >>> count(1, "deck", "decks"), count(3, "deck", "decks")
+    ('1 deck', '3 decks')
+    """
+    return f"{n} {one if n == 1 else many}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -255,7 +265,7 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
     decks = config.decks
     head = (
         f"{summary['game']}, {n} players: {summary['games']} games"
-        f" ({decks} deck(s) x {n} seat rotations), seed {config.seed}"
+        f" ({count(decks, 'deck', 'decks')} x {n} seat rotations), seed {config.seed}"
         + (f", {backend}" if backend else "")
         + f", {summary['seconds']:.1f} s"
     )
@@ -287,9 +297,9 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
         if e["faults"] or e["substituted_moves"] or e["errors"]:
             kinds = ", ".join(f"{k} {v}" for k, v in e["fault_kinds"].items())
             lines.append(
-                f"{bot}: {e['faults']} fault(s) ({kinds or 'none'}),"
-                f" {e['substituted_moves']} move(s) played by the random bot,"
-                f" {e['errors']} game(s) failed"
+                f"{bot}: {count(e['faults'], 'fault', 'faults')} ({kinds or 'none'}),"
+                f" {count(e['substituted_moves'], 'move', 'moves')} played by the random bot,"
+                f" {count(e['errors'], 'game', 'games')} failed"
             )
     return "\n".join(lines)
 

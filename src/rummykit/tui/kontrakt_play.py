@@ -79,7 +79,7 @@ left in your hand when someone goes out (ace and joker 15, K Q J 10 ten,
 | Enter or `ok` | confirm what is staged (nothing is played until you confirm) |
 | `undo` | take back the last staged meld, lay-off or swap |
 | `discard Qs` | discard a card: confirms what is staged and ends your turn |
-| `hint` | which contract melds your hand can make now (put in the input line) |
+| `hint` | every useful action now (contract melds, lay-offs, swaps), then the discard |
 | `scores` | the score sheet over the seven deals (F4) |
 | `sort`, `next`, `help` | sort the hand; the next deal or game; this help |
 | `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |

@@ -92,7 +92,7 @@ one card from the stock (your turn then ends) (V4).
 | `undo` | take the staged play back |
 | `draw` | draw a card; your turn ends |
 | `pass` | pass (only when the stock is empty) |
-| `hint` | the best play (most cards), put in the input line for you |
+| `hint` | the best play (most cards), put in the input line selected: Enter stages it |
 | `sort` | sort your hand by suit or by rank |
 | `next` | after a game: deal the next game of the session |
 | `help` | this help |
