@@ -313,3 +313,18 @@ def test_friction_the_help_says_what_the_engine_does_with_blocked_games_and_joke
     assert "divided by the number" in HELP
     assert "V11" in HELP and "even from the joker's own" in HELP
     assert "One real card frees one joker" in HELP and "same play" in HELP
+
+
+def test_defect7_a_record_that_stops_as_a_deal_is_dealt_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummykit.games.kontrakt import DealEnded, KontraktGame
+
+    game = KontraktGame(["You", "Astrid"], seed=5)
+    while True:
+        if isinstance(game.apply(game.legal_actions()[0]), DealEnded):
+            break
+    path = game.to_record().save(tmp_path / "between.json")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ends mid-game, as deal 2 is dealt: the player to act is" in out

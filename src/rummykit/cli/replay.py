@@ -74,6 +74,11 @@ def describe_end(record: GameRecord, result: ReplayResult) -> str:
             " the next deal has not begun."
         )
     who = record.players[result.to_act]
+    if actions == 0:
+        return (
+            f"legal: {replayed}; the record ends mid-game, as deal {deals} is dealt:"
+            f" the player to act is {who} (seat {result.to_act})."
+        )
     return (
         f"legal: {replayed}; the record ends mid-game, in deal {deals} after action"
         f" {actions}: the player to act is {who} (seat {result.to_act})."
