@@ -67,7 +67,7 @@ def test_replay_exits_2_on_bad_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     path = write(tmp_path, None, raw="{not json")
     assert main(["replay", str(path), "--json"]) == 2
     out = capsys.readouterr()
-    assert out.out == "" and "not valid JSON" in out.err
+    assert json.loads(out.out)["ok"] is False and "not valid JSON" in out.err
 
 
 def test_replay_exits_2_on_unknown_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

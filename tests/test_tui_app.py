@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
@@ -33,13 +34,14 @@ def run_app(
     body: Callable[[PlayApp, Pilot[None]], Awaitable[None]],
     *,
     bot_delay: float = 0,
+    size: tuple[int, int] = SIZE,
 ) -> None:
     """Run ``body`` against a headless app for ``controller`` (``bot_delay`` > 0: the
     bots think on a worker thread, as in play)."""
 
     async def main() -> None:
         app = PlayApp(controller, bot_delay=bot_delay)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await body(app, pilot)
 
@@ -72,9 +74,9 @@ def message(app: PlayApp) -> str:
     return screen_text(app, "#message").strip()
 
 
-def screen_text(app: PlayApp, widget: str) -> str:
-    """The plain text a Static widget shows."""
-    console = Console(width=SIZE[0], record=True, file=io.StringIO())
+def screen_text(app: App[None], widget: str, width: int | None = None) -> str:
+    """The plain text a Static widget shows (``width``: the widget's own, as laid out)."""
+    console = Console(width=width or SIZE[0], record=True, file=io.StringIO())
     console.print(app.query_one(widget, Static).content)
     return console.export_text()
 

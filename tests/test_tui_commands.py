@@ -68,7 +68,7 @@ def test_vatikanen_simple_commands(text: str, expected: object) -> None:
     [
         ("fold", "unknown command 'fold'"),
         ("play", "name the cards"),
-        ("play 7h |", "name the cards of each meld"),
+        ("play 7h |", "write the whole new table"),
         ("play 7h | 7h 8h || 9h", "is empty"),
         ("draw 7h", "'draw' takes nothing"),
         ("undo 3", "'undo' takes nothing"),

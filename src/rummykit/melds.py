@@ -19,11 +19,12 @@ True
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rummykit.cards import Card, Meaning, Suit, kontrakt_value, vatikanen_value
+from rummykit.cards import Card, Meaning, Suit, kontrakt_value, rank_text, vatikanen_value
 
 __all__ = [
     "KONTRAKT",
@@ -37,11 +38,35 @@ __all__ = [
     "classify",
     "read_meld",
     "rules_named",
+    "run_problem",
 ]
 
 
 class MeldError(ValueError):
-    """Cards that do not form a meld; the message says why, in a player's words."""
+    """Cards that do not form a meld; the message says why, in a player's words.
+
+    ``rule`` is the rule id the cards break (``"V5"``, ``"K5"``), or None;
+    ``message`` is the reason without it, for a caller that names the rule
+    itself (a :class:`~rummykit.errors.RuleError`): :meth:`reason` cites the
+    rule only when it is another one, so that no message names a rule twice.
+
+    >>> exc = MeldError("3s 8s Qs is not a run: there is a gap between 3 and 8", "V5")
+    >>> str(exc)
+    '3s 8s Qs is not a run: there is a gap between 3 and 8 (V5)'
+    >>> exc.reason("V5"), exc.reason("V9")[-4:]
+    ('3s 8s Qs is not a run: there is a gap between 3 and 8', '(V5)')
+    """
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message if rule is None else f"{message} ({rule})")
+        self.message = message
+        self.rule = rule
+
+    def reason(self, rule: str | None = None) -> str:
+        """The reason, citing its rule unless that is ``rule`` (the caller's own)."""
+        if self.rule is None or self.rule == rule:
+            return self.message
+        return f"{self.message} ({self.rule})"
 
 
 class MeldKind(StrEnum):
@@ -172,7 +197,7 @@ def _read_group(cards: Sequence[Card], rules: MeldRules) -> Meld:
     rank = naturals[0].rank
     rule = rules.group_rule
     if any(c.rank != rank for c in naturals):
-        raise MeldError(f"{_describe(cards)} mixes ranks, so it is no group ({rule})")
+        raise MeldError(f"{_describe(cards)} mixes ranks, so it is no group", rule)
     meanings: list[Meaning] = []
     for c in cards:
         if not c.is_joker:
@@ -239,9 +264,9 @@ def _read_run(cards: Sequence[Card], rules: MeldRules) -> Meld:
     assert suit is not None
     rule = rules.run_rule
     if any(c.suit != suit for c in naturals):
-        raise MeldError(f"{_describe(cards)} mixes suits, so it is no run ({rule})")
+        raise MeldError(f"{_describe(cards)} mixes suits, so it is no run", rule)
     if len(cards) > rules.max_run_length:
-        raise MeldError(f"a run has at most {rules.max_run_length} cards ({rule})")
+        raise MeldError(f"a run has at most {rules.max_run_length} cards", rule)
     placed_all = all(not c.is_joker or c.stands_for is not None for c in cards)
     orders: list[list[Card]] = [list(cards), list(reversed(cards))]
     # A joker at the end of a run may stand for either end (RULES.md, 0).
@@ -259,11 +284,72 @@ def _read_run(cards: Sequence[Card], rules: MeldRules) -> Meld:
         meld = _run_in_order(order, rules, suit)
         if meld is not None:
             return meld
-    if rules.ace_high:
-        why = "an ace is low (A-2-3) or high (Q-K-A), never both"
-    else:
-        why = "the ace is low only (A-2-3)"
-    raise MeldError(f"{_describe(cards)} is not in consecutive ranks: {why} ({rule})")
+    raise MeldError(run_problem(cards, rules), rule)
+
+
+def _rank_name(rank: int) -> str:
+    return "10" if rank == 10 else rank_text(rank)
+
+
+def run_problem(cards: Sequence[Card], rules: MeldRules) -> str:
+    """Why ``cards`` (natural cards of one suit, and jokers) are no run, in a player's
+    words and without the rule id: a rank held twice, a gap the jokers cannot
+    fill, the ace's place, or the jokers' places.
+
+    >>> from rummykit.cards import parse_cards
+    >>> run_problem(parse_cards("3s 8s Qs"), VATIKANEN)
+    '3s 8s Qs is not a run: there is a gap between 3 and 8'
+    >>> run_problem(parse_cards("4c 5c 8c"), KONTRAKT)
+    '4c 5c 8c is not a run: there is a gap between 5 and 8'
+    >>> run_problem(parse_cards("3s * 8s"), VATIKANEN)
+    '3s * 8s is not a run: the gap between 3 and 8 is more than one joker can fill'
+    >>> run_problem(parse_cards("Qc Kc Ac"), KONTRAKT)
+    'Qc Kc Ac is not a run: the ace is low only (A-2-3, never Q-K-A)'
+    >>> run_problem(parse_cards("Kc Ac 2c"), VATIKANEN)
+    'Kc Ac 2c is not a run: an ace is low (A-2-3) or high (Q-K-A), never both, so K-A-2 is none'
+    >>> run_problem(parse_cards("4c 4c 5c"), KONTRAKT)
+    '4c 4c 5c is not a run: it holds 4c twice, and a run holds each rank once'
+    """
+    text = _describe(cards)
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = len(cards) - len(naturals)
+    counts: dict[int, int] = {}
+    for c in naturals:
+        counts[c.rank] = counts.get(c.rank, 0) + 1
+    for c in sorted(naturals, key=lambda c: c.rank):
+        allowed = 2 if c.rank == 1 and rules.ace_high else 1
+        if counts[c.rank] > allowed:
+            return f"{text} is not a run: it holds {c} twice, and a run holds each rank once"
+    ranks = sorted(counts)
+    low = sorted(r for r in ranks for _ in range(counts[r]))
+    others = [r for r in low if r != 1]
+    high = sorted([*others, 14]) if counts.get(1) == 1 else sorted([*others, 1, 14])
+
+    def missing(order: list[int]) -> int:
+        return order[-1] - order[0] + 1 - len(order)
+
+    options = [low, high] if rules.ace_high and 1 in counts else [low]
+    best = min(options, key=missing)
+    wraps = 1 in counts and 13 in counts and (2 in counts or 3 in counts)
+    if 1 in counts and not rules.ace_high and missing(high) <= jokers < missing(low):
+        return f"{text} is not a run: the ace is low only (A-2-3, never Q-K-A)"
+    if wraps and missing(best) > jokers:
+        if rules.ace_high:
+            why = "an ace is low (A-2-3) or high (Q-K-A), never both, so K-A-2 is none"
+        else:
+            why = "the ace is low only (A-2-3), so K-A-2 is none"
+        return f"{text} is not a run: {why}"
+    if missing(best) > jokers:
+        a, b = next((a, b) for a, b in itertools.pairwise(best) if b - a > 1)
+        gap = f"{_rank_name(a)} and {_rank_name(b)}"
+        if not jokers:
+            return f"{text} is not a run: there is a gap between {gap}"
+        fill = "one joker" if jokers == 1 else "the jokers"
+        return f"{text} is not a run: the gap between {gap} is more than {fill} can fill"
+    return (
+        f"{text} is not a run in this order: a joker stands for the card of its place,"
+        " and the cards must follow one another"
+    )
 
 
 def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
@@ -309,10 +395,14 @@ def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
         return _read_group(cards, rules)
     if same_suit:
         return _read_run(cards, rules)
-    kinds = f"{rules.run_rule}, {rules.group_rule}"
+    kinds = (
+        rules.run_rule
+        if rules.run_rule == rules.group_rule
+        else f"{rules.run_rule}, {rules.group_rule}"
+    )
     raise MeldError(
-        f"{_describe(cards)} is neither a run (one suit, consecutive)"
-        f" nor a group (one rank) ({kinds})"
+        f"{_describe(cards)} is neither a run (one suit, consecutive) nor a group (one rank)",
+        kinds,
     )
 
 

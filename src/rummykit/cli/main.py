@@ -23,6 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rummykit",
         description="Vatikanen and Kontraktsrummy: play, solve, replay and simulate.",
+        epilog="The rules, by the ids every message cites (V7, K13): docs/rules.md; the record"
+        " format: docs/record.md; what rummykit decides where the rules are silent:"
+        " docs/rules-decisions.md. Each command's own --help says more.",
     )
     parser.add_argument("--version", action="version", version=f"rummykit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -22,9 +22,16 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "play",
         help="play Vatikanen or Kontraktsrummy against bots in the terminal",
-        description="Play against bots in a full-screen terminal UI (docs/playing.md).",
+        description="Play against bots in a full-screen terminal UI (docs/playing.md;"
+        " the rules by id: docs/rules.md).",
     )
-    p.add_argument("game", choices=games.names(), nargs="?", default=games.names()[0])
+    p.add_argument("game", choices=games.names(), nargs="?", help="the game (default: vatikanen)")
+    p.add_argument(
+        "--resume",
+        metavar="RECORD",
+        help="carry on a game that was quit, from its record (the record goes on being saved"
+        " there); the players, bots and seed come from the record",
+    )
     p.add_argument(
         "--players",
         type=int,
@@ -53,22 +60,60 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print("rummykit play: install the tui extra: pip install 'rummykit[tui]'", file=sys.stderr)
         return 2
-    from rummykit.tui.setup import make_controller
+    from rummykit.tui.setup import make_controller, resume_controller
 
     try:
-        controller = make_controller(
-            args.game,
-            players=args.players,
-            seed=args.seed,
-            bots=args.bots,
-            name=args.name,
-            records=args.records,
-        )
+        if args.resume is not None:
+            controller = _resumed(args, resume_controller)
+        else:
+            controller = make_controller(
+                args.game or games.names()[0],
+                players=args.players,
+                seed=args.seed,
+                bots=args.bots,
+                name=args.name,
+                records=args.records,
+            )
     except ValueError as exc:
         print(f"rummykit play: {exc}", file=sys.stderr)
         return 2
     app = PlayApp(controller, bot_delay=args.delay)
     app.run()
     if app.saved_path:
-        print(f"record saved: {app.saved_path} (check it with: rummykit replay {app.saved_path})")
+        print(quit_note(app.saved_path, finished=app.finished))
     return 0
+
+
+def _resumed(args: argparse.Namespace, resume: Any) -> Any:
+    """The controller of ``--resume``; ValueError for options the record already fixes."""
+    fixed = [
+        flag
+        for flag, value in (
+            ("--players", args.players),
+            ("--seed", args.seed),
+            ("--bots", args.bots),
+        )
+        if value is not None
+    ]
+    if fixed:
+        raise ValueError(f"--resume takes the game as its record left it: drop {', '.join(fixed)}")
+    controller = resume(args.resume, records=None if args.records == "records" else args.records)
+    if args.game is not None and args.game != controller.adapter.game:
+        raise ValueError(f"{args.resume} is a {controller.adapter.game} record, not {args.game}")
+    return controller
+
+
+def quit_note(path: str, *, finished: bool) -> str:
+    """What the command line says when the player leaves: where the record is, and how
+    to go on with it (unless the game is over) or check it.
+
+    >>> print(quit_note("records/k.json", finished=False))
+    record saved: records/k.json
+    resume the game with: rummykit play --resume records/k.json
+    check the record with: rummykit replay records/k.json
+    """
+    lines = [f"record saved: {path}"]
+    if not finished:
+        lines.append(f"resume the game with: rummykit play --resume {path}")
+    lines.append(f"check the record with: rummykit replay {path}")
+    return "\n".join(lines)

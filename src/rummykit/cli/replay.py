@@ -1,7 +1,13 @@
-"""``rummykit replay FILE [--json]``: check a game record (RECORD.md).
+"""``rummykit replay FILE [--json]``: check a game record (RECORD.md), or watch it.
 
 Exit 0 when every action is legal, 1 at the first illegal one, 2 when the
-file is not a record (unreadable JSON, unknown cards, a wrong deck).
+file is not a record (unreadable JSON, unknown cards, a wrong deck). With
+``--json`` every answer is one JSON object on standard output, a file that is
+not a record included (``{"ok": false, "error": "not a record", ...}``).
+
+What a person reads counts deals and actions from 1 ("deal 4, action 12");
+the JSON keeps RECORD.md's indexes from 0 (``"deal": 3, "action": 11``).
+``--show`` steps through the record in the terminal UI (:mod:`rummykit.tui.watch`).
 """
 
 from __future__ import annotations
@@ -9,46 +15,119 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
-from rummykit.record import RecordError, load_record, replay
+from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, replay
+
+__all__ = ["add_parser", "describe_end", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the sub-command."""
-    p = sub.add_parser("replay", help="replay a game record and check every action")
+    p = sub.add_parser(
+        "replay",
+        help="replay a game record and check every action, or watch it (--show)",
+        description="Replay a game record (docs/record.md) and check every action by the"
+        " rules (docs/rules.md). Exit 0 legal, 1 illegal, 2 not a record.",
+    )
     p.add_argument("file", help="a rummykit-record/1 JSON file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--show",
+        action="store_true",
+        help="step through the record in the terminal UI, forwards and back (needs the tui"
+        " extra): every hand when the game is over, else one seat's view",
+    )
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="with --show: see the game as seat N (from 0) saw it",
+    )
     p.set_defaults(handler=run)
+
+
+def _scores(scores: Sequence[float]) -> list[float | int]:
+    return [int(s) if s == int(s) else s for s in scores]
+
+
+def _not_a_record(message: str, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"ok": False, "error": "not a record", "message": message}))
+    print(f"rummykit replay: {message}", file=sys.stderr)
+    return 2
+
+
+def describe_end(record: GameRecord, result: ReplayResult) -> str:
+    """Where a legal record ends, in words: the game over, or where it stops and whose
+    turn it is (deals counted from 1)."""
+    deals = result.deals
+    replayed = "1 deal replayed" if deals == 1 else f"{deals} deals replayed"
+    if result.finished:
+        return f"legal: {replayed}; the game is over."
+    if not record.deals:
+        return "legal: the record holds no deal yet."
+    actions = len(record.deals[-1].actions)
+    if result.to_act is None:
+        return (
+            f"legal: {replayed}; the record ends mid-game, after deal {deals}:"
+            " the next deal has not begun."
+        )
+    who = record.players[result.to_act]
+    if actions == 0:
+        return (
+            f"legal: {replayed}; the record ends mid-game, as deal {deals} is dealt:"
+            f" the player to act is {who} (seat {result.to_act})."
+        )
+    return (
+        f"legal: {replayed}; the record ends mid-game, in deal {deals} after action"
+        f" {actions}: the player to act is {who} (seat {result.to_act})."
+    )
+
+
+def _show(record: GameRecord, seat: int | None) -> int:
+    """``--show``: the watch app (needs the tui extra)."""
+    try:
+        from rummykit.tui.watch import watch
+    except ImportError:
+        print("rummykit replay: --show needs the tui extra: pip install 'rummykit[tui]'")
+        return 2
+    try:
+        return watch(record, seat)
+    except ValueError as exc:
+        print(f"rummykit replay: {exc}", file=sys.stderr)
+        return 2
 
 
 def run(args: argparse.Namespace) -> int:
     """Replay the record and print the standings or the first illegal action."""
     try:
         record = load_record(args.file)
-    except RecordError as exc:
-        print(f"rummykit replay: {exc}", file=sys.stderr)
-        return 2
-    try:
         result = replay(record)
     except RecordError as exc:
-        print(f"rummykit replay: {exc}", file=sys.stderr)
-        return 2
+        return _not_a_record(str(exc), args.json)
+    if args.show:
+        return _show(record, args.seat)
+    claimed = (record.result or {}).get("scores")
+    note = None
+    if result.ok and claimed is not None and list(claimed) != list(result.scores):
+        note = f"the record claims scores {claimed}, the replay gives {_scores(result.scores)}"
     if args.json:
-        print(json.dumps(result.to_json()))
+        answer = result.to_json()
+        if note is not None:
+            answer["claimed_scores"] = claimed
+            answer["note"] = note
+        print(json.dumps(answer))
     elif result.ok:
-        print(f"legal: {result.deals} deal(s) replayed")
-        for name, score in zip(record.players, result.scores, strict=False):
+        print(describe_end(record, result))
+        for name, score in zip(record.players, _scores(result.scores), strict=False):
             print(f"  {name:<16} {score:>6}")
     else:
+        assert result.deal is not None and result.action is not None
         print(
-            f"illegal: deal {result.deal}, action {result.action} breaks {result.rule}: "
-            f"{result.message}"
+            f"illegal: deal {result.deal + 1}, action {result.action + 1} breaks"
+            f" {result.rule}: {result.message}"
         )
-    claimed = (record.result or {}).get("scores")
-    if result.ok and claimed is not None and list(claimed) != list(result.scores):
-        print(
-            f"rummykit replay: note: the record claims scores {claimed}, "
-            f"the replay gives {list(result.scores)}",
-            file=sys.stderr,
-        )
+    if note is not None:
+        print(f"rummykit replay: note: {note}", file=sys.stderr)
     return 0 if result.ok else 1

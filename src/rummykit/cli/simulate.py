@@ -81,8 +81,8 @@ def add_parser(sub: Any) -> None:
         "simulate",
         help="let bots play many games (duplicate deals) and measure them",
         description="Let bots play many games with duplicate deals: every deck is played once "
-        "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95%% "
-        "interval, mean score and Elo-style ratings.",
+        "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95% "
+        "interval, mean score and Elo-style ratings. The rules by id: docs/rules.md.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -134,7 +134,9 @@ def add_parser(sub: Any) -> None:
         metavar="S",
         help="extra seconds for an external bot's first answer of a game (default 10)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--quiet", action="store_true", help="no progress output and no notes (the summary only)"
+    )
     p.set_defaults(handler=run)
 
 
@@ -156,7 +158,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, list[str]]:
     games = decks * players
     if games != args.games:
         notes.append(
-            f"{args.games} games rounded up to {games}: {decks} deck(s) x {players} rotations"
+            f"{args.games} games rounded up to {games}: {count(decks, 'deck', 'decks')}"
+            f" x {players} rotations"
         )
     if args.bot_timeout <= 0 or args.bot_startup < 0:
         raise ValueError("--bot-timeout must be positive and --bot-startup not negative")
@@ -195,8 +198,9 @@ def run(args: argparse.Namespace) -> int:
             records.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             return _fail(f"cannot make {records}: {exc}")
-    for note in notes:
-        print(f"rummykit simulate: {note}", file=sys.stderr)
+    if not args.quiet:  # the seed is in the summary too
+        for note in notes:
+            print(f"rummykit simulate: {note}", file=sys.stderr)
     progress = None if args.quiet else Progress(bar=False if args.json else None)
 
     def keep(result: GameResult) -> None:
@@ -242,6 +246,15 @@ def report_problems(results: list[GameResult]) -> None:
         print(f"rummykit simulate: ... and {more} more bot faults", file=sys.stderr)
 
 
+def count(n: int, one: str, many: str) -> str:
+    """``n`` things, the word in the singular for one.
+
+    >>> count(1, "deck", "decks"), count(3, "deck", "decks")
+    ('1 deck', '3 decks')
+    """
+    return f"{n} {one if n == 1 else many}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -252,7 +265,7 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
     decks = config.decks
     head = (
         f"{summary['game']}, {n} players: {summary['games']} games"
-        f" ({decks} deck(s) x {n} seat rotations), seed {config.seed}"
+        f" ({count(decks, 'deck', 'decks')} x {n} seat rotations), seed {config.seed}"
         + (f", {backend}" if backend else "")
         + f", {summary['seconds']:.1f} s"
     )
@@ -284,9 +297,9 @@ def format_summary(summary: Mapping[str, Any], config: ArenaConfig, backend: str
         if e["faults"] or e["substituted_moves"] or e["errors"]:
             kinds = ", ".join(f"{k} {v}" for k, v in e["fault_kinds"].items())
             lines.append(
-                f"{bot}: {e['faults']} fault(s) ({kinds or 'none'}),"
-                f" {e['substituted_moves']} move(s) played by the random bot,"
-                f" {e['errors']} game(s) failed"
+                f"{bot}: {count(e['faults'], 'fault', 'faults')} ({kinds or 'none'}),"
+                f" {count(e['substituted_moves'], 'move', 'moves')} played by the random bot,"
+                f" {count(e['errors'], 'game', 'games')} failed"
             )
     return "\n".join(lines)
 

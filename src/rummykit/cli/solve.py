@@ -4,6 +4,10 @@ The table is given as melds separated by ``|``; each table joker's meaning
 follows from its place, or is written ``*:7h``. Exit 0 with an answer (also
 when nothing can be played), 2 on bad input: malformed cards, a table that is
 not a set of melds, or cards the game's decks do not hold.
+
+``--batch FILE`` (``-`` for standard input) reads one question per line
+(:data:`BATCH_HELP`); a bad line is answered with an error and the batch
+goes on (exit 2 at the end when any line was bad).
 """
 
 from __future__ import annotations
@@ -38,50 +42,118 @@ class Question:
     opening: bool
 
 
+BATCH_HELP = """\
+batch questions (--batch FILE, or --batch - for standard input):
+  one JSON object per line; blank lines are skipped. Keys:
+    hand         the hand: "Th Jh Ks" or ["Th", "Jh", "Ks"]  (required)
+    table        the table: "7h 8h 9h | Kc Kd *", or a list of melds as --json
+                 prints it: [["7h", "8h", "9h"], ["Kc", "Kd", "*:K"]]  (default: empty)
+    rules        vatikanen, kontrakt or rummikub  (default vatikanen)
+    objective    cards or points  (default cards)
+    free_jokers  true: table jokers are wild (not V11)  (default false)
+    opening      true: the first play, one run (V7)  (default false)
+  for example:
+    {"table": [["7h", "8h", "9h"]], "hand": "Th Jh"}
+    {"hand": "5h 6h 7h", "opening": true}
+  Each line gets one answer, in order. With --json: the answer object of a
+  single question plus "line" (its line number, from 1); a bad line gets
+  {"line": N, "error": "..."} and the batch goes on. As text: each answer
+  under a "line N:" heading, answers separated by a blank line. The exit
+  code is 2 when any line was bad, else 0. --table and --hand cannot be
+  given with --batch.
+"""
+
+
 def add_parser(sub: Any) -> None:
     """Register the sub-command."""
-    p = sub.add_parser("solve", help="find the best play from a hand onto a table")
-    p.add_argument("--table", default="", help='melds separated by "|", e.g. "7h 8h 9h | Kc Kd *"')
-    p.add_argument("--hand", default="", help='the hand, e.g. "Th Jh Ks"')
+    p = sub.add_parser(
+        "solve",
+        help="find the best play from a hand onto a table",
+        description="The best play from a hand onto a Vatikanen table, exact"
+        " (docs/solver.md; the rules by id: docs/rules.md).",
+        epilog=BATCH_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--table", help='melds separated by "|", e.g. "7h 8h 9h | Kc Kd *"')
+    p.add_argument("--hand", help='the hand, e.g. "Th Jh Ks"')
     p.add_argument("--objective", choices=("cards", "points"), default="cards")
     p.add_argument("--rules", choices=("vatikanen", "kontrakt", "rummikub"), default="vatikanen")
     p.add_argument("--free-jokers", action="store_true", help="table jokers are wild (not V11)")
     p.add_argument("--opening", action="store_true", help="the first play: one run (V7)")
     p.add_argument("--json", action="store_true", help="print one JSON object per answer")
-    p.add_argument("--batch", metavar="FILE", help="one JSON question per line")
+    p.add_argument(
+        "--batch", metavar="FILE", help="one JSON question per line; - reads standard input"
+    )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Answer the question(s); exit 2 with a message on bad input."""
+    if args.batch is not None:
+        if args.table is not None or args.hand is not None:
+            return _fail(
+                "--batch reads the table and hand from each line: give no --table or --hand"
+            )
+        return _run_batch(args)
     try:
-        if args.batch:
-            questions = _read_batch(args.batch)
-        else:
-            questions = [
-                _question(
-                    args.table,
-                    args.hand,
-                    args.rules,
-                    args.objective,
-                    args.free_jokers,
-                    args.opening,
-                )
-            ]
+        question = _question(
+            args.table or "",
+            args.hand or "",
+            args.rules,
+            args.objective,
+            args.free_jokers,
+            args.opening,
+        )
     except InputError as exc:
-        print(f"rummykit solve: {exc}", file=sys.stderr)
-        return 2
-    for rules in {q.rules.name: q.rules for q in questions}.values():
-        warm(rules)  # load the compiled programmes before the clock starts
-    for q in questions:
-        t0 = time.perf_counter()
-        play = _solve(q)
-        ms = (time.perf_counter() - t0) * 1000
-        if args.json:
-            print(json.dumps(_as_json(q, play, ms)))
-        else:
-            print(_as_text(q, play, ms))
+        return _fail(str(exc))
+    warm(question.rules)  # load the compiled programmes before the clock starts
+    play, ms = _timed(question)
+    print(json.dumps(_as_json(question, play, ms)) if args.json else _as_text(question, play, ms))
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"rummykit solve: {message}", file=sys.stderr)
+    return 2
+
+
+def _timed(q: Question) -> tuple[Play | None, float]:
+    t0 = time.perf_counter()
+    play = _solve(q)
+    return play, (time.perf_counter() - t0) * 1000
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    """Answer every line of the batch in order; a bad line is answered with its error."""
+    try:
+        lines = _batch_lines(args.batch)
+    except InputError as exc:
+        return _fail(str(exc))
+    bad = 0
+    first = True
+    for n, line in lines:
+        if not args.json and not first:
+            print()
+        first = False
+        try:
+            q = _batch_question(line)
+        except InputError as exc:
+            bad += 1
+            if args.json:
+                print(json.dumps({"line": n, "error": str(exc)}))
+            else:
+                print(f"line {n}: error: {exc}")
+            continue
+        warm(q.rules)
+        play, ms = _timed(q)
+        if args.json:
+            print(json.dumps({"line": n, **_as_json(q, play, ms)}))
+        else:
+            print(f"line {n}:\n{_as_text(q, play, ms)}")
+    if bad:
+        what = "1 line was bad" if bad == 1 else f"{bad} lines were bad"
+        print(f"rummykit solve: {what}: see its answer", file=sys.stderr)
+    return 2 if bad else 0
 
 
 def _solve(q: Question) -> Play | None:
@@ -127,8 +199,8 @@ def _as_text(q: Question, play: Play | None, ms: float) -> str:
         lines += ["table:"] + [f"  {m}" for m in q.table]
         return "\n".join(lines)
     lines = [
-        f"play: {format_cards(play.cards)}  ({play.count} cards, {play.points} points,"
-        f" {ms:.1f} ms)",
+        f"play: {format_cards(play.cards)}  ({_count(play.count, 'card')},"
+        f" {_count(play.points, 'point')}, {ms:.1f} ms)",
         "table ([ ] = from the hand):",
     ]
     new = _new_table(q, play)
@@ -137,6 +209,15 @@ def _as_text(q: Question, play: Play | None, ms: float) -> str:
         cells = [f"[{c}]" if m else str(c) for c, m in zip(meld.cards, marked, strict=True)]
         lines.append("  " + " ".join(cells))
     return "\n".join(lines)
+
+
+def _count(n: int, word: str) -> str:
+    """``n`` cards or points, the word in the singular for one.
+
+    >>> _count(1, "card"), _count(10, "point")
+    ('1 card', '10 points')
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _marks(old: Sequence[Meld], new: Sequence[Meld], play: Play) -> list[list[bool]]:
@@ -160,7 +241,12 @@ def _marks(old: Sequence[Meld], new: Sequence[Meld], play: Play) -> list[list[bo
 
 
 def _question(
-    table: str, hand: str, rules: str, objective: str, free_jokers: bool, opening: bool
+    table: str | list[object],
+    hand: str | list[object],
+    rules: str,
+    objective: str,
+    free_jokers: bool,
+    opening: bool,
 ) -> Question:
     try:
         game = rules_named(rules)
@@ -168,20 +254,24 @@ def _question(
         raise InputError(str(exc)) from None
     if objective not in ("cards", "points"):
         raise InputError(f"unknown objective {objective!r}: choose cards or points")
+    parts: list[object] = (
+        [p for p in table.split("|") if p.strip()] if isinstance(table, str) else table
+    )
     melds = []
-    for part in table.split("|"):
-        if not part.strip():
-            continue
+    for part in parts:
+        if not isinstance(part, str | list):
+            raise InputError(f"table: each meld is a list of cards or card text, not {part!r}")
+        written = part.strip() if isinstance(part, str) else " ".join(map(str, part))
         try:
-            cards = parse_cards(part)
+            cards = parse_cards(part if isinstance(part, str) else [str(c) for c in part])
         except ValueError as exc:
             raise InputError(f"table: {exc}") from None
         try:
             melds.append(read_meld(cards, game))
         except MeldError as exc:
-            raise InputError(f"table meld {part.strip()!r} is not a meld: {exc}") from None
+            raise InputError(f"table meld {written!r} is not a meld: {exc}") from None
     try:
-        hand_cards = parse_cards(hand)
+        hand_cards = parse_cards(hand if isinstance(hand, str) else [str(c) for c in hand])
     except ValueError as exc:
         raise InputError(f"hand: {exc}") from None
     _check_deck([c for m in melds for c in m.cards] + hand_cards, game)
@@ -200,33 +290,45 @@ def _check_deck(cards: list[Card], rules: MeldRules) -> None:
             )
 
 
-def _read_batch(path: str) -> list[Question]:
+def _batch_lines(path: str) -> list[tuple[int, str]]:
+    """The batch's non-blank lines with their numbers (from 1); ``-`` is standard input."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    out = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{n}: not JSON: {exc.msg}") from None
-        if not isinstance(obj, dict) or "table" not in obj or "hand" not in obj:
-            raise InputError(f'{path}:{n}: each line needs an object with "table" and "hand"')
-        try:
-            out.append(
-                _question(
-                    str(obj["table"]),
-                    str(obj["hand"]),
-                    str(obj.get("rules", "vatikanen")),
-                    str(obj.get("objective", "cards")),
-                    bool(obj.get("free_jokers", False)),
-                    bool(obj.get("opening", False)),
-                )
-            )
-        except InputError as exc:
-            raise InputError(f"{path}:{n}: {exc}") from None
-    return out
+    return [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+
+_BATCH_KEYS = ("table", "hand", "rules", "objective", "free_jokers", "opening")
+
+
+def _batch_question(line: str) -> Question:
+    """One batch line as a question; InputError saying what is wrong with it."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON: {exc.msg}") from None
+    if not isinstance(obj, dict) or "hand" not in obj:
+        raise InputError('each line is a JSON object with at least "hand"')
+    unknown = sorted(set(obj) - set(_BATCH_KEYS))
+    if unknown:
+        raise InputError(f"unknown key {unknown[0]!r}: the keys are {', '.join(_BATCH_KEYS)}")
+    table, hand = obj.get("table", ""), obj["hand"]
+    if not isinstance(table, str | list) or not isinstance(hand, str | list):
+        raise InputError('"table" and "hand" are card text or lists of cards')
+    flags = {k: obj.get(k, False) for k in ("free_jokers", "opening")}
+    for key, value in flags.items():
+        if not isinstance(value, bool):
+            raise InputError(f'"{key}" is true or false, not {value!r}')
+    return _question(
+        table,
+        hand,
+        str(obj.get("rules", "vatikanen")),
+        str(obj.get("objective", "cards")),
+        flags["free_jokers"],
+        flags["opening"],
+    )

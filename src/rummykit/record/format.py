@@ -34,6 +34,8 @@ __all__ = [
 FORMAT = "rummykit-record/1"
 
 _CARD_FIELDS = ("add", "card", "as")
+_KNOWN = ("format", "game", "players", "options", "deals", "result")
+"""The top-level fields RECORD.md defines; others are kept in ``GameRecord.extra``."""
 _MELD_FIELDS = ("table", "melds")
 
 
@@ -92,13 +94,19 @@ class DealRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A whole game as RECORD.md describes it."""
+    """A whole game as RECORD.md describes it.
+
+    ``extra`` holds the document's other top-level fields, kept as read and
+    written back (RECORD.md: readers ignore what they do not know); the
+    terminal writes its ``terminal`` field there (docs/record.md).
+    """
 
     game: str
     players: tuple[str, ...]
     deals: tuple[DealRecord, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     result: Mapping[str, Any] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The record as one JSON object."""
@@ -111,6 +119,8 @@ class GameRecord:
         }
         if self.result is not None:
             doc["result"] = dict(self.result)
+        for key, value in self.extra.items():
+            doc.setdefault(key, value)
         return doc
 
     def dumps(self) -> str:
@@ -137,22 +147,55 @@ class GameRecord:
 
 
 def _check_action(action: object, where: str) -> Mapping[str, Any]:
+    """``action`` as a record's action object; RecordError naming ``where`` and the field."""
     if not isinstance(action, dict):
         raise RecordError(f"{where} is not a JSON object")
-    if not isinstance(action.get("seat"), int) or not isinstance(action.get("type"), str):
+    seat = action.get("seat")
+    if (
+        not isinstance(seat, int)
+        or isinstance(seat, bool)
+        or not isinstance(action.get("type"), str)
+    ):
         raise RecordError(f"{where} needs an integer 'seat' and a text 'type'")
     for key in _CARD_FIELDS:
         if key in action:
             value = action[key]
-            read_cards(value) if isinstance(value, list) else read_card(value)
+            try:
+                read_cards(value) if isinstance(value, list) else read_card(value)
+            except RecordError as exc:
+                raise RecordError(f"{where}, field '{key}': {exc}") from None
     for key in _MELD_FIELDS:
         if key in action:
             melds = action[key]
             if not isinstance(melds, list):
-                raise RecordError(f"{where}: '{key}' must be a list of melds")
-            for meld in melds:
-                read_cards(meld)
+                raise RecordError(f"{where}, field '{key}': it must be a list of melds")
+            for m, meld in enumerate(melds):
+                try:
+                    read_cards(meld)
+                except RecordError as exc:
+                    raise RecordError(f"{where}, field '{key}', meld {m + 1}: {exc}") from None
     return action
+
+
+def _deck_problem(deck: list[Card], expected: Counter[Card], title: str) -> str | None:
+    """What is wrong with a deck of the right size, by card; None when it is the game's deck."""
+    have = Counter(deck)
+    if have == expected:
+        return None
+    extra = sorted(have - expected, key=str)
+    short = sorted(expected - have, key=str)
+
+    def copies(cards: list[Card], counts: Counter[Card]) -> str:
+        return ", ".join(f"{c} ({counts[c]} of {expected[c]})" for c in cards[:5])
+
+    if extra and short:
+        return (
+            f"the deck is not {title}'s deck: it has too many of {copies(extra, have)}"
+            f" and too few of {copies(short, have)}"
+        )
+    if extra:
+        return f"the deck is not {title}'s deck: it has too many of {copies(extra, have)}"
+    return f"the deck is not {title}'s deck: it has too few of {copies(short, have)}"
 
 
 def parse_record(data: object) -> GameRecord:
@@ -187,23 +230,34 @@ def parse_record(data: object) -> GameRecord:
     if not isinstance(raw_deals, list):
         raise RecordError("'deals' must be a list")
     deals = []
+    n = len(players)
     for i, raw in enumerate(raw_deals):
+        where = f"deal {i + 1}"
         if not isinstance(raw, dict):
-            raise RecordError(f"deal {i} is not a JSON object")
+            raise RecordError(f"{where} is not a JSON object")
         dealer = raw.get("dealer")
-        if not isinstance(dealer, int) or not 0 <= dealer < len(players):
-            raise RecordError(f"deal {i}: 'dealer' must be a seat from 0 to {len(players) - 1}")
-        deck = read_cards(raw.get("deck"))
+        if dealer is None:
+            raise RecordError(f"{where} has no 'dealer': give the dealer's seat (0 to {n - 1})")
+        if not isinstance(dealer, int) or isinstance(dealer, bool):
+            raise RecordError(f"{where}: 'dealer' is a seat number (0 to {n - 1}), not {dealer!r}")
+        if not 0 <= dealer < n:
+            raise RecordError(
+                f"{where}: the dealer is seat {dealer}, but the record names {n} players"
+                f" (seats 0 to {n - 1})"
+            )
+        try:
+            deck = read_cards(raw.get("deck"))
+        except RecordError as exc:
+            raise RecordError(f"{where}, field 'deck': {exc}") from None
         if len(deck) != size:
-            raise RecordError(f"deal {i}: the deck has {len(deck)} cards, {game} uses {size}")
-        if Counter(deck) != expected:
-            wrong = (Counter(deck) - expected) + (expected - Counter(deck))
-            sample = " ".join(str(c) for c in sorted(wrong, key=str)[:5])
-            raise RecordError(f"deal {i}: the deck is not {game}'s deck (look at {sample})")
+            raise RecordError(f"{where}: the deck has {len(deck)} cards, {game} uses {size}")
+        problem = _deck_problem(deck, expected, game)
+        if problem is not None:
+            raise RecordError(f"{where}: {problem}")
         actions = raw.get("actions", [])
         if not isinstance(actions, list):
-            raise RecordError(f"deal {i}: 'actions' must be a list")
-        checked = tuple(_check_action(a, f"deal {i}, action {j}") for j, a in enumerate(actions))
+            raise RecordError(f"{where}: 'actions' must be a list")
+        checked = tuple(_check_action(a, f"{where}, action {j + 1}") for j, a in enumerate(actions))
         deals.append(DealRecord(dealer, tuple(deck), checked))
     result = data.get("result")
     return GameRecord(
@@ -212,6 +266,7 @@ def parse_record(data: object) -> GameRecord:
         deals=tuple(deals),
         options=options,
         result=result if isinstance(result, dict) else None,
+        extra={k: v for k, v in data.items() if k not in _KNOWN},
     )
 
 

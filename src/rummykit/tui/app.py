@@ -27,12 +27,20 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
+from rummykit import games
 from rummykit.bots import Bot
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
 from rummykit.tui.render import SortOrder, hand_text
 
-__all__ = ["CommandInput", "HandSuggester", "HelpScreen", "PlayApp", "ScoresScreen"]
+__all__ = [
+    "CommandInput",
+    "HandSuggester",
+    "HelpScreen",
+    "PlayApp",
+    "QuitScreen",
+    "ScoresScreen",
+]
 
 
 class HandSuggester(Suggester):
@@ -109,6 +117,34 @@ class ScoresScreen(ModalScreen[None]):
         yield Static(self.sheet)
 
 
+class QuitScreen(ModalScreen[bool]):
+    """Ctrl+Q asks first: the game so far is saved, and says how to resume it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter,ctrl+q", "answer(True)", "quit"),
+        Binding("n,escape", "answer(False)", "go on playing"),
+    ]
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static {
+        width: auto; max-width: 90%; height: auto; border: thick $warning;
+        background: $surface; padding: 1 2;
+    }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        """The question."""
+        yield Static(self.text)
+
+    def action_answer(self, quit_now: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(quit_now)
+
+
 class PlayApp(App[None]):
     """Play one game (or session) against bots in the terminal."""
 
@@ -116,7 +152,7 @@ class PlayApp(App[None]):
     CSS = """
     #status { height: 1; background: $primary; color: $text; }
     #main { height: 1fr; }
-    #left { width: 40%; max-width: 50; min-width: 32; }
+    #left { width: 40%; max-width: 50; min-width: 42; }
     #players { height: auto; border: round $secondary; border-title-color: $text; }
     #log { height: 1fr; border: round $secondary; }
     #right { width: 1fr; }
@@ -131,7 +167,7 @@ class PlayApp(App[None]):
         Binding("f2", "sort", "sort hand"),
         Binding("f3", "hint", "hint"),
         Binding("f4", "scores", "scores"),
-        Binding("ctrl+q", "quit_game", "quit", priority=True),
+        Binding("ctrl+q", "ask_quit", "quit", priority=True),
     ]
 
     def __init__(self, controller: Controller, *, bot_delay: float = 0.6) -> None:
@@ -140,6 +176,7 @@ class PlayApp(App[None]):
         self.bot_delay = bot_delay
         self.sort_by: SortOrder = "suit"
         self.last_reply: Reply | None = None
+        self._shown_at: object = None
         self.saved_path: str | None = None
         self._bot_timer: Any = None
         self._thinking = False
@@ -183,21 +220,39 @@ class PlayApp(App[None]):
     def show(self, reply: Reply) -> None:
         """Put a reply in the message line (errors in red)."""
         self.last_reply = reply
+        self._shown_at = self._turn_key()
         style = {"error": "bold red", "done": "green", "info": ""}[reply.kind]
         self.query_one("#message", Static).update(Text(reply.text, style=style))
 
+    def _turn_key(self) -> object:
+        """Changes whenever the turn passes (or a game or deal ends)."""
+        view = self.controller.real_view()
+        log = view.get("log")
+        return (view.get("turn"), len(log) if isinstance(log, list) else 0, view.get("over"))
+
     def refresh_game(self) -> None:
-        """Redraw every panel from the view (staged actions included)."""
+        """Redraw every panel from the view (staged actions included).
+
+        An error stays on the message line only until the game moves on (the
+        bots' turns): then it is cleared, since it no longer applies.
+        """
         c = self.controller
         adapter = c.adapter
+        last = self.last_reply
+        if last is not None and last.kind == "error" and self._shown_at != self._turn_key():
+            self.show(Reply(""))
         view = c.view()
         self.query_one("#status", Static).update(adapter.status(view))
         self.query_one("#players", Static).update(adapter.players_panel(view))
         new = adapter.added_cards(c.staged)
         self.query_one("#table", Static).update(adapter.table_panel(view, new))
-        hand = c.hand()
+        ended = adapter.ended_hand(view)
+        hand = c.hand() if ended is None else ended
         hand_box = self.query_one("#hand", Static)
-        hand_box.border_title = f"Your hand: {len(hand)} cards, by {self.sort_by} (F2 sorts)"
+        if ended is not None:
+            hand_box.border_title = f"Your hand when the deal ended: {_cards(len(hand))}"
+        else:
+            hand_box.border_title = f"Your hand: {_cards(len(hand))}, by {self.sort_by} (F2 sorts)"
         hand_box.update(hand_text(hand, self.sort_by))
         prompt = c.prompt()
         if c.record_path is not None and adapter.game_over():
@@ -238,10 +293,10 @@ class PlayApp(App[None]):
             self.action_scores()
         else:
             self.show(reply)
-        if reply.prefill:
+        if reply.prefill:  # selected: Enter takes it, typing replaces it
             box = self.query_one(CommandInput)
             box.value = reply.prefill
-            box.cursor_position = len(reply.prefill)
+            box.select_all()
         self.refresh_game()
         self.schedule_bots()
 
@@ -315,11 +370,51 @@ class PlayApp(App[None]):
         else:
             self.push_screen(ScoresScreen(sheet))
 
-    def action_quit_game(self) -> None:
-        """Save the record when the game has begun, and leave."""
+    def _save(self) -> str | None:
         try:
             path = self.controller.save_unfinished()
         except Exception:  # leave anyway; nothing to lose but a partial record
             path = None
         self.saved_path = None if path is None else str(path)
+        return self.saved_path
+
+    @property
+    def finished(self) -> bool:
+        """True when the record holds a whole game that cannot go on (a Kontrakt game
+        after its seventh deal); a Vatikanen session can always go on."""
+        adapter = self.controller.adapter
+        return adapter.game_over() and not games.get(adapter.game).sessions
+
+    def action_quit_game(self) -> None:
+        """Save the record when the game has begun, and leave (``quit`` typed)."""
+        self._save()
         self.exit()
+
+    def action_ask_quit(self) -> None:
+        """Ctrl+Q: save, say where and how to resume, and ask before leaving."""
+        path = self._save()
+        if path is None:
+            text = "Quit? Nothing has been played yet, so there is no record to keep."
+        elif self.finished:
+            text = f"Quit? The record of the game is saved in {path}."
+        else:
+            text = (
+                f"Quit? The game so far is saved in {path}: resume it later with"
+                f" rummykit play --resume {path}"
+            )
+        text += "\n\ny or Enter: quit · n or Escape: go on playing"
+
+        def answered(quit_now: bool | None) -> None:
+            if quit_now:
+                self.exit()
+
+        self.push_screen(QuitScreen(text), answered)
+
+
+def _cards(n: int) -> str:
+    """``n`` cards, in the singular for one.
+
+    >>> _cards(1), _cards(13)
+    ('1 card', '13 cards')
+    """
+    return "1 card" if n == 1 else f"{n} cards"

@@ -129,20 +129,36 @@ def _ui(word: str, rest: str) -> UiCommand | None:
     return UiCommand(name)
 
 
-def _cards(text: str, what: str) -> tuple[Card, ...]:
+def _cards(text: str, missing: str) -> tuple[Card, ...]:
+    """The cards of ``text``; CommandError ``missing`` when it names none."""
     cards = tuple(parse_cards(text))
     if not cards:
-        raise CommandError(f"name the {what}, like 7h 8h 9h")
+        raise CommandError(missing)
     return cards
 
 
-def _melds(text: str) -> tuple[tuple[Card, ...], ...]:
+_MELD_SYNTAX = {
+    "kontrakt": (
+        "name the cards of each meld, like: meld 7h 7d 7s | 4c 5c 6c",
+        "a meld between two | is empty: write melds like: meld 7h 7d 7s | 4c 5c 6c",
+    ),
+    "vatikanen": (
+        "after the first | write the whole new table, meld by meld,"
+        " like: play 7h | 7h 8h 9h | Tc Th Ts",
+        "a meld between two | is empty: write the new table like: play 7h | 7h 8h 9h | Tc Th Ts",
+    ),
+}
+"""Per game: what to say when no meld is named, and when one between bars is empty."""
+
+
+def _melds(text: str, game: str) -> tuple[tuple[Card, ...], ...]:
+    none, empty = _MELD_SYNTAX[game]
     if not text.strip():
-        raise CommandError("name the cards of each meld, like: meld 7h 7d 7s | 4c 5c 6c")
+        raise CommandError(none)
     parts = [p.strip() for p in text.split("|")]
     if any(not p for p in parts):
-        raise CommandError("a meld between two | is empty: write melds like 7h 7d 7s | 4c 5c 6c")
-    return tuple(_cards(p, "cards of each meld") for p in parts)
+        raise CommandError(empty)
+    return tuple(_cards(p, empty) for p in parts)
 
 
 # ------------------------------------------------------------------ Vatikanen
@@ -169,8 +185,8 @@ def parse_vatikanen(text: str, seat: int) -> v.Action | UiCommand:
         return ui
     if word in ("play", "p"):
         add_text, bar, table_text = rest.partition("|")
-        add = _cards(add_text, "cards to play from your hand")
-        table = _melds(table_text) if bar else None
+        add = _cards(add_text, "name the cards to play from your hand, like: play 7h 8h 9h")
+        table = _melds(table_text, "vatikanen") if bar else None
         return v.Play(seat, add, table)
     if word in ("draw", "d"):
         _nothing_after(word, rest)
@@ -249,7 +265,7 @@ def parse_kontrakt(text: str, seat: int) -> k.Action | UiCommand:
             return k.Draw(seat, "discard")
         raise CommandError("draw takes from the stock (draw) or the discard pile (draw discard)")
     if word in ("meld", "m", "lay"):
-        return k.LayDown(seat, _melds(rest))
+        return k.LayDown(seat, _melds(rest, "kontrakt"))
     if word in ("layoff", "lo"):
         m = _ON.match(rest)
         if m is None:
@@ -281,7 +297,7 @@ def parse_kontrakt(text: str, seat: int) -> k.Action | UiCommand:
             raise CommandError("write a joker swap as: swap 7h on 2")
         return k.SwapJoker(seat, Card.parse(card_text), _meld_number(m.group("meld")))
     if word in ("discard", "x"):
-        cards = _cards(rest, "card to discard")
+        cards = _cards(rest, "name the card to discard, like: discard Qs")
         if len(cards) != 1:
             raise CommandError("discard exactly one card, like: discard Qs")
         return k.Discard(seat, cards[0])

@@ -25,7 +25,7 @@ import datetime as _dt
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -51,6 +51,9 @@ __all__ = [
 
 BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
 """Names given to the bots, seat 1 first."""
+
+STAGED_FIRST = "you have staged cards: press Enter (ok) to confirm them or undo to take them back"
+"""The answer to an action that cannot follow what is staged."""
 
 Staging = Literal["stage", "now", "commit"]
 """How an action is taken: staged until confirmed, at once, or confirming what is staged."""
@@ -90,6 +93,9 @@ class GameAdapter(ABC):
     """Command words offered by completion."""
     seat = 0
     """The person's seat."""
+    stages_more = True
+    """Whether more actions may be staged on top of staged ones (Kontrakt: several
+    lay-downs in a turn); Vatikanen's one play per turn (V4) may not."""
 
     def __init__(self, names: Sequence[str], bots: Sequence[Bot | None]) -> None:
         self.names = list(names)
@@ -158,6 +164,22 @@ class GameAdapter(ABC):
     def record_stem(self) -> str:
         """A file name stem for the record of the current game or session."""
 
+    def saved_state(self) -> dict[str, object]:
+        """What the record's ``terminal`` field keeps so that ``play --resume`` carries on
+        exactly (docs/record.md): the person's seat, the bots' levels, the seeds."""
+        return {
+            "person": self.seat,
+            "bots": [None if b is None else b.level for b in self.bots],
+        }
+
+    @classmethod
+    def from_saved(
+        cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
+    ) -> GameAdapter:
+        """The adapter of a game rebuilt where ``record`` ends, with the ``terminal`` field's
+        ``state`` (:meth:`saved_state`); ValueError when the record cannot be resumed."""
+        raise ValueError(f"{cls.__name__} cannot resume a game")  # pragma: no cover
+
     # -- help and pictures
     @abstractmethod
     def hint(self, engine: Game) -> Reply:
@@ -194,6 +216,11 @@ class GameAdapter(ABC):
     @abstractmethod
     def same_round(self, real: View, preview: View) -> bool:
         """True when ``preview`` (after the staged actions) is still the same game or deal."""
+
+    def ended_hand(self, view: View) -> list[str] | None:
+        """While play waits after a deal (Kontrakt), the person's hand as that deal ended
+        it (shown instead of the next deal's hand); None otherwise."""
+        return None
 
     def scores_panel(self, view: View) -> RenderableType | None:
         """The score sheet, where the game has one."""
@@ -293,6 +320,7 @@ class Controller:
         if not self.adapter.same_round(real, view):
             return real
         view["turn"] = real["turn"]
+        view["staged_from"] = real  # what is confirmed: the players panel shows the difference
         return view
 
     def hand(self) -> list[str]:
@@ -401,11 +429,8 @@ class Controller:
         if self.adapter.paused():
             return Reply(self.adapter.prompt(self.real_view(), self.staged), "error")
         how = self.adapter.staging(parsed)
-        if how == "now" and self.staged:
-            return Reply(
-                "you have staged cards: press Enter (ok) to confirm them or undo to take them back",
-                "error",
-            )
+        if self.staged and (how == "now" or (how == "stage" and not self.adapter.stages_more)):
+            return Reply(STAGED_FIRST, "error")
         preview = self.preview()
         trial = preview.copy() if how == "stage" else preview
         try:
@@ -500,8 +525,19 @@ class Controller:
                 path = self.records / f"{stem}-{self._stamp}-{n}.json"
                 n += 1
             self._paths[stem] = path
-        self.adapter.record().save(path)
+        self.record().save(path)
         return path
+
+    def record(self) -> GameRecord:
+        """The record of the current game or session, with the ``terminal`` field that
+        ``play --resume`` reads (docs/record.md)."""
+        record = self.adapter.record()
+        extra = {**record.extra, "terminal": self.adapter.saved_state()}
+        return replace(record, extra=extra)
+
+    def resume_from(self, path: Path) -> None:
+        """Keep saving the current game or session to ``path`` (a resumed record)."""
+        self._paths[self.adapter.record_stem()] = path
 
     @property
     def record_path(self) -> Path | None:

@@ -19,20 +19,31 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from rummykit.bots import Bot
-from rummykit.cards import Card
+from rummykit.bots import Bot, make_bot
+from rummykit.cards import Card, Meaning
 from rummykit.game import Action, Event, Game
 from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS
 from rummykit.record import GameRecord
 from rummykit.tui.commands import KONTRAKT_WORDS, UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
-from rummykit.tui.render import append_turn, card_text, cards_text, meld_text, players_table
+from rummykit.tui.render import (
+    append_turn,
+    card_label,
+    card_text,
+    cards_text,
+    meld_text,
+    players_table,
+)
 
 __all__ = ["HELP", "KontraktAdapter"]
 
 HELP = """\
 # Kontraktsrummy: how to play
+
+Every message that refuses a move names the rule it applies (K1-K15): the
+rules, by id, are in `docs/rules.md` of rummykit (what the engine decides
+where they are silent: `docs/rules-decisions.md`).
 
 A game is **seven deals**. Each deal has a **contract** you must lay down
 before anything else: deal 1 two groups, 2 a group and a run, 3 two runs,
@@ -68,9 +79,10 @@ left in your hand when someone goes out (ace and joker 15, K Q J 10 ten,
 | Enter or `ok` | confirm what is staged (nothing is played until you confirm) |
 | `undo` | take back the last staged meld, lay-off or swap |
 | `discard Qs` | discard a card: confirms what is staged and ends your turn |
-| `hint` | which contract melds your hand can make now (put in the input line) |
+| `hint` | every useful action now (contract melds, lay-offs, swaps), then the discard |
 | `scores` | the score sheet over the seven deals (F4) |
-| `sort`, `next`, `help`, `quit` | sort the hand; the next deal or game; this help; leave |
+| `sort`, `next`, `help` | sort the hand; the next deal or game; this help |
+| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |
 
 Melds on the table are numbered #0, #1, … in the order they were laid, and
 shown in front of the player who laid them.
@@ -79,7 +91,8 @@ shown in front of the player who laid them.
 `c d h s`; `*` is a joker. Start typing a card and press **Tab** (or →) to
 complete it from your hand.
 
-**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit · Escape closes this panel.
+**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit (asks first; the game
+is saved and can be resumed) · Escape closes this panel.
 """
 
 _STAGED = (k.LayDown, k.LayOff, k.SwapJoker)
@@ -117,15 +130,58 @@ class KontraktAdapter(GameAdapter):
         self._rng = random.Random(seed)
         self.number = 0
         self.between_deals = False
+        self.game_seed = 0
         self.game_obj = self._new_game(len(names) - 1)
 
-    def _new_game(self, dealer: int) -> k.KontraktGame:
+    def _game_seed(self) -> int:
+        """The next game's seed: ``seed`` for the first, then drawn from it."""
         self.number += 1
-        seed = self.seed if self.number == 1 and self.seed is not None else None
-        if seed is None:
-            seed = self._rng.randrange(2**63)
+        if self.number == 1 and self.seed is not None:
+            return self.seed
+        return self._rng.randrange(2**63)
+
+    def _new_game(self, dealer: int) -> k.KontraktGame:
+        self.game_seed = self._game_seed()
         self.between_deals = False
-        return k.KontraktGame(self.names, seed=seed, dealer=dealer, options=self.options)
+        return k.KontraktGame(self.names, seed=self.game_seed, dealer=dealer, options=self.options)
+
+    def saved_state(self) -> dict[str, object]:
+        """The person's seat, the bots' levels, ``seed`` as given, which game of the
+        sitting this is (``game``, from 1) and its seed (``game_seed``)."""
+        return {
+            **super().saved_state(),
+            "seed": self.seed,
+            "game": self.number,
+            "game_seed": self.game_seed,
+        }
+
+    @classmethod
+    def from_saved(
+        cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
+    ) -> KontraktAdapter:
+        """The game rebuilt where ``record`` ends, its later deals (and new stocks, K15)
+        shuffled as they would have been (the game's seed)."""
+        seed, number, game_seed = state.get("seed"), state.get("game"), state.get("game_seed")
+        adapter = cls(
+            record.players,
+            bots,
+            seed=seed if isinstance(seed, int) else None,
+            options={k: bool(v) for k, v in record.options.items()},
+        )
+        if isinstance(number, int) and number > 1:  # draw the seeds as the sitting did
+            adapter._rng = random.Random(adapter.seed)
+            adapter.number = 0
+            for _ in range(number):
+                adapter.game_seed = adapter._game_seed()
+        if isinstance(game_seed, int):
+            adapter.game_seed = game_seed
+        game = k.from_record(record, seed=adapter.game_seed)
+        adapter.game_obj = game
+        # a deal that ended last: show its summary until the person goes on
+        adapter.between_deals = (
+            not game.over and game.deal > 0 and bool(record.deals) and not record.deals[-1].actions
+        )
+        return adapter
 
     @property
     def engine(self) -> k.KontraktGame:
@@ -178,10 +234,12 @@ class KontraktAdapter(GameAdapter):
         """The next deal, or a new game after the seventh."""
         if self.game_obj.over:
             self.game_obj = self._new_game((self.game_obj.dealer + 1) % len(self.names))
-            return f"a new game (game {self.number}): deal 1, contract {self.game_obj.contract}"
+            g = self.game_obj
+            return f"Game {self.number} begins: deal 1 of 7, contract {g.contract}."
         self.between_deals = False
         g = self.game_obj
-        return f"deal {g.deal + 1} of 7: contract {g.contract}; {g.players[g.dealer]} dealt"
+        dealer = g.players[g.dealer]
+        return f"Deal {g.deal + 1} of 7 is dealt: contract {g.contract}. The dealer is {dealer}."
 
     def record(self) -> GameRecord:
         """The game's record (one entry per deal)."""
@@ -195,7 +253,9 @@ class KontraktAdapter(GameAdapter):
     # ------------------------------------------------------------ help
 
     def hint(self, engine: Game) -> Reply:
-        """The contract melds the hand can make now, or the lay-offs and swaps once down."""
+        """Every useful action now: the contract melds the hand can make (jokers placed so
+        that the hand's cards build on them), or once down the lay-offs and swaps; then the
+        card to discard. The first is put in the input line."""
         assert isinstance(engine, k.KontraktGame)
         game = engine
         if game.over or self.between_deals:
@@ -204,31 +264,36 @@ class KontraktAdapter(GameAdapter):
         help_ = k.hint_for(view)
         my_turn = view["turn"] == self.seat
         phase = view["phase"]
-        prefill = None
+        hand = [Card.parse(c) for c in view["hand"] or []]
+        steps: list[k.Action] = []
         if help_["complete"]:
             acts = [
                 a
                 for a in k.legal_actions_for(view)
                 if isinstance(a, (k.LayOff, k.SwapJoker, k.LayDown)) and game.can(a)
             ]
-            if not acts:
-                text = "your contract is down; nothing more to lay now: discard"
+            text = (
+                "your contract is down; you can: " + "; ".join(format_kontrakt(a) for a in acts)
+                if acts
+                else "your contract is down; nothing more to lay now"
+            )
+            steps = list[k.Action](acts[:1])
+        elif help_["whole"] or help_["parts"]:
+            melds = help_["whole"] or help_["parts"]
+            built = _building(tuple(tuple(Card.parse(c) for c in m) for m in melds), hand)
+            action: k.Action = k.LayDown(self.seat, built)
+            if my_turn and phase == "play" and not game.can(action):
+                action = k.LayDown(self.seat, tuple(tuple(Card.parse(c) for c in m) for m in melds))
+            cmd = format_kontrakt(action)
+            if help_["whole"]:
+                text = f"your hand makes the whole contract ({help_['contract']}): {cmd}"
             else:
-                cmds = [format_kontrakt(a) for a in acts[:6]]
-                text = "you can: " + "; ".join(cmds)
-                prefill = cmds[0]
-        elif help_["whole"]:
-            cmd = "meld " + " | ".join(" ".join(m) for m in help_["whole"])
-            text = f"your hand makes the whole contract ({help_['contract']}): {cmd}"
-            prefill = cmd
-        elif help_["parts"]:
-            cmd = "meld " + " | ".join(" ".join(m) for m in help_["parts"])
-            text = f"your hand makes part of the contract: {cmd}"
-            prefill = cmd
+                text = f"your hand makes part of the contract: {cmd}"
+            steps = [action]
         else:
             needs = " or ".join(_needs(n) for n in help_["need"])
-            text = f"no contract meld in your hand yet (still needed: {needs}): discard a card"
-            prefill = "discard "
+            text = f"no contract meld in your hand yet (still needed: {needs})"
+        prefill = format_kontrakt(steps[0]) if steps else None
         if phase == "upcard_offer" and my_turn:
             prefill = None
             text += " (first answer the upcard offer)"
@@ -237,7 +302,33 @@ class KontraktAdapter(GameAdapter):
             text += " (first draw)"
         elif not my_turn:
             prefill = None
+        elif phase == "play":
+            discard = self._discard_after(game, steps)
+            if discard is not None:
+                text += f"; then {format_kontrakt(discard)}"
+                prefill = prefill or format_kontrakt(discard)
         return Reply("hint: " + text, "info", prefill=prefill)
+
+    def _discard_after(self, game: k.KontraktGame, steps: Sequence[k.Action]) -> k.Action | None:
+        """The card the basic bot would discard after ``steps`` (on a copy of the game)."""
+        trial = game.copy()
+        try:
+            for step in steps:
+                trial.apply(step)
+        except ValueError:
+            return None
+        bot = make_bot("kontrakt", "basic", 0)
+        for _ in range(12):  # the bot may lay off more first; the hint names its discard
+            if trial.to_act != self.seat or trial.phase is not k.Phase.PLAY:
+                return None
+            choice = bot.choose(trial.view(self.seat, log=False))
+            if isinstance(choice, k.Discard):
+                return choice
+            try:
+                trial.apply(choice)
+            except ValueError:
+                return None
+        return None
 
     def help_text(self) -> str:
         """The help panel."""
@@ -265,7 +356,7 @@ class KontraktAdapter(GameAdapter):
         turn = view["turn"]
         phase = view["phase"]
         top = view["discard_pile"][-1] if view["discard_pile"] else None
-        top_text = Card.parse(top).pretty() if top else ""
+        top_text = card_label(Card.parse(top)) if top else ""
         if turn != self.seat:
             if phase == "upcard_offer":
                 return f"{names[turn]} is asked about the upcard {top_text}…"
@@ -292,7 +383,14 @@ class KontraktAdapter(GameAdapter):
         return staged_note + f"Lay down your contract ({contract}): meld … (hint), then discard."
 
     def status(self, view: Mapping[str, Any]) -> Text:
-        """Deal, contract, stock and whose turn."""
+        """Deal, contract, stock and whose turn; between deals, the deal that ended."""
+        end = self._ended(view)
+        if end is not None:
+            out = Text(f" Kontraktsrummy · deal {end['deal'] + 1} of 7 · ")
+            out.append(f"contract: {CONTRACTS[end['deal']]}", style="bold cyan")
+            out.append(" · ")
+            out.append("the deal is over: press Enter for the next", style="bold")
+            return out
         out = Text(f" Kontraktsrummy · deal {view['deal'] + 1} of 7 · ")
         out.append(f"contract: {view['contract']['text']}", style="bold cyan")
         out.append(f" · stock {view['stock_size']} · ")
@@ -306,14 +404,36 @@ class KontraktAdapter(GameAdapter):
             ("laid", "left"),
             ("total", "right"),
         )
+        end = self._ended(view)
+        real = view.get("staged_from") or view  # staged melds are not laid yet
         for seat in range(len(view["players"])):
             mark, who = seat_cells(view, seat, self.seat, self.bots[seat])
-            laid = view["laid"][seat]
+            if end is not None:  # the deal that ended, until the person goes on
+                cards = str(len(end["hands"][seat]))
+                progress = "went out" if end["out"] == seat else f"+{end['penalties'][seat]}"
+                table.add_row("", who, cards, progress, str(end["totals"][seat]))
+                continue
+            laid = real["laid"][seat]
             progress = "[green]✓ down[/green]" if laid["complete"] else _progress(laid, view)
-            table.add_row(
-                mark, who, str(view["hand_sizes"][seat]), progress, str(view["totals"][seat])
-            )
+            cards = str(real["hand_sizes"][seat])
+            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
+                cards = f"{cards}→{view['hand_sizes'][seat]}"
+                if view["laid"][seat] != laid:
+                    progress = "[yellow]staged[/yellow]"
+            table.add_row(mark, who, cards, progress, str(view["totals"][seat]))
         return table
+
+    def _ended(self, view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The log's entry of the deal that ended, while play waits before the next."""
+        if not self.between_deals:
+            return None
+        ended = [e for e in view.get("log") or [] if e["type"] == "deal_end"]
+        return ended[-1] if ended else None
+
+    def ended_hand(self, view: Mapping[str, Any]) -> list[str] | None:
+        """Between deals: the person's hand as the deal ended it."""
+        end = self._ended(view)
+        return None if end is None else list(end["hands"][self.seat])
 
     def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
         """The upcard offer, discard pile, and each player's melds, numbered.
@@ -511,3 +631,59 @@ def _progress(laid: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if contract["runs"]:
         parts.append(f"{laid['runs']}/{contract['runs']}r")
     return " ".join(parts)
+
+
+def _building(
+    melds: tuple[tuple[Card, ...], ...], hand: Sequence[Card]
+) -> tuple[tuple[Card, ...], ...]:
+    """The melds with each run's jokers placed where the hand's spare cards of its suit
+    build on it, those cards laid too (``4h 5h *:6h`` with 2h spare: ``2h *:3h 4h 5h``).
+
+    >>> from rummykit.cards import parse_cards
+    >>> melds = ((*parse_cards("4h 5h *:6h"),),)
+    >>> [" ".join(map(str, m)) for m in _building(melds, parse_cards("4h 5h * 2h 9c"))]
+    ['2h *:3h 4h 5h']
+    """
+    used = Counter(c.plain() for m in melds for c in m)
+    spare = Counter(c.plain() for c in hand) - used
+    out = []
+    for meld in melds:
+        naturals = [c for c in meld if not c.is_joker]
+        jokers = len(meld) - len(naturals)
+        suits = {c.suit for c in naturals}
+        ranks = {c.rank for c in naturals}
+        if not jokers or len(suits) != 1 or len(ranks) != len(naturals) or len(ranks) < 2:
+            out.append(meld)  # a group, or a run without jokers: as found
+            continue
+        suit = naturals[0].suit
+        assert suit is not None
+        best: tuple[int, int, list[Card]] | None = None
+        for lo in range(1, min(ranks) + 1):
+            for hi in range(max(ranks), 14):
+                cards: list[Card] = []
+                need = 0
+                took = 0
+                left = Counter(spare)
+                for r in range(lo, hi + 1):
+                    card = Card(r, suit)
+                    if r in ranks:
+                        cards.append(card)
+                    elif left[card] > 0:
+                        left[card] -= 1
+                        took += 1
+                        cards.append(card)
+                    else:
+                        need += 1
+                        cards.append(Card(0, None, Meaning(r, suit)))
+                if need != jokers:
+                    continue
+                score = (took, -abs(lo - min(ranks)))
+                if best is None or score > best[:2]:
+                    best = (*score, cards)
+        if best is None or best[0] == 0:
+            out.append(meld)
+            continue
+        chosen = best[2]
+        spare -= Counter(c for c in chosen if not c.is_joker and c.rank not in ranks)
+        out.append(tuple(chosen))
+    return tuple(out)

@@ -136,7 +136,7 @@ def append_turn(out: Text, view: Mapping[str, Any], me: int, paused: str | None 
     elif view["turn"] == me:
         out.append("your turn", style="bold green")
     else:
-        out.append(f"{view['players'][view['turn']]}'s turn", style="bold")
+        out.append(f"to act: {view['players'][view['turn']]}", style="bold")
     return out
 
 
@@ -146,13 +146,15 @@ def players_table(caption: str, *columns: tuple[str, JustifyMethod]) -> Table:
     table = Table(
         box=None,
         padding=(0, 1),
+        collapse_padding=True,
+        pad_edge=False,
         expand=True,
         caption=caption,
         caption_justify="left",
         caption_style="dim",
     )
-    table.add_column("", width=1)
-    table.add_column("player")
-    for heading, justify in columns:
-        table.add_column(heading, justify=justify)
+    table.add_column("", width=1, no_wrap=True)
+    table.add_column("player", no_wrap=True, overflow="ellipsis", ratio=1)
+    for heading, justify in columns:  # headings whole, cells on one line (80x24 fits)
+        table.add_column(heading, justify=justify, no_wrap=True, min_width=len(heading))
     return table

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from rummykit import games
 from rummykit.bots import Bot
+from rummykit.record import RecordError, load_record
 from rummykit.tui.controller import BOT_NAMES, Controller, GameAdapter
 
-__all__ = ["bot_levels", "make_controller"]
+__all__ = ["bot_levels", "make_controller", "resume_controller"]
 
 
 def bot_levels(game: str, spec: str | None, bots: int) -> list[str]:
@@ -58,3 +59,52 @@ def make_controller(
     adapter = spec.terminal_adapter()(names, seats, seed=seed)
     assert isinstance(adapter, GameAdapter)
     return Controller(adapter, Path(records))
+
+
+def resume_controller(path: str | Path, *, records: str | Path | None = None) -> Controller:
+    """A controller for the game a record holds, where it ends (``play --resume``).
+
+    The record's ``terminal`` field (written by terminal play, docs/record.md)
+    says which seat is the person's, the bots' levels and the seeds, so that
+    the game carries on exactly as it would have; a record without it (from
+    ``simulate``, or written by hand) is played from seat 0 against the
+    game's default bots. The record goes on being saved to ``path``.
+    ValueError (a RecordError, or an illegal action) when it cannot be resumed.
+    """
+    from rummykit.record import IllegalAction
+
+    record = load_record(path)
+    spec = games.get(record.game)
+    state = record.extra.get("terminal")
+    if not isinstance(state, dict):
+        state = {}
+    n = len(record.players)
+    person = state.get("person", 0)
+    if not isinstance(person, int) or not 0 <= person < n:
+        raise RecordError(f"the record's terminal field names no seat of its {n} players")
+    wanted = state.get("bots")
+    levels = wanted if isinstance(wanted, list) and len(wanted) == n else [None] * n
+    seed = state.get("seed")
+    seats: list[Bot | None] = []
+    for i in range(n):
+        if i == person:
+            seats.append(None)
+            continue
+        given = levels[i]
+        level = given if isinstance(given, str) else spec.default_bot
+        bot_seed = None if not isinstance(seed, int) else seed * 1000 + i
+        seats.append(spec.make_bot(level, bot_seed))
+    adapter_class = spec.terminal_adapter()
+    assert issubclass(adapter_class, GameAdapter)
+    try:
+        adapter = adapter_class.from_saved(record, seats, state)
+    except IllegalAction as exc:
+        where = f"deal {exc.deal + 1}, action {exc.action + 1}"
+        raise RecordError(
+            f"the record cannot be resumed: {where} breaks {exc.rule}: {exc.message}"
+        ) from None
+    adapter.seat = person
+    folder = Path(records) if records is not None else Path(path).parent
+    controller = Controller(adapter, folder)
+    controller.resume_from(Path(path))
+    return controller

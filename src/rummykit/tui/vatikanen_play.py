@@ -7,6 +7,7 @@ view. A play is staged until confirmed; draw and pass are taken at once.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,26 +30,57 @@ __all__ = ["HELP", "VatikanenAdapter"]
 HELP = """\
 # Vatikanen: how to play
 
+Every message that refuses a move names the rule it applies (V1-V16): the
+rules, by id, are in `docs/rules.md` of rummykit (what the engine decides
+where they are silent: `docs/rules-decisions.md`).
+
 **Goal:** be the first to get rid of all your cards. The others then pay you
-what is left in their hands (joker 25, ace 15, K Q J 10 ten each, 2-9 face value).
+what is left in their hands (joker 25, ace 15, K Q J 10 ten each, 2-9 face
+value) (V13).
 
 **Your turn:** either *play* cards from your hand onto the table, or *draw*
-one card from the stock (your turn then ends).
+one card from the stock (your turn then ends) (V4).
 
 - Your **first play** (opening) must be exactly **one run** of 3 or more cards
-  of one suit from your hand, like `7♥ 8♥ 9♥`. The table is not touched then.
+  of one suit from your hand, like `7♥ 8♥ 9♥`. The table is not touched then (V7).
 - After you have opened you may lay as many cards as you like: new melds,
   cards added to any meld, and you may **rearrange the whole table** as long
-  as you add at least one card and every meld is valid afterwards.
+  as you add at least one card and every meld is valid afterwards (V8, V9).
+  No card ever goes from the table back to a hand.
 - A **run** is 3+ cards of one suit in a row (ace low A-2-3 or high Q-K-A, not
-  K-A-2); a **group** is 3+ cards of one rank (suits may repeat).
-- A **joker** ★ stands for any card; on the table it keeps standing for the
-  card it was laid as (★=8♥ in a run, ★=8 in a group). It may move to mean
-  something else only when the table keeps a real card in its stead: a real
-  8♥ for ★=8♥, any real 8 for ★=8, from your hand or anywhere on the table,
-  even from its own group (from 5♣ 5♦ 5♠ ★ the ★ may go into a run, as the
-  fives stay). One real card for each joker moved.
-- When the stock is empty you *pass* instead of drawing.
+  K-A-2) (V5); a **group** is 3+ cards of one rank (suits may repeat) (V6).
+
+## Jokers on the table (V11, V12): what the engine does
+
+- A **joker** ★ stands for any card when it is laid. On the table it keeps
+  standing for the card it was laid as: ★=8♥ in a run (that rank and suit),
+  ★=8 in a group (that rank).
+- It may move to a place where it means something else (into another meld,
+  or to another card) only when the table you leave holds a **real card in
+  its stead**: a real 8♥ for ★=8♥, any real 8 for ★=8. That card may come
+  from your hand or from anywhere on the table, **even from the joker's own
+  group**: from 5♣ 5♦ 5♠ ★ the ★ may go into a run (★ 6♥ 7♥, as 5♥), since
+  the fives stay on the table as a group of three.
+- **One real card frees one joker**; a freed joker must be used in a meld in
+  the same play (it never goes to a hand). A run joker may also stay as that
+  very card in a group of its rank (★=8♥ beside 8♣ 8♦ 8♠).
+- The engine checks only what the table holds afterwards (V12): any
+  arrangement of valid melds in which every table joker still stands for its
+  card, or has been freed by its own real card.
+- A table playing the `free_jokers` option lets table jokers move freely as
+  wild cards (not this game's default).
+
+## The end of the stock (V14, V15)
+
+- When the stock is empty you *pass* instead of drawing (or play).
+- **Blocked game:** when every player passes in turn with an empty stock,
+  the game ends. The lowest hand value wins, and **each other player pays the
+  winner the difference** between their own hand value and the winner's.
+  Players tied for lowest share the win: they pay each other nothing, and
+  each other player pays each of them the difference divided by the number
+  of tied winners. (A table playing without the `blocked_game` option ends
+  such a game with no winner and no payments.)
+- The balances of a session carry on from game to game (zero-sum, V16).
 
 ## Commands
 
@@ -60,10 +92,11 @@ one card from the stock (your turn then ends).
 | `undo` | take the staged play back |
 | `draw` | draw a card; your turn ends |
 | `pass` | pass (only when the stock is empty) |
-| `hint` | the best play (most cards), put in the input line for you |
+| `hint` | the best play (most cards), put in the input line selected: Enter stages it |
 | `sort` | sort your hand by suit or by rank |
 | `next` | after a game: deal the next game of the session |
-| `help`, `quit` | this help; leave (the record is saved) |
+| `help` | this help |
+| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |
 
 **Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits
 `c d h s` (clubs, diamonds, hearts, spades); `*` is a joker (`*:8h` on a
@@ -72,7 +105,8 @@ whole new table, write each run from low to high (`Qh Kh Ah`): a `*` stands
 for the card of its place.
 Start typing a card and press **Tab** (or →) to complete it from your hand.
 
-**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit · Escape closes this panel.
+**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit (asks first; the game is saved
+and can be resumed) · Escape closes this panel.
 """
 
 
@@ -82,6 +116,7 @@ class VatikanenAdapter(GameAdapter):
     game = "vatikanen"
     title = "Vatikanen"
     words = VATIKANEN_WORDS
+    stages_more = False
 
     def __init__(
         self,
@@ -93,14 +128,40 @@ class VatikanenAdapter(GameAdapter):
     ) -> None:
         super().__init__(names, bots)
         self.seed = seed
+        # without --seed a seed is drawn, so that the record can be resumed exactly
+        self.session_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         chosen = {"free_jokers": False, "blocked_game": True, **(options or {})}
         self.session = v.Session(
             list(names),
-            seed=seed,
+            seed=self.session_seed,
             free_jokers=chosen["free_jokers"],
             blocked_game=chosen["blocked_game"],
         )
         self._hint: tuple[object, v.Play] | None = None
+
+    def saved_state(self) -> dict[str, object]:
+        """The person's seat, the bots' levels, and the seeds (``seed`` as given, or None;
+        ``session_seed`` the session's own)."""
+        return {**super().saved_state(), "seed": self.seed, "session_seed": self.session_seed}
+
+    @classmethod
+    def from_saved(
+        cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
+    ) -> VatikanenAdapter:
+        """The session rebuilt where ``record`` ends, its later games shuffled as they
+        would have been (the session seed)."""
+        seed = state.get("seed")
+        session_seed = state.get("session_seed")
+        adapter = cls(
+            record.players,
+            bots,
+            seed=seed if isinstance(seed, int) else None,
+            options=dict(record.options),
+        )
+        if isinstance(session_seed, int):
+            adapter.session_seed = session_seed
+        adapter.session = v.from_record(record, seed=adapter.session_seed)
+        return adapter
 
     @property
     def engine(self) -> v.Session:
@@ -174,7 +235,8 @@ class VatikanenAdapter(GameAdapter):
         """The next game of the session, the deal passing to the left (V16)."""
         game = self.session.next_game()
         first = game.players[game.to_act] if game.to_act is not None else "?"
-        return f"game {game.number}: {game.players[game.dealer]} deals, {first} plays first"
+        dealer = game.players[game.dealer]
+        return f"Game {game.number} is dealt. The dealer is {dealer}; the first to play is {first}."
 
     def record(self) -> GameRecord:
         """The whole session so far as one record (one deal per game)."""
@@ -199,14 +261,17 @@ class VatikanenAdapter(GameAdapter):
             what = "draw" if game.stock_size else "pass"
             opened = game.opened(self.seat)
             why = "no play is possible" if opened else "no run of 3+ cards to open with"
-            return Reply(f"hint: {why}: {what}", "info", prefill=what)
+            return Reply(f"hint: {why}: {what} (Enter does it)", "info", prefill=what)
         cards = " ".join(str(c.plain()) for c in play.add)
-        kind = "open with" if not game.opened(self.seat) else "play"
-        return Reply(
-            f"hint: {kind} {len(play.add)} card(s): {cards} (Enter stages it)",
-            "info",
-            prefill=f"play {cards}",
-        )
+        shown = cards_text([str(c.plain()) for c in play.add]).plain
+        n = len(play.add)
+        if not game.opened(self.seat):
+            text = f"hint: open with these {n} cards: {shown} (Enter stages it)"
+        elif n == 1:
+            text = f"hint: play this card: {shown} (Enter stages it)"
+        else:
+            text = f"hint: play these {n} cards: {shown} (Enter stages it)"
+        return Reply(text, "info", prefill=f"play {cards}")
 
     def help_text(self) -> str:
         """The help panel."""
@@ -253,12 +318,16 @@ class VatikanenAdapter(GameAdapter):
         table = players_table(
             "▶ to act · D dealer", ("cards", "right"), ("opened", "center"), ("balance", "right")
         )
+        real = view.get("staged_from") or view  # staged cards are not played yet
         for seat in range(len(view["players"])):
             mark, who = seat_cells(view, seat, self.seat, self.bots[seat])
-            opened = "yes" if view["opened"][seat] else "no"
-            table.add_row(
-                mark, who, str(view["hand_sizes"][seat]), opened, _money(view["balances"][seat])
-            )
+            opened = "yes" if real["opened"][seat] else "no"
+            cards = str(real["hand_sizes"][seat])
+            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
+                cards = f"{cards}→{view['hand_sizes'][seat]}"
+                if not real["opened"][seat]:
+                    opened = "[yellow]staged[/yellow]"
+            table.add_row(mark, who, cards, opened, _money(real["balances"][seat]))
         return table
 
     def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
@@ -268,7 +337,9 @@ class VatikanenAdapter(GameAdapter):
             return Text("The table is empty: the first play must be one run (V7).", style="dim")
         pending = Counter(new)
         texts = [meld_text(m, pending) for m in melds]
-        head = Text(f"{len(melds)} meld(s), {sum(len(m) for m in melds)} cards", style="dim")
+        count = sum(len(m) for m in melds)
+        what = "1 meld" if len(melds) == 1 else f"{len(melds)} melds"
+        head = Text(f"{what}, {count} cards", style="dim")
         return Group(head, Columns(texts, padding=(0, 3)))
 
     def describe(

@@ -373,7 +373,9 @@ class KontraktGame:
         other.log = list(self.log)
         other._log_views = {k: list(v) for k, v in self._log_views.items()}
         other.scores = list(self.scores)
-        other._history = [*self._history[:-1], (*self._history[-1][:2], state.actions)]
+        other._history = (  # a game set up from a position has no history
+            [*self._history[:-1], (*self._history[-1][:2], state.actions)] if self._history else []
+        )
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())
@@ -457,7 +459,7 @@ class KontraktGame:
             who = self._name(s.offer_to)
             if forhand_only and seat != self.forhand:
                 raise RuleError("K7", f"only förhand ({who}) may take the first upcard")
-            raise RuleError("K7", f"{who} is being asked about the upcard now, not you")
+            raise RuleError("K7", f"the upcard is now offered to {who}, not to you")
         if forhand_only and seat != self.forhand:
             raise RuleError(
                 "K7", "only förhand takes or declines the upcard; you may buy it or pass"
@@ -480,7 +482,7 @@ class KontraktGame:
                 raise RuleError(
                     "K7", "you bought the upcard: you may not lay anything down at that moment"
                 )
-            raise RuleError("K8", f"it is {self._name(s.turn)}'s turn, not yours")
+            raise RuleError("K8", f"it is not your turn: the player to act is {self._name(s.turn)}")
         if phase is Phase.PLAY and s.phase is Phase.DRAW:
             raise RuleError("K8", "draw a card first: from the stock or the discard pile")
         if phase is Phase.DRAW and s.phase is Phase.PLAY:

@@ -75,7 +75,7 @@ def read_melds(
         try:
             first = read_meld(list(cards), KONTRAKT)
         except MeldError as exc:
-            raise RuleError("K5", str(exc)) from None
+            raise RuleError("K5", exc.reason("K5")) from None
         options = [first]
         other = _other_reading(list(cards), first)
         if other is not None:
@@ -196,7 +196,7 @@ def lay_off_result(
     try:
         result = read_meld(new, KONTRAKT)
     except MeldError as exc:
-        raise RuleError("K10", str(exc)) from None
+        raise RuleError("K10", exc.reason("K10")) from None
     return target, result, at
 
 
@@ -219,7 +219,7 @@ def swap_result(s: DealState, seat: int, card: Card, number: int) -> tuple[Table
             try:
                 result = read_meld(new, KONTRAKT)
             except MeldError as exc:  # pragma: no cover - a real card fits where its joker sat
-                raise RuleError("K11", str(exc)) from None
+                raise RuleError("K11", exc.reason("K11")) from None
             return target, pos, result
     jokers = [str(c.stands_for) for c in m.cards if c.is_joker]
     if not jokers:

@@ -310,7 +310,8 @@ class VatikanenGame:
         if not 0 <= seat < self.n_players:
             raise RuleError("V1", f"there is no seat {seat} at this table")
         if seat != self._turn:
-            raise RuleError("V4", f"it is not your turn: it is {self.players[self._turn]}'s turn")
+            who = self.players[self._turn]
+            raise RuleError("V4", f"it is not your turn: the player to act is {who}")
 
     def _take_from_hand(self, seat: int, cards: Sequence[Card]) -> list[int]:
         """The ids of ``cards`` in ``seat``'s hand (first copies first); RuleError if missing."""
@@ -325,8 +326,11 @@ class VatikanenGame:
             else:
                 need = sum(1 for c in cards if c == plain)
                 have = sum(1 for i in self._hands[seat] if self.deck[i] == plain)
-                what = f"{need} of {plain}, you hold {have}" if have else f"{plain}"
-                raise RuleError("V4", f"you can only play cards from your hand: you play {what}")
+                if have:
+                    why = f"you play {need} copies of {plain} but hold {have}"
+                else:
+                    why = f"you do not hold {plain}"
+                raise RuleError("V4", f"{why}: you can only play cards from your hand")
         return taken
 
     def _check_play(self, action: Play) -> tuple[list[int], list[Meld]]:

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 from rummykit.cards import ACE, Card, Meaning, Suit, format_cards, rank_text
 from rummykit.errors import RuleError
-from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld
+from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld, run_problem
 
 __all__ = [
     "Reading",
@@ -156,11 +156,13 @@ def _run_reading(cards: Sequence[Card], suit: Suit) -> Reading | str:
                     f"{format_cards(cards)} is not a run as written: a joker stands for the card"
                     f" of its place, and no card fits between {low} and {high}"
                 )
-        return (
-            f"{format_cards(cards)} is not in consecutive ranks as written: a joker stands for"
-            " the card of its place, a run goes from low to high, and an ace is low (A-2-3)"
-            " or high (Q-K-A), never both (V5)"
-        )
+        why = run_problem(cards, VATIKANEN)
+        if why.endswith("must follow one another"):
+            why = (
+                f"{format_cards(cards)} is not in consecutive ranks as written: a joker stands"
+                " for the card of its place, and a run goes from low to high"
+            )
+        return why
     places = tuple(Meaning(_rank_at(start + i), suit) for i in range(len(cards)))
     for card, place in zip(cards, places, strict=True):
         label = card.stands_for
@@ -216,7 +218,8 @@ def read_as_written(cards: Sequence[Card]) -> list[Reading]:
     if not same_suit and not same_rank:
         raise MeldError(
             f"{format_cards(cards)} is neither a run (one suit, consecutive)"
-            " nor a group (one rank) (V5, V6)"
+            " nor a group (one rank)",
+            "V5, V6",
         )
     run = _run_reading(cards, suit) if same_suit and suit is not None else None
     group = _group_reading(cards, rank) if same_rank else None
@@ -234,9 +237,10 @@ def _readings(cards: Sequence[Card], rule: str, opening: str = "") -> list[Readi
         return read_as_written(cards)
     except MeldError as exc:
         if opening:
-            raise RuleError(rule, f"{opening}: {exc}") from None
+            raise RuleError(rule, f"{opening}: {exc.reason(rule)}") from None
         text = format_cards(cards)
-        raise RuleError(rule, f"the table would hold {text}, which is no meld: {exc}") from None
+        why = exc.reason(rule)
+        raise RuleError(rule, f"the table would hold {text}, which is no meld: {why}") from None
 
 
 def _meld(cards: Sequence[Card], reading: Reading, meanings: Sequence[Meaning]) -> Meld:
@@ -328,7 +332,7 @@ def _opening_run(cards: Sequence[Card], why: str) -> Meld:
     try:
         run = read_meld(cards, VATIKANEN)
     except MeldError as exc:
-        raise RuleError("V7", f"{why}: {exc}") from None
+        raise RuleError("V7", f"{why}: {exc.reason('V7')}") from None
     if run.kind is not MeldKind.RUN:
         raise RuleError("V7", f"{why}, not a group: {format_cards(cards)}")
     return run
