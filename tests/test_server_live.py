@@ -268,3 +268,39 @@ def test_a_turn_clock_at_zero_lets_the_seats_bot_play_that_turn(shared_server: S
     moved = live.until(lambda s: s["version"] > version, timeout=15)  # nobody acts: the clock does
     assert moved["view"]["log"][-1]["seat"] == live.seat or moved["view"]["turn"] != live.seat
     live.close()
+
+
+def test_hint_and_arrange_answer_the_seat_to_act_and_change_nothing(
+    shared_server: Server,
+) -> None:
+    server = shared_server
+    table_id, (anna, bo) = seated(server, "vatikanen", ["human", "human"])
+    assert anna.state is not None
+    version = anna.state["version"]
+    bo.send({"type": "hint"})
+    assert bo.next_error()["code"] == "not_your_turn"
+    anna.send({"type": "hint"})
+    while (hint := anna.read())["type"] != "hint":
+        pass
+    assert hint["version"] == version and hint["actions"][0] == {"seat": 0, "type": "draw"}
+    plays = [a for a in hint["actions"] if a["type"] == "play"]
+    hand = anna.state["view"]["hand"]
+    if plays:  # the opening the solver found, arranged again from its cards alone
+        anna.send({"type": "arrange", "cards": plays[0]["add"]})
+        while (arranged := anna.read())["type"] != "arranged":
+            pass
+        action = arranged["action"]
+        assert action["type"] == "play" and sorted(action["add"]) == sorted(plays[0]["add"])
+    anna.send({"type": "arrange", "cards": hand[:1]})
+    error = anna.next_error()
+    assert error["code"] == "illegal" and error["rule"] == "V7"  # one card is no opening run
+    anna.send({"type": "arrange", "cards": ["Zz"]})
+    assert anna.next_error()["code"] == "bad_message"
+    summary = server.get(f"/api/tables/{table_id}")
+    assert isinstance(summary, dict) and summary["version"] == version
+    if plays:
+        anna.act({k: v for k, v in action.items() if k != "seat"})
+        state = anna.until(lambda s: s["version"] == version + 1)
+        assert state["view"]["opened"][0] is True
+    anna.close()
+    bo.close()

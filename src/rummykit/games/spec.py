@@ -96,7 +96,9 @@ class GameSpec:
     adapter class (``module:Class``). ``record_only`` are action fields only a
     record writes (Kontrakt's ``restock``: no player orders the stock); a
     player's action drops them. ``view_type`` is the TypedDict of the game's
-    view (``docs/schemas/`` holds its JSON Schema).
+    view (``docs/schemas/`` holds its JSON Schema). ``arranger``, where the
+    game has one, fits cards a player names into the table exactly (Vatikanen:
+    the solver) and returns the play to send, or raises RuleError.
     """
 
     name: str
@@ -116,6 +118,7 @@ class GameSpec:
     terminal: str
     record_only: tuple[str, ...]
     view_type: object
+    arranger: Callable[[Game, int, list[Card]], Action] | None
     starter: Starter
     rebuilder: Callable[[GameRecord, int | None], Game]
     reader: Callable[[Mapping[str, object]], Action]

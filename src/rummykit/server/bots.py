@@ -14,8 +14,11 @@ from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from rummykit import games
+from rummykit.cards import parse_cards
+from rummykit.errors import RuleError
+from rummykit.game import Game
 
-__all__ = ["bot_seed", "make_pool", "think"]
+__all__ = ["assist", "bot_seed", "make_pool", "think"]
 
 
 def bot_seed(table_seed: int, version: int, seat: int) -> int:
@@ -28,6 +31,25 @@ def think(game: str, level: str, seed: int, view: Mapping[str, object]) -> dict[
     """The action ``level``'s bot chooses from ``view``, as RECORD.md JSON (in a worker)."""
     bot = games.get(game).make_bot(level, seed)
     return dict(bot.choose(view).to_json())
+
+
+def assist(game: Game, seat: int, kind: str, cards: list[str]) -> dict[str, object]:
+    """A player's help, in a worker (the solver may take a while): the ``hint`` (the
+    engine's legal actions for the seat) or the ``arrange`` of ``cards`` into the table.
+
+    Answers ``{"actions": [...]}``, ``{"action": {...}}``, or ``{"rule", "message"}``
+    when the cards cannot go on the table.
+    """
+    spec = games.get(game.name)
+    if kind == "hint":
+        return {"actions": [dict(a.to_json()) for a in game.legal_actions()]}
+    if spec.arranger is None:
+        return {"rule": None, "message": f"{spec.title} has no arranging: lay your melds yourself"}
+    try:
+        play = spec.arranger(game, seat, parse_cards(cards))
+    except RuleError as exc:
+        return {"rule": exc.rule, "message": exc.message}
+    return {"action": dict(play.to_json())}
 
 
 def make_pool(workers: int) -> Executor:

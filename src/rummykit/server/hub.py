@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from rummykit import games
+from rummykit.cards import parse_cards
 from rummykit.errors import ActionError, RuleError
-from rummykit.server.bots import bot_seed, make_pool, think
+from rummykit.server.bots import assist, bot_seed, make_pool, think
 from rummykit.server.store import Conflict, Store, TableRow
 from rummykit.server.tables import (
     SeatSpec,
@@ -380,6 +381,8 @@ class Hub:
                 await self._action(room, conn, data)
             elif kind == "next":
                 await self._next(room, conn, data)
+            elif kind in ("hint", "arrange"):
+                await self._assist(room, conn, data, kind)
             elif kind == "hello":
                 self._send_state(room, conn, whole=True)
             else:
@@ -427,6 +430,37 @@ class Hub:
                 raise ProtocolError("not_over", "the next game starts only when this one is over")
             await self._commit(room, "next", {"by": conn.seat})
         self._changed(room)
+
+    async def _assist(self, room: Room, conn: Conn, data: Mapping[str, object], kind: str) -> None:
+        """A hint or an arrangement for the seat to act: it changes no table, and only the
+        asking connection hears it."""
+        table, game = room.table, room.table.game
+        if conn.seat is None or game is None or game.to_act != conn.seat:
+            raise ProtocolError("not_your_turn", "help is given to the seat to act")
+        raw = data.get("cards", [])
+        cards: list[str] = []
+        if kind == "arrange":
+            if (
+                not isinstance(raw, list)
+                or not raw
+                or not all(isinstance(c, str) and len(c) <= 8 for c in raw)
+            ):
+                raise ProtocolError("bad_message", "'cards' is a list of cards, like [\"7h\"]")
+            cards = [str(c) for c in raw]
+            try:
+                parse_cards(cards)
+            except ValueError as exc:
+                raise ProtocolError("bad_message", str(exc)) from None
+        version = table.version
+        loop = asyncio.get_running_loop()
+        answer = await loop.run_in_executor(self._pool, assist, game.copy(), conn.seat, kind, cards)
+        if "message" in answer:
+            rule = answer.get("rule")
+            raise ProtocolError(
+                "illegal", str(answer["message"]), rule if isinstance(rule, str) else None
+            )
+        out = {"type": "hint" if kind == "hint" else "arranged", "version": version, **answer}
+        conn.put(json.dumps(out, separators=(",", ":")))
 
     # ------------------------------------------------------------ changes
 

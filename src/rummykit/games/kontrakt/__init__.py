@@ -125,6 +125,7 @@ SPEC = GameSpec(
     terminal="rummykit.tui.kontrakt_play:KontraktAdapter",
     record_only=("restock",),
     view_type=KontraktView,
+    arranger=None,
     starter=_start,
     rebuilder=from_record,
     reader=action_from_json,

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rummykit.cards import Card
+from rummykit.game import Game
 from rummykit.games.spec import GameSpec, OptionValue
 from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play, action_from_json
 from rummykit.games.vatikanen.events import Event, GameEnd, number
@@ -76,6 +77,11 @@ def _start(
     )
 
 
+def _arrange(game: Game, seat: int, cards: list[Card]) -> Play:
+    assert isinstance(game, Session)
+    return game.arrange(seat, cards)
+
+
 SPEC = GameSpec(
     name="vatikanen",
     title="Vatikanen",
@@ -94,6 +100,7 @@ SPEC = GameSpec(
     terminal="rummykit.tui.vatikanen_play:VatikanenAdapter",
     record_only=(),
     view_type=VatikanenView,
+    arranger=_arrange,
     starter=_start,
     rebuilder=from_record,
     reader=action_from_json,

@@ -558,6 +558,15 @@ class VatikanenGame:
         """True when ``seat`` has some legal play now (asks the solver)."""
         return self.best_play(seat) is not None
 
+    def arrange(self, seat: int, cards: Sequence[Card]) -> Play:
+        """The play of ``cards`` from ``seat``'s hand with the whole table the engine would
+        make for it (the solver fits them in exactly), ready to send; RuleError if there is
+        none (V4, V7, V9, V11). Nothing changes: the player may still arrange it otherwise.
+        """
+        action = Play(seat, tuple(cards))
+        _, table = self._check_play(action)
+        return Play(seat, action.add, _table_cards(table))
+
     def candidate_plays(self, seat: int | None = None) -> list[Play]:
         """The solver's distinct good plays for ``seat``: the most cards, the most points.
 

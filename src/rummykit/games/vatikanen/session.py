@@ -20,7 +20,7 @@ from rummykit.cards import Card
 from rummykit.errors import RuleError
 from rummykit.game import Action as AnyAction
 from rummykit.game import Result
-from rummykit.games.vatikanen.actions import Action
+from rummykit.games.vatikanen.actions import Action, Play
 from rummykit.games.vatikanen.events import Event
 from rummykit.games.vatikanen.game import VatikanenGame, player_names
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
@@ -164,6 +164,10 @@ class Session:
     def apply(self, action: AnyAction) -> Event:
         """Take ``action`` in the current game; return the event logged."""
         return self.game.apply(action)
+
+    def arrange(self, seat: int, cards: Sequence[Card]) -> Play:
+        """The current game's arranged play of ``cards`` (see :meth:`VatikanenGame.arrange`)."""
+        return self.game.arrange(seat, cards)
 
     def legal_actions(self) -> list[Action]:
         """The current game's draw or pass and candidate plays (see VatikanenGame)."""
