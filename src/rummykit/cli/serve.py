@@ -10,6 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from rummykit.i18n import locale_language, translate
+
 __all__ = ["add_parser", "default_db", "run"]
 
 
@@ -74,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
     hub = Hub(store, bot_delay=args.bot_delay, workers=args.workers)
     app = create_app(hub, allowed_origins=tuple(args.allow_origin))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"rummykit: open http://{shown}:{args.port}/ in your browser (Ctrl+C stops)", flush=True)
+    url = f"http://{shown}:{args.port}/"
+    line = translate(
+        "rummykit: open {url} in your browser (Ctrl+C stops)", locale_language(), url=url
+    )
+    print(line, flush=True)
     config = uvicorn.Config(
         app,
         host=args.host,
