@@ -1,0 +1,85 @@
+"""No message of the server shows a seat what it may not see, and none holds a token.
+
+Every message sent to every seat and to a spectator during whole games of
+both games is recorded. Each state's view must be exactly the engine's view
+of that seat after as many actions (the engine's views are proven secret for
+every game by tests/test_conformance.py, which swaps hidden cards and finds
+every view unchanged), and no message but the join's answer holds any
+seat's token.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from protocol_client import Live, play_until_over
+from server_helpers import Server
+
+from rummykit import games
+from rummykit.record import parse_record
+
+
+@pytest.mark.parametrize("game", ["vatikanen", "kontrakt"])
+def test_every_message_of_whole_games_shows_each_seat_only_its_view(
+    shared_server: Server, game: str
+) -> None:
+    server = shared_server
+    bot = "bot:greedy" if game == "vatikanen" else "bot:basic"
+    made = server.post("/api/tables", {"game": game, "seats": ["human", bot, "human"]})
+    assert isinstance(made, dict)
+    table_id = made["id"]
+    tokens = {}
+    for seat in (0, 2):
+        joined = server.post(f"/api/tables/{table_id}/join", {"name": f"P{seat}", "seat": seat})
+        assert isinstance(joined, dict)
+        tokens[seat] = joined["token"]
+    players = [Live.open(server.ws, table_id, tokens[s]) for s in (0, 2)]
+    watcher = Live.open(server.ws, table_id, None)
+    for live in players:
+        live.until(lambda s: s["status"] == "playing")
+        live.send({"type": "hint"})  # help answers are messages too
+    play_until_over([*players, watcher])
+    watcher.drain()
+    record = parse_record(server.get(f"/api/tables/{table_id}/record"))
+
+    # the engine's views after every number of actions, replayed from the record's decks
+    spec = games.get(game)
+    engine = spec.new(list(record.players), decks=[d.deck for d in record.deals])
+    actions = [a for d in record.deals for a in d.actions]
+    views: list[dict[int | None, str]] = []
+
+    def snapshot() -> None:
+        seen: dict[int | None, str] = {None: json.dumps(engine.spectator_view(), sort_keys=True)}
+        for seat in range(engine.n_players):
+            seen[seat] = json.dumps(engine.view(seat), sort_keys=True)
+        views.append(seen)
+
+    snapshot()
+    for data in actions:
+        engine.apply(spec.action_from_json(data))
+        snapshot()
+
+    joins = 2
+    checked = 0
+    for live in (*players, watcher):
+        log: list[object] = []
+        for text in live.received:
+            for token in tokens.values():
+                assert token not in text, "a message holds a seat's token"
+            message = json.loads(text)
+            if message["type"] != "state" or message["view"] is None:
+                continue
+            if message["log_start"] == 0:
+                log = []
+            log += message["view"]["log"]
+            view = dict(message["view"], log=list(log))
+            step = message["version"] - joins
+            assert json.dumps(view, sort_keys=True) == views[step][live.seat], (
+                f"seat {live.seat} was sent more (or other) than its view at version"
+                f" {message['version']}"
+            )
+            checked += 1
+    assert checked > 3 * len(actions) * 0.5
+    for live in (*players, watcher):
+        live.close()
