@@ -12,8 +12,9 @@ import string
 
 import pytest
 import schemathesis
-from schemathesis.checks import positive_data_acceptance
 from hypothesis import HealthCheck, given, settings
+from schemathesis.checks import positive_data_acceptance
+
 from protocol_client import Live
 from server_helpers import Server
 

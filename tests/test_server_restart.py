@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
-from protocol_client import Live, play_until_over, simple_move
-from server_helpers import start
 
+from protocol_client import Live, play_until_over, simple_move
 from rummykit import games
 from rummykit.record import parse_record, replay
+from server_helpers import start
 
 
 @pytest.mark.parametrize("game", ["vatikanen", "kontrakt"])

@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from protocol_client import Live, play_until_over
-from server_helpers import Server
 
+from protocol_client import Live, play_until_over
 from rummykit import games
 from rummykit.record import parse_record
+from server_helpers import Server
 
 
 @pytest.mark.parametrize("game", ["vatikanen", "kontrakt"])
