@@ -41,11 +41,11 @@ def test_sigkill_at_any_moment_loses_nothing_and_play_goes_on(tmp_path: Path, ga
         assert state["version"] >= seen_version and state["log_start"] == 0
         assert live.log[: len(seen_log)] == seen_log
         if kill > 0:  # the bots went on by themselves after the restart
-            live.until(lambda s: live.my_turn() or s["status"] == "over", timeout=60)
+            live.until(lambda s, live=live: live.my_turn() or s["status"] == "over", timeout=60)
         for _ in range(rng.randint(3, 12)):
             if live.state is None or live.state["status"] != "playing":
                 break
-            live.until(lambda s: live.my_turn() or s["status"] == "over", timeout=60)
+            live.until(lambda s, live=live: live.my_turn() or s["status"] == "over", timeout=60)
             if live.state["status"] != "playing":
                 break
             live.act(simple_move(live.state["view"]))
