@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # states are small; compressing each costs more CPU
         log_level="warning",
         lifespan="on",
     )

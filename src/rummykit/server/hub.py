@@ -494,14 +494,29 @@ class Hub:
             self._set_deadline(room)
 
     def _changed(self, room: Room, *, quiet: bool = False) -> None:
-        """After a change: a state to every connection; the driver looks again."""
+        """After a change: a state to every connection; the driver looks again.
+
+        Connections of one seat that have had the same log get the same text, made once.
+        """
+        made: dict[tuple[int | None, int, int], tuple[str, int]] = {}
         for conn in list(room.conns):
-            self._send_state(room, conn)
+            start = 0 if conn.epoch != room.epoch else conn.log_sent
+            key = (conn.seat, start, conn.epoch)
+            if key in made:
+                text, conn.log_sent = made[key]
+                conn.epoch = room.epoch
+            else:
+                text = self._state_text(room, conn)
+                made[key] = (text, conn.log_sent)
+            conn.put(text)
         if not quiet or room.timer is None:
             self._drive(room)
 
     def _send_state(self, room: Room, conn: Conn, *, whole: bool = False) -> None:
-        conn.put(json.dumps(self.state(room, conn, whole=whole), separators=(",", ":")))
+        conn.put(self._state_text(room, conn, whole=whole))
+
+    def _state_text(self, room: Room, conn: Conn, *, whole: bool = False) -> str:
+        return json.dumps(self.state(room, conn, whole=whole), separators=(",", ":"))
 
     def state(self, room: Room, conn: Conn, *, whole: bool = False) -> dict[str, object]:
         """The ``state`` message for ``conn``: only the log entries it has not had, unless
