@@ -11,13 +11,15 @@ seat's token.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
-from protocol_client import Live, play_until_over
+from protocol_client import Live, play_until_over, simple_move
 from rummykit import games
 from rummykit.record import parse_record
-from server_helpers import Server
+from server_helpers import Server, start
 
 
 @pytest.mark.parametrize("game", ["vatikanen", "kontrakt"])
@@ -83,3 +85,39 @@ def test_every_message_of_whole_games_shows_each_seat_only_its_view(
     assert checked > 3 * len(actions) * 0.5
     for live in (*players, watcher):
         live.close()
+
+
+def test_no_log_line_holds_a_token_or_a_card(tmp_path: Path) -> None:
+    server = start(f"sqlite:///{tmp_path / 's.sqlite3'}", extra=("--log-level", "debug"))
+    made = server.post("/api/tables", {"game": "kontrakt", "seats": ["human", "bot:basic"]})
+    assert isinstance(made, dict)
+    joined = server.post(f"/api/tables/{made['id']}/join", {"name": "Anna"})
+    assert isinstance(joined, dict)
+    live = Live.open(server.ws, made["id"], joined["token"])
+    for _ in range(20):
+        live.until(lambda s: live.my_turn())
+        live.act(simple_move(live.state["view"]))  # type: ignore[index]
+        live.until(lambda s, v=live.state["version"]: s["version"] > v)  # type: ignore[index]
+    live.close()
+    server.stop()
+    assert server.proc.stderr is not None
+    logged = server.proc.stderr.read().decode()
+    assert f"table {made['id']}" in logged  # it does log, at debug
+    assert joined["token"] not in logged
+    assert not re.search(r"\b(?:[2-9TJQKA][cdhs]|\*:\w+)\b", logged), "a card in a log line"
+
+
+def test_a_page_from_another_origin_may_not_open_a_websocket(shared_server: Server) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    made = shared_server.post("/api/tables", {"game": "vatikanen", "seats": ["human", "human"]})
+    assert isinstance(made, dict)
+    url = f"{shared_server.ws}/api/tables/{made['id']}/live"
+    with pytest.raises(InvalidStatus) as info:
+        connect(url, origin="http://evil.example", open_timeout=10)  # type: ignore[arg-type]
+    assert info.value.response.status_code == 403
+    own = f"http://127.0.0.1:{shared_server.port}"
+    with connect(url, origin=own, open_timeout=10) as ws:  # type: ignore[arg-type]
+        ws.send(json.dumps({"type": "hello", "token": None, "version": None}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
