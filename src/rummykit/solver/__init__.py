@@ -18,18 +18,20 @@ gives up. See ``docs/solver.md``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import VATIKANEN, Meld, MeldKind, MeldRules
-from rummykit.solver import rank_kernel, suit_kernel
+from rummykit.solver import big_kernel, big_search, rank_kernel, suit_kernel
 from rummykit.solver.dp import SUITS, Counts, Solution, solve
 from rummykit.solver.layout import build_melds
 from rummykit.solver.model import (
     Freeing,
     Position,
+    _weights,
     configure,
     forced_cards,
     freeing_cases,
@@ -70,7 +72,7 @@ def _solve_position(
     ceiling: int | None = None
     # the programme over ranks answers the case that frees fewest jokers fastest
     # (no wild joker to place), and its answer then bounds the other cases
-    fewest = rank_kernel.answers(rules)
+    fewest = rank_kernel.answers(rules) or _big(rules)
     for fr, cp in freeing_cases(pos, fewest_first=fewest):
         if cp is None:
             continue
@@ -90,8 +92,19 @@ def _solve_position(
     return best
 
 
+def _big(rules: MeldRules) -> bool:
+    """Whether positions under ``rules`` may go to the programme over ranks for groups of any
+    size (:mod:`.big_kernel`)."""
+    return rules.max_group_size is None and not rules.group_distinct_suits
+
+
 def _answer_case(cp: Counts, floor: int | None) -> Solution | None:
     """The best answer of one freeing case, or None (also when it cannot beat ``floor``)."""
+    if big_kernel.applies(cp):
+        try:
+            return big_kernel.solve(cp, floor)
+        except big_kernel.TooHard:
+            pass  # past its budget: the split search answers
     if rank_kernel.applies(cp):
         try:
             return rank_kernel.solve(cp, floor)
@@ -109,6 +122,84 @@ def _answer_case(cp: Counts, floor: int | None) -> Solution | None:
 
 _NATURAL = [[Card(max(rank, 1), Suit(s)) for s in range(SUITS)] for rank in range(14)]
 """Every natural card by [rank][suit] (cards are immutable, so one of each will do)."""
+
+
+def _card_table() -> list[Card]:
+    """The card of every code of the compiled programme (:func:`.big_kernel.code`)."""
+    out = [JOKER] * (big_search.GROUP_JOKER + 14)
+    for rank in range(1, 14):
+        out[big_search.GROUP_JOKER + rank] = Card(0, None, Meaning(rank))
+        for s in range(SUITS):
+            out[rank * 4 + s] = _NATURAL[rank][s]
+            out[big_search.RUN_JOKER + rank * 4 + s] = Card(0, None, Meaning(rank, Suit(s)))
+    return out
+
+
+_CARD = _card_table()
+
+
+@functools.lru_cache(maxsize=16)
+def _kernel_weights(rules: MeldRules, objective: str) -> tuple[int, ...]:
+    """The gains of :func:`.model._weights`, then the points of a joker and of each rank."""
+    weights, joker = _weights(rules, objective)
+    values = [rules.value(_NATURAL[rank][0]) for rank in range(1, 14)]
+    return (*weights, joker, rules.value(JOKER), *values)
+
+
+def _compiled(
+    table: Iterable[Meld] | Iterable[Card],
+    cards: Iterable[Card],
+    rules: MeldRules,
+    objective: str,
+    *,
+    free: bool,
+    all_table: bool,
+    layout: bool,
+) -> list[int] | None:
+    """The programme over ranks' answer (:func:`.big_kernel.ask`), or None where it has none."""
+    return big_kernel.ask(
+        big_kernel.codes(table),
+        big_kernel.codes(cards),
+        _kernel_weights(rules, objective),
+        free=free,
+        all_table=all_table,
+        high=rules.ace_high,
+        layout=layout,
+    )
+
+
+_MELDS: dict[tuple[int, ...], Meld] = {}
+"""Melds already built from the compiled answers, by their codes (melds are immutable)."""
+_MELDS_KEPT = 1 << 16
+
+
+def _melds_of(out: list[int]) -> list[Meld]:
+    """The melds of a compiled answer."""
+    melds = []
+    at = big_search.OUT_MELDS
+    known = _MELDS
+    if len(known) > _MELDS_KEPT:
+        known.clear()
+    for _ in range(out[at - 1]):
+        end = at + 3 + out[at + 2]
+        key = tuple(out[at:end])
+        meld = known.get(key)
+        if meld is None:
+            kind = MeldKind.RUN if key[0] == 0 else MeldKind.GROUP
+            meld = Meld(kind, tuple([_CARD[c] for c in key[3:]]), key[1])
+            known[key] = meld
+        melds.append(meld)
+        at = end
+    return melds
+
+
+def _play_of(out: list[int]) -> Play:
+    """The play of a compiled answer (its hand cards are in order: by suit and rank, jokers)."""
+    at = big_search.OUT_MELDS
+    for _ in range(out[at - 1]):
+        at += 3 + out[at + 2]
+    played = [_CARD[c] for c in out[at:]] + [JOKER] * out[2]
+    return Play(tuple(played), tuple(_melds_of(out)), len(played), out[1])
 
 
 def _layout(
@@ -162,6 +253,10 @@ def _answer(
 def arrange(cards: Iterable[Card], rules: MeldRules = VATIKANEN) -> list[Meld] | None:
     """Partition all ``cards`` into valid melds (jokers wild), or None when impossible."""
     cards = [c.plain() for c in cards]
+    if _big(rules):
+        out = _compiled(cards, (), rules, "cards", free=True, all_table=False, layout=True)
+        if out is not None:
+            return _melds_of(out) if out[0] else None
     pos = position_from(cards, (), free_jokers=True)
     found = _answer(pos, rules, "cards")
     return None if found is None else found[0]
@@ -176,6 +271,10 @@ def arrange_play(
 ) -> list[Meld] | None:
     """The whole new table: ``table`` plus all of ``add``, or None if impossible (V9, V11, V12)."""
     add = [c.plain() for c in add]
+    if _big(rules):
+        out = _compiled(table, add, rules, "cards", free=free_jokers, all_table=True, layout=True)
+        if out is not None:
+            return _melds_of(out) if out[0] else None
     pos = position_from(table, add, free_jokers=free_jokers, hand_mandatory=True)
     found = _answer(pos, rules, "cards")
     return None if found is None else found[0]
@@ -194,6 +293,16 @@ def best_play(
     ``objective`` "cards" maximizes the cards laid (ties: points), "points" the
     points laid (ties: cards); card points are ``rules.value``.
     """
+    hand = list(hand)
+    if _big(rules):
+        out = _compiled(
+            table, hand, rules, objective, free=free_jokers, all_table=False, layout=True
+        )
+        if out is not None:
+            if not out[0]:
+                return None
+            play = _play_of(out)
+            return play if play.count else None
     hand = [c.plain() for c in hand]
     pos = position_from(table, hand, free_jokers=free_jokers)
     found = _answer(pos, rules, objective)
@@ -225,6 +334,8 @@ def warm(rules: MeldRules = VATIKANEN) -> None:
     seconds the first time on a machine).
     """
     suit_kernel.warm()
+    if _big(rules):
+        big_kernel.warm()
     if rank_kernel.answers(rules):
         rank_kernel.warm()
 

@@ -1,0 +1,416 @@
+"""The programme over ranks for groups of any size (Vatikanen, Kontrakt): inputs and answers.
+
+Groups without an upper size, suits repeated (V6, K5), at most two jokers in
+play: :func:`rummykit.solver.big_search.depth_first` walks the run positions
+(the ace low and high where the rules say so, V5) and answers exactly. With
+numba installed it runs compiled; without, the same function runs as plain
+Python on lists, so the answer, ties included, does not depend on what is
+installed (only the time does). Past :data:`DEPTH_BUDGET` states it gives
+up (:class:`TooHard`) and the split search answers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import threading
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rummykit.cards import Card
+from rummykit.melds import Meld
+from rummykit.solver import big_search
+from rummykit.solver.dp import NEXT, RUN_STATES, SUITS, Counts, Solution
+from rummykit.solver.layout import spans
+
+__all__ = [
+    "AVAILABLE",
+    "DEPTH_BUDGET",
+    "TooHard",
+    "applies",
+    "ask",
+    "code",
+    "codes",
+    "compiled",
+    "solve",
+    "warm",
+]
+
+AVAILABLE = (
+    importlib.util.find_spec("numba") is not None
+    and importlib.util.find_spec("numpy") is not None
+    and os.environ.get("RUMMYKIT_PURE_PYTHON", "") in ("", "0")
+)
+"""Whether the programme runs compiled (numba and numpy installed)."""
+
+MAX_JOKERS = 2
+"""Most jokers in play: with three, a run could hold jokers only."""
+MAX_CELL = big_search.MAX_CELL
+DEPTH_BUDGET = 20_000
+"""States the search may visit before the split search takes over."""
+MEMO_BITS = 16
+"""The memo holds 2**MEMO_BITS states (half of them before it is forgotten)."""
+
+_EMPTY = RUN_STATES.index((0, 0, 0))
+_FUNCTIONS = (
+    "set_aside",
+    "depth_first",
+    "count_cards",
+    "case_cells",
+    "_sort_runs",
+    "lay_out",
+    "answer",
+)
+"""The functions of :mod:`.big_search`, callees before their callers."""
+_loaded: dict[str, Any] = {}
+_lock = threading.RLock()
+_scratch = threading.local()
+
+
+class TooHard(Exception):
+    """The search ran past its budget: the split search answers instead."""
+
+
+def applies(cp: Counts) -> bool:
+    """Whether this programme answers ``cp``: groups of any size, at most two jokers."""
+    if not cp.big_groups or cp.joker_runs:
+        return False
+    jokers = cp.wild_mand + cp.wild_opt + sum(cp.gmand) + sum(map(sum, cp.fixed))
+    return jokers <= MAX_JOKERS
+
+
+def _trim_table() -> list[int]:
+    """``[state * width + room]``: a suit's runs in progress cut to ``room`` runs going on.
+
+    Runs shorter than three must all go on (-1 when they cannot); runs of three
+    or more beyond the room end.
+    """
+    index = {st: i for i, st in enumerate(RUN_STATES)}
+    out = []
+    for n1, n2, n3 in RUN_STATES:
+        for room in range(len(NEXT[0])):
+            short = n1 + n2
+            out.append(-1 if short > room else index[(n1, n2, min(n3, room - short))])
+    return out
+
+
+def _tables() -> dict[str, Any]:
+    """The state tables, the search (compiled where numba is), loaded once."""
+    with _lock:
+        if _loaded:
+            return _loaded
+        nxt = [x for row in NEXT for x in row]
+        trim = _trim_table()
+        opened = [sum(st) for st in RUN_STATES]
+        short = [2 * n1 + n2 for n1, n2, _ in RUN_STATES]
+        fn: Any = big_search.depth_first
+        compiled = False
+        if AVAILABLE:
+            np = importlib.import_module("numpy")
+            numba = importlib.import_module("numba")
+            arrays = tuple(np.array(t, dtype=np.int64) for t in (nxt, trim, opened, short))
+            sources = {n: getattr(big_search, n) for n in _FUNCTIONS}
+            for cache in (True, False):
+                try:
+                    # numba finds the callee by its global name in the module
+                    for name, source in sources.items():
+                        setattr(big_search, name, numba.njit(cache=cache, nogil=True)(source))
+                    fn = big_search.depth_first
+                    _loaded.update(np=np, fn=fn, tables=arrays, answer=big_search.answer)
+                    _run(_blank(), None)  # load (or compile) both now
+                    ask([], [], (0,) * 15, free=False, all_table=False, high=True, layout=True)
+                except Exception as exc:  # pragma: no cover - depends on the machine
+                    warnings.warn(f"numba could not compile the solver: {exc}", stacklevel=2)
+                    for name, source in sources.items():
+                        setattr(big_search, name, source)
+                    fn = big_search.depth_first
+                else:
+                    compiled = True
+                    break
+        if not compiled:
+            _loaded.update(
+                np=None, fn=fn, tables=(nxt, trim, opened, short), answer=big_search.answer
+            )
+        _loaded["compiled"] = compiled
+    return _loaded
+
+
+def compiled() -> bool:
+    """Whether the search runs compiled (loading it on the first call)."""
+    return bool(_tables()["compiled"])
+
+
+def warm() -> None:
+    """Load (or compile) the programme now, so that no later solve pays for it."""
+    _tables()
+
+
+def _blank() -> Counts:
+    grid = [[0] * SUITS for _ in range(14)]
+    weight = [0] * 14
+    return Counts(True, True, 0, False, grid, grid, grid, weight, weight, 0, 1, weight, 1)
+
+
+def _space() -> tuple[Any, Any, Any, Any, Any]:
+    """This thread's memo, generation counter, choices, stack and path (kept between solves)."""
+    space = getattr(_scratch, "space", None)
+    if space is None:
+        np = _loaded["np"]
+        sizes = (
+            4 << MEMO_BITS,
+            2,
+            big_search.MAX_STEPS * big_search.OPTIONS * 3,
+            6 * (big_search.MAX_STEPS + 1),
+            big_search.MAX_STEPS,
+        )
+        if np is None:
+            space = tuple([0] * n for n in sizes)
+        else:
+            space = tuple(np.zeros(n, dtype=np.int64) for n in sizes)
+        _scratch.space = space
+    return space
+
+
+def solve(cp: Counts, floor: int | None = None) -> Solution | None:
+    """The best placement of the cards of ``cp``, or None when the mandatory ones cannot go.
+
+    With ``floor``, only an answer scoring more than ``floor`` is of use: None
+    when there is none. Only where :func:`applies`; :class:`TooHard` past the
+    budget or where a cell holds more than :data:`MAX_CELL` cards.
+    """
+    _tables()
+    return _run(cp, floor)
+
+
+def _run(cp: Counts, floor: int | None) -> Solution | None:
+    cells: list[int] = []
+    for rank in range(14):
+        mand, opt, fixed = cp.mand[rank], cp.opt[rank], cp.fixed[rank]
+        for s in range(SUITS):
+            cells += (mand[s], opt[s], fixed[s])
+    if max(cells) > MAX_CELL:
+        raise TooHard  # more copies of a card than the key holds
+    ranks = [*cp.gmand, *cp.natmin, *cp.weight]
+    limit = 0 if floor is None else floor - cp.base
+    params = [
+        cp.wild_mand,
+        cp.wild_opt,
+        cp.wjoker,
+        int(floor is not None),
+        limit,
+        int(cp.ace_high),
+        _EMPTY,
+    ]
+    np = _loaded["np"]
+    if np is not None:
+        cells_in: Any = np.array(cells, dtype=np.int64)
+        ranks_in: Any = np.array(ranks, dtype=np.int64)
+        params_in: Any = np.array(params, dtype=np.int64)
+    else:
+        cells_in, ranks_in, params_in = cells, ranks, params
+    memo, generation, opts, stack, path = _space()
+    value = _loaded["fn"](
+        cells_in,
+        ranks_in,
+        params_in,
+        *_loaded["tables"],
+        memo,
+        generation,
+        opts,
+        stack,
+        path,
+        DEPTH_BUDGET,
+    )
+    if value == big_search.NOTHING:
+        return None
+    if value == -big_search.NOTHING:
+        raise TooHard
+    choices = path.tolist() if np is not None else path
+    return _solution(cp, choices, int(value) + cp.base)
+
+
+def _solution(cp: Counts, path: list[int], score: int) -> Solution:
+    """The answer from its choice per step: each suit's, then each rank's group jokers.
+
+    Jokers the search counted placed without a cell: those that complete runs shorter
+    than three at the top (:func:`rummykit.solver.layout.build_melds` puts them at the
+    runs' start), and spare ones, which join the first group, else a run with room.
+    """
+    high = cp.ace_high
+    npos = 14 if high else 13
+    run_cards = [[0] * SUITS for _ in range(npos + 1)]
+    run_jokers = [[0] * SUITS for _ in range(npos + 1)]
+    group_cards = [[0] * SUITS for _ in range(14)]
+    group_jokers = [0] * 14
+    d = 0
+    if high:
+        for s in range(SUITS):
+            run_cards[1][s] = path[s] & 15
+        d = SUITS
+    for p in range(2 if high else 1, npos + 1):
+        rank = 1 if p == 14 else p
+        cards, jokers, group = run_cards[p], run_jokers[p], group_cards[rank]
+        for s in range(SUITS):
+            c = path[d + s]
+            cards[s] = c & 15
+            group[s] += (c >> 4) & 15
+            jokers[s] = (c >> 8) & 15
+        group_jokers[rank] = path[d + SUITS] & 255
+        d += SUITS + 1
+    completing = path[d - 1] >> 8
+    placed = sum(map(sum, run_jokers)) + sum(group_jokers) + completing
+    jtotal = cp.wild_mand + cp.wild_opt
+    loose = 0
+    if placed < jtotal:
+        host = next(
+            (r for r in range(1, 14) if sum(group_cards[r]) + group_jokers[r] + cp.gmand[r]), None
+        )
+        if host is not None:
+            group_jokers[host] += jtotal - placed
+            placed = jtotal
+        elif completing or _run_with_room(run_cards, run_jokers, npos):
+            loose = jtotal - placed
+            placed = jtotal
+    return Solution(
+        score=score,
+        run_cards=run_cards,
+        run_jokers=run_jokers,
+        group_cards=group_cards,
+        group_jokers=group_jokers,
+        hand_jokers=placed - cp.wild_mand,
+        loose_jokers=loose,
+    )
+
+
+def _run_with_room(run_cards: list[list[int]], run_jokers: list[list[int]], npos: int) -> bool:
+    """Whether some run could take one more card at an end (it does not span 1..npos)."""
+    for s in range(SUITS):
+        counts = [run_cards[p][s] + run_jokers[p][s] for p in range(npos + 1)]
+        if any(a > 1 or b < npos for a, b in spans(counts)):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- whole questions
+
+_ASK_SIZES = (
+    ("best_path", big_search.MAX_STEPS),
+    ("cells", 14 * 4 * 3),
+    ("ranks", 42),
+    ("params", 8),
+    ("scratch", big_search.SCRATCH),
+    ("out", big_search.OUT_SIZE),
+    ("info", 8),
+)
+
+
+def _ask_space() -> tuple[Any, ...]:
+    """This thread's arrays for :func:`rummykit.solver.big_search.answer` (kept between calls)."""
+    space = getattr(_scratch, "ask", None)
+    if space is None:
+        np = _loaded["np"]
+        if np is None:
+            space = tuple([0] * n for _name, n in _ASK_SIZES)
+        else:
+            space = tuple(np.zeros(n, dtype=np.int64) for _name, n in _ASK_SIZES)
+        _scratch.ask = space
+    return space
+
+
+def codes(cards: Iterable[Meld] | Iterable[Card]) -> list[int]:
+    """The codes (:func:`code`) of the cards of some melds, or of some cards."""
+    out: list[int] = []
+    add = out.append
+    for item in cards:
+        for card in item.cards if isinstance(item, Meld) else (item,):
+            suit = card.suit
+            if suit is not None:
+                add(card.rank * 4 + suit)
+                continue
+            meaning = card.stands_for
+            if meaning is None:
+                add(big_search.WILD)
+            elif meaning.suit is None:
+                add(big_search.GROUP_JOKER + meaning.rank)
+            else:
+                add(big_search.RUN_JOKER + meaning.rank * 4 + meaning.suit)
+    return out
+
+
+def code(card: Card) -> int:
+    """A card's code for the compiled programme (see :mod:`.big_search`)."""
+    suit = card.suit
+    if suit is not None:
+        return card.rank * 4 + suit
+    meaning = card.stands_for
+    if meaning is None:
+        return big_search.WILD
+    if meaning.suit is None:
+        return big_search.GROUP_JOKER + meaning.rank
+    return big_search.RUN_JOKER + meaning.rank * 4 + meaning.suit
+
+
+def ask(
+    table: Sequence[int],
+    hand: Sequence[int],
+    weights: Sequence[int],
+    *,
+    free: bool,
+    all_table: bool,
+    high: bool,
+    layout: bool,
+) -> list[int] | None:
+    """The answer to one question (card codes, see :func:`code`), as the list ``out`` of
+    :func:`rummykit.solver.big_search.answer`: ``[0]`` no answer, ``[1]`` an answer (not
+    laid out), None where the programme does not answer (the split search does)."""
+    _tables()
+    best_path, cells, ranks, params, scratch, out, info = _ask_space()
+    np = _loaded["np"]
+    codes = [*table, *hand]
+    info[0] = len(table)
+    info[1] = len(hand)
+    info[2] = int(free)
+    info[3] = int(all_table)
+    info[4] = int(high)
+    info[5] = DEPTH_BUDGET
+    info[6] = int(layout)
+    info[7] = _EMPTY
+    memo, generation, opts, stack, path = _space()
+    status = _loaded["answer"](
+        codes if np is None else np.array(codes, dtype=np.int64),
+        info,
+        weights if np is None else _weight_array(tuple(weights)),
+        *_loaded["tables"],
+        memo,
+        generation,
+        opts,
+        stack,
+        path,
+        best_path,
+        cells,
+        ranks,
+        params,
+        scratch,
+        out,
+    )
+    if status == 2:
+        return None
+    if status == 0:
+        return [0]
+    if not layout:
+        return [1]
+    end = int(out[3])
+    return out[:end].tolist() if np is not None else out[:end]  # type: ignore[no-any-return]
+
+
+_WEIGHTS: dict[tuple[int, ...], Any] = {}
+
+
+def _weight_array(weights: tuple[int, ...]) -> Any:
+    got = _WEIGHTS.get(weights)
+    if got is None:
+        np = _loaded["np"]
+        got = _WEIGHTS[weights] = np.array(weights, dtype=np.int64)
+    return got
