@@ -46,6 +46,7 @@ __all__ = [
     "arrange_play",
     "best_opening",
     "best_play",
+    "can_arrange_play",
     "warm",
 ]
 
@@ -146,8 +147,12 @@ def _kernel_weights(rules: MeldRules, objective: str) -> tuple[int, ...]:
     return (*weights, joker, rules.value(JOKER), *values)
 
 
+Table = Sequence[Meld] | Sequence[Sequence[Card]]
+"""A table: its melds, or the cards of each meld (jokers standing for their cards, V11)."""
+
+
 def _compiled(
-    table: Iterable[Meld] | Iterable[Card],
+    table: Table | Iterable[Card],
     cards: Iterable[Card],
     rules: MeldRules,
     objective: str,
@@ -263,7 +268,7 @@ def arrange(cards: Iterable[Card], rules: MeldRules = VATIKANEN) -> list[Meld] |
 
 
 def arrange_play(
-    table: Sequence[Meld],
+    table: Table,
     add: Iterable[Card],
     *,
     rules: MeldRules = VATIKANEN,
@@ -280,8 +285,25 @@ def arrange_play(
     return None if found is None else found[0]
 
 
+def can_arrange_play(
+    table: Table,
+    add: Iterable[Card],
+    *,
+    rules: MeldRules = VATIKANEN,
+    free_jokers: bool = False,
+) -> bool:
+    """Whether all of ``add`` can go onto ``table`` (V9, V11, V12): :func:`arrange_play`'s
+    question without laying out the melds, as cheap as the solver can answer it."""
+    add = list(add)
+    if _big(rules):
+        out = _compiled(table, add, rules, "cards", free=free_jokers, all_table=True, layout=False)
+        if out is not None:
+            return bool(out[0])
+    return arrange_play(table, add, rules=rules, free_jokers=free_jokers) is not None
+
+
 def best_play(
-    table: Sequence[Meld],
+    table: Table,
     hand: Iterable[Card],
     *,
     rules: MeldRules = VATIKANEN,

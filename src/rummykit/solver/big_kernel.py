@@ -48,7 +48,7 @@ AVAILABLE = (
 MAX_JOKERS = 2
 """Most jokers in play: with three, a run could hold jokers only."""
 MAX_CELL = big_search.MAX_CELL
-DEPTH_BUDGET = 20_000
+DEPTH_BUDGET = 60_000
 """States the search may visit before the split search takes over."""
 MEMO_BITS = 16
 """The memo holds 2**MEMO_BITS states (half of them before it is forgotten)."""
@@ -61,6 +61,8 @@ _FUNCTIONS = (
     "case_cells",
     "_sort_runs",
     "lay_out",
+    "mirrored",
+    "mirror",
     "answer",
 )
 """The functions of :mod:`.big_search`, callees before their callers."""
@@ -96,6 +98,46 @@ def _trim_table() -> list[int]:
     return out
 
 
+DOMINATORS_OPEN = 4
+"""The most runs in progress of a state looked up as dominating another (more cost more)."""
+
+
+def _dominators() -> list[int]:
+    """Per run state, the states that carry on at least as well: ``out[st]..out[st + 1]``
+    index into the rest of ``out``, which lists them.
+
+    ``(a1, a2, a3)`` dominates ``(b1, b2, b3)`` (runs of length 1, 2, 3 or more) when
+    each of the second's runs can be matched to one at least as long of the first,
+    and the first's other runs have three cards or more (they may end at once):
+    whatever completes the second completes the first.
+    """
+    n = len(RUN_STATES)
+    lists: list[list[int]] = []
+    for b1, b2, b3 in RUN_STATES:
+        row = []
+        for u, (a1, a2, a3) in enumerate(RUN_STATES):
+            if (a1, a2, a3) == (b1, b2, b3) or a1 + a2 + a3 > DOMINATORS_OPEN:
+                continue
+            if (
+                a3 >= b3
+                and a2 + a3 >= b2 + b3
+                and a1 + a2 + a3 >= b1 + b2 + b3
+                and a1 <= b1
+                and a1 + a2 <= b1 + b2
+            ):
+                row.append(u)
+        lists.append(row)
+    out = [0] * (n + 1)
+    at = n + 1
+    for st, row in enumerate(lists):
+        out[st] = at
+        at += len(row)
+    out[n] = at
+    for row in lists:
+        out += row
+    return out
+
+
 def _tables() -> dict[str, Any]:
     """The state tables, the search (compiled where numba is), loaded once."""
     with _lock:
@@ -105,12 +147,15 @@ def _tables() -> dict[str, Any]:
         trim = _trim_table()
         opened = [sum(st) for st in RUN_STATES]
         short = [2 * n1 + n2 for n1, n2, _ in RUN_STATES]
+        dominators = _dominators()
         fn: Any = big_search.depth_first
         compiled = False
         if AVAILABLE:
             np = importlib.import_module("numpy")
             numba = importlib.import_module("numba")
-            arrays = tuple(np.array(t, dtype=np.int64) for t in (nxt, trim, opened, short))
+            arrays = tuple(
+                np.array(t, dtype=np.int64) for t in (nxt, trim, opened, short, dominators)
+            )
             sources = {n: getattr(big_search, n) for n in _FUNCTIONS}
             for cache in (True, False):
                 try:
@@ -131,7 +176,10 @@ def _tables() -> dict[str, Any]:
                     break
         if not compiled:
             _loaded.update(
-                np=None, fn=fn, tables=(nxt, trim, opened, short), answer=big_search.answer
+                np=None,
+                fn=fn,
+                tables=(nxt, trim, opened, short, dominators),
+                answer=big_search.answer,
             )
         _loaded["compiled"] = compiled
     return _loaded
@@ -153,14 +201,16 @@ def _blank() -> Counts:
     return Counts(True, True, 0, False, grid, grid, grid, weight, weight, 0, 1, weight, 1)
 
 
-def _space() -> tuple[Any, Any, Any, Any, Any]:
-    """This thread's memo, generation counter, choices, stack and path (kept between solves)."""
-    space = getattr(_scratch, "space", None)
+def _space(second: bool = False) -> tuple[Any, Any, Any, Any, Any]:
+    """This thread's memo, generation counter and search state, choices, stack and path
+    (kept between solves); ``second``: another set, for the search from the top."""
+    name = "space2" if second else "space"
+    space = getattr(_scratch, name, None)
     if space is None:
         np = _loaded["np"]
         sizes = (
-            4 << MEMO_BITS,
-            2,
+            2 << MEMO_BITS,
+            9,
             big_search.MAX_STEPS * big_search.OPTIONS * 3,
             6 * (big_search.MAX_STEPS + 1),
             big_search.MAX_STEPS,
@@ -169,7 +219,7 @@ def _space() -> tuple[Any, Any, Any, Any, Any]:
             space = tuple([0] * n for n in sizes)
         else:
             space = tuple(np.zeros(n, dtype=np.int64) for n in sizes)
-        _scratch.space = space
+        setattr(_scratch, name, space)
     return space
 
 
@@ -211,6 +261,7 @@ def _run(cp: Counts, floor: int | None) -> Solution | None:
     else:
         cells_in, ranks_in, params_in = cells, ranks, params
     memo, generation, opts, stack, path = _space()
+    generation[8] = 0
     value = _loaded["fn"](
         cells_in,
         ranks_in,
@@ -300,6 +351,9 @@ _ASK_SIZES = (
     ("cells", 14 * 4 * 3),
     ("ranks", 42),
     ("params", 8),
+    ("cells2", 14 * 4 * 3),
+    ("ranks2", 42),
+    ("params2", 8),
     ("scratch", big_search.SCRATCH),
     ("out", big_search.OUT_SIZE),
     ("info", 8),
@@ -319,12 +373,18 @@ def _ask_space() -> tuple[Any, ...]:
     return space
 
 
-def codes(cards: Iterable[Meld] | Iterable[Card]) -> list[int]:
-    """The codes (:func:`code`) of the cards of some melds, or of some cards."""
+def codes(cards: Iterable[Meld] | Iterable[Sequence[Card]] | Iterable[Card]) -> list[int]:
+    """The codes (:func:`code`) of the cards of some melds (or of some cards)."""
     out: list[int] = []
     add = out.append
     for item in cards:
-        for card in item.cards if isinstance(item, Meld) else (item,):
+        if isinstance(item, Meld):
+            group: Iterable[Card] = item.cards
+        elif isinstance(item, Card):
+            group = (item,)
+        else:
+            group = item
+        for card in group:
             suit = card.suit
             if suit is not None:
                 add(card.rank * 4 + suit)
@@ -366,7 +426,7 @@ def ask(
     :func:`rummykit.solver.big_search.answer`: ``[0]`` no answer, ``[1]`` an answer (not
     laid out), None where the programme does not answer (the split search does)."""
     _tables()
-    best_path, cells, ranks, params, scratch, out, info = _ask_space()
+    best_path, cells, ranks, params, cells2, ranks2, params2, scratch, out, info = _ask_space()
     np = _loaded["np"]
     codes = [*table, *hand]
     info[0] = len(table)
@@ -377,21 +437,20 @@ def ask(
     info[5] = DEPTH_BUDGET
     info[6] = int(layout)
     info[7] = _EMPTY
-    memo, generation, opts, stack, path = _space()
     status = _loaded["answer"](
         codes if np is None else np.array(codes, dtype=np.int64),
         info,
         weights if np is None else _weight_array(tuple(weights)),
         *_loaded["tables"],
-        memo,
-        generation,
-        opts,
-        stack,
-        path,
+        *_space(),
+        *_space(second=True),
         best_path,
         cells,
         ranks,
         params,
+        cells2,
+        ranks2,
+        params2,
         scratch,
         out,
     )

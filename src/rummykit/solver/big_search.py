@@ -20,8 +20,8 @@ A state's key (int64):
 - bits 32-34: wild jokers placed; bit 35: some group exists;
 - bits 36-47: each suit's aces used low (3 bits each, until position 14);
 - inside a rank: bit 48 the group on, bits 49-51 its cards (at most 4 counted),
-  bits 52-53 its natural cards (at most 2), bits 54-56 the rank's natural cards
-  placed (at most what the freed jokers need), bit 57 a run ended that a card of
+  bits 52-53 its natural cards (at most 2), bits 54-55 the rank's natural cards
+  placed (at most what the freed jokers need, two), bit 56 a run ended that a card of
   the rank could have carried on.
 
 A choice packs the cards in runs (bits 0-3), in the group (4-7), the jokers in
@@ -49,6 +49,10 @@ FIELDS = 3
 """Per cell: cards that must be placed, cards that may be, table jokers among the first."""
 _MIX = -7046029254386353131
 """An odd multiplier for hashing keys (2**64 / golden ratio, as a signed integer)."""
+_POINTS = (1 << 32) - 1
+"""A memo entry's points, under its generation (bits 32-62)."""
+_GENERATIONS = (1 << 31) - 1
+"""After this many generations the memo is cleared and they start again at 1."""
 
 
 def set_aside(cells: Any, ranks: Any, jokers: int, high: bool) -> None:
@@ -105,6 +109,7 @@ def depth_first(
     trim: Any,
     opened: Any,
     short: Any,
+    dominators: Any,
     memo: Any,
     generation: Any,
     opts: Any,
@@ -112,21 +117,24 @@ def depth_first(
     path: Any,
     budget: int,
 ) -> int:
-    """The best answer's value (its choices in ``path``), NOTHING, or -NOTHING past ``budget``.
+    """The best answer's value (its choices in ``path``), NOTHING, or -NOTHING when paused.
 
     ``cells`` per (rank, suit): :data:`FIELDS` counts at ``(rank * 4 + suit) * 3``;
     ``ranks``: the rank's table group jokers at ``rank``, the naturals it must hold
     (freed jokers) at ``14 + rank``, a hand card's weight at ``28 + rank``.
     ``params``: wild jokers that must be placed, that may be, a joker's weight,
     whether there is a floor, the floor, whether the ace is high, the empty state.
-    ``generation`` holds the memo's generation, and gets the states visited.
+    ``generation`` holds the memo's generation, the states visited, and what a search
+    paused past its budget needs to go on: the next call with a larger budget resumes
+    it (``generation[8]`` is 1), until it ends (0); set it to 0 to start a new one.
     ``nxt`` and ``trim`` are flat tables of ``width`` columns (the run states of
     :mod:`.dp`), ``opened`` the runs open in each state,
     ``short`` the jokers that complete its runs shorter than three (one for a run of
-    two, two for a run of one). ``memo`` holds ``size``
-    entries of four (key, step, points, generation), ``opts`` the choices per
-    step, ``stack`` six rows of :data:`MAX_STEPS` + 1 entries; ``path`` gets the
-    best answer's choice per step.
+    two, two for a run of one), ``dominators`` per state the states that do all it
+    can (:func:`rummykit.solver.big_kernel._dominators`). ``memo`` holds entries of
+    two: the key with the step in bits 57-63, the generation and the points.
+    ``opts`` holds the choices per step, ``stack`` six rows of :data:`MAX_STEPS` + 1
+    entries; ``path`` gets the best answer's choice per step.
     """
     wild_mand = params[0]
     wjoker = params[2]
@@ -137,41 +145,59 @@ def depth_first(
     steps = 4 + 13 * 5 if high else 13 * 5
     width = len(nxt) // len(opened)
     top = width - 1
-    size = len(memo) // 4
+    size = len(memo) // 2
     mask = size - 1
-    set_aside(cells, ranks, jtotal, high)
     # stack rows: 0 key, 1 points, 2 choices, 3 cursor, 4 choice taken, 5 hand points ahead
     row = MAX_STEPS + 1
-    stack[5 * row + steps] = 0
-    for t in range(steps - 1, -1, -1):
-        stack[5 * row + t] = stack[5 * row + t + 1]
-        if high and t < 4:
-            continue
-        e = t - 4 if high else t
-        s = e % 5
-        if s < 4:
-            p = (2 if high else 1) + e // 5
-            rank = 1 if p == 14 else p
-            stack[5 * row + t] += cells[(rank * 4 + s) * 3 + 1] * ranks[28 + rank]
-    best = params[4] if params[3] != 0 else -NOTHING  # an answer must beat it
-    found = False
-    generation[0] += 1
-    gen = generation[0]
-    filled = 0
-    key0 = 0
-    for s in range(4):
-        key0 |= empty << (8 * s)
-    stack[0] = key0
-    stack[row] = 0
-    d = 0
-    nodes = 0
-    expand = True
+    if generation[8] == 0:  # a new search
+        set_aside(cells, ranks, jtotal, high)
+        stack[5 * row + steps] = 0
+        for t in range(steps - 1, -1, -1):
+            stack[5 * row + t] = stack[5 * row + t + 1]
+            if high and t < 4:
+                continue
+            e = t - 4 if high else t
+            s = e % 5
+            if s < 4:
+                p = (2 if high else 1) + e // 5
+                rank = 1 if p == 14 else p
+                stack[5 * row + t] += cells[(rank * 4 + s) * 3 + 1] * ranks[28 + rank]
+        key0 = 0
+        for s in range(4):
+            key0 |= empty << (8 * s)
+        stack[0] = key0
+        stack[row] = 0
+        generation[0] = generation[0] + 1 if generation[0] < _GENERATIONS else 1
+        if generation[0] == 1:
+            for k in range(len(memo)):
+                memo[k] = 0
+        generation[1] = 0  # states visited
+        generation[2] = 0  # depth
+        generation[3] = 1  # expand the state at that depth next
+        generation[4] = params[4] if params[3] != 0 else -NOTHING  # an answer must beat it
+        generation[5] = 0  # found one
+        generation[6] = 0  # memo entries
+        generation[7] = generation[0]
+        generation[8] = 1
+    nodes = generation[1]
+    d = generation[2]
+    expand = generation[3] != 0
+    best = generation[4]
+    found = generation[5] != 0
+    filled = generation[6]
+    gen = generation[7]
     while d >= 0:
         if expand:
             expand = False
             nodes += 1
-            if nodes > budget:
-                generation[1] = nodes
+            if nodes > budget:  # pause here: the next call goes on from this state
+                generation[1] = nodes - 1
+                generation[2] = d
+                generation[3] = 1
+                generation[4] = best
+                generation[5] = 1 if found else 0
+                generation[6] = filled
+                generation[7] = gen
                 return -NOTHING
             key = stack[d]
             sc = stack[row + d]
@@ -237,10 +263,10 @@ def depth_first(
                     keep = have if have < cap else cap
                     w = ranks[28 + rank]
                     need = ranks[14 + rank]
-                    nat = (key >> 54) & 7
+                    nat = (key >> 54) & 3
                     gsum = (key >> 49) & 7
                     gnat = (key >> 52) & 3
-                    ended = (key >> 57) & 1
+                    ended = (key >> 56) & 1
                     first_mode = 1
                     last_mode = 0
                     if s == 0:
@@ -259,7 +285,7 @@ def depth_first(
                         last_mode = first_mode
                     for mode in range(first_mode, last_mode - 1, -1):
                         if mode == 1:
-                            for xc in range(cap + 1):
+                            for xc in range(cap, -1, -1):
                                 c = cap - xc
                                 fig = fj - u0 - xc
                                 if fig < 0:
@@ -270,7 +296,7 @@ def depth_first(
                                 nkey = key | (1 << 48)
                                 nkey = (nkey & ~(7 << 49)) | ((ng if ng < 4 else 4) << 49)
                                 nkey = (nkey & ~(3 << 52)) | ((ngn if ngn < 2 else 2) << 52)
-                                nkey = (nkey & ~(7 << 54)) | ((nn if nn < need else need) << 54)
+                                nkey = (nkey & ~(3 << 54)) | ((nn if nn < need else need) << 54)
                                 for js in range(jleft + 1):
                                     x = xc + js
                                     if x >= width or (js > 0 and x > have):
@@ -287,7 +313,7 @@ def depth_first(
                                     en = 1 if xc < keep - js else ended
                                     k2 = (nkey & ~(255 << shift)) | (ns << shift)
                                     k2 = (k2 & ~(7 << 32)) | ((jp + js) << 32)
-                                    k2 = (k2 & ~(1 << 57)) | (en << 57)
+                                    k2 = (k2 & ~(1 << 56)) | (en << 56)
                                     if x < have or (x > have and p > 1):
                                         k2 |= 1 << 35  # a run ended or started: room for a joker
                                     opts[base + 3 * n] = k2
@@ -300,7 +326,7 @@ def depth_first(
                                 used = u0 + xc
                                 nn = nat + used - fj
                                 nkey = key & ~(1 << 48)
-                                nkey = (nkey & ~(7 << 54)) | ((nn if nn < need else need) << 54)
+                                nkey = (nkey & ~(3 << 54)) | ((nn if nn < need else need) << 54)
                                 for js in range(jleft + 1):
                                     x = xc + js
                                     if x >= width or (js > 0 and x > have):
@@ -324,7 +350,7 @@ def depth_first(
                                     opts[base + 3 * n + 1] = (used - m) * w + js * wjoker
                                     opts[base + 3 * n + 2] = xc | (js << 8)
                                     n += 1
-            elif (key >> 54) & 7 >= ranks[14 + rank]:
+            elif (key >> 54) & 3 >= ranks[14 + rank]:
                 jg = -1
                 if (key >> 48) & 1 == 0:
                     jg = 0
@@ -333,7 +359,7 @@ def depth_first(
                     gnat = (key >> 52) & 3
                     gm = ranks[rank]
                     if gnat >= 1 and not (
-                        (key >> 57) & 1 != 0 and gsum - 1 + gm >= 3 and gnat >= 2
+                        (key >> 56) & 1 != 0 and gsum - 1 + gm >= 3 and gnat >= 2
                     ):
                         jg = 3 - gsum - gm
                         if jg < 0:
@@ -389,52 +415,83 @@ def depth_first(
             <= best
         ):
             continue  # the child cannot beat the best answer: no need to remember it
+        # the memo: this state at this step, seen with as many points?
+        tag = nkey | (d << 57)
+        h = ((tag * _MIX) >> 24) & mask
+        slot = -1
         seen = False
-        jn = (nkey >> 32) & 7
-        if (nkey >> 35) & 1 != 0 and jn > 0:
-            # once a group exists, a joker not yet placed can always join it at the end:
-            # the same state with fewer jokers placed and as many points (counting them) wins
-            for jq in range(jn):
-                k2 = (nkey & ~(7 << 32)) | (jq << 32)
-                h = (((k2 ^ (d << 50)) * _MIX) >> 24) & mask
-                while memo[4 * h + 3] == gen:
-                    if memo[4 * h] == k2 and memo[4 * h + 1] == d:
-                        if memo[4 * h + 2] + (jn - jq) * wjoker >= nsc:
-                            seen = True
-                        break
-                    h = (h + 1) & mask
-                if seen:
-                    break
-            if seen:
-                continue
-        h = (((nkey ^ (d << 50)) * _MIX) >> 24) & mask
         while True:
-            if memo[4 * h + 3] != gen:
-                if 2 * filled > mask:
-                    generation[0] += 1  # full: forget it all
-                    gen = generation[0]
-                    filled = 0
-                memo[4 * h] = nkey
-                memo[4 * h + 1] = d
-                memo[4 * h + 2] = nsc
-                memo[4 * h + 3] = gen
-                filled += 1
+            if memo[2 * h + 1] >> 32 != gen:
+                slot = h
                 break
-            if memo[4 * h] == nkey and memo[4 * h + 1] == d:
-                if memo[4 * h + 2] >= nsc:
-                    seen = True
-                else:
-                    memo[4 * h + 2] = nsc
+            if memo[2 * h] == tag:
+                seen = memo[2 * h + 1] & _POINTS >= nsc
                 break
             h = (h + 1) & mask
         if seen:
             continue
+        jn = (nkey >> 32) & 7
+        if (nkey >> 35) & 1 != 0:
+            if jn > 0:
+                # a joker not yet placed can always join a meld at the end: the same state
+                # with fewer jokers placed and as many points (counting them) wins
+                for jq in range(jn):
+                    k2 = ((nkey & ~(7 << 32)) | (jq << 32)) | (d << 57)
+                    g = ((k2 * _MIX) >> 24) & mask
+                    while memo[2 * g + 1] >> 32 == gen:
+                        if memo[2 * g] == k2:
+                            seen = (memo[2 * g + 1] & _POINTS) + (jn - jq) * wjoker >= nsc
+                            break
+                        g = (g + 1) & mask
+                    if seen:
+                        break
+            if not seen:
+                # a state whose runs in progress carry on at least as well in one suit
+                # (longer runs, more runs of three or more), with as many points: only the
+                # suit just decided changed, or all four after a rank's group
+                e = d - 4 if high and d >= 4 else d
+                lo = 0
+                hi = 4
+                if (high and d < 4) or e % 5 < 4:
+                    lo = d if high and d < 4 else e % 5
+                    hi = lo + 1
+                for t in range(lo, hi):
+                    st = (nkey >> (8 * t)) & 255
+                    for u in range(dominators[st], dominators[st + 1]):
+                        k2 = (tag & ~(255 << (8 * t))) | (dominators[u] << (8 * t))
+                        g = ((k2 * _MIX) >> 24) & mask
+                        while memo[2 * g + 1] >> 32 == gen:
+                            if memo[2 * g] == k2:
+                                seen = memo[2 * g + 1] & _POINTS >= nsc
+                                break
+                            g = (g + 1) & mask
+                        if seen:
+                            break
+                    if seen:
+                        break
+            if seen:
+                continue
+        if slot < 0:
+            memo[2 * h + 1] = (gen << 32) | nsc  # seen before, with fewer points
+        else:
+            if 2 * filled > mask:
+                # full: forget it all (slot is free then too)
+                generation[0] = generation[0] + 1 if generation[0] < _GENERATIONS else 1
+                if generation[0] == 1:
+                    for k in range(len(memo)):
+                        memo[k] = 0
+                gen = generation[0]
+                filled = 0
+            memo[2 * slot] = tag
+            memo[2 * slot + 1] = (gen << 32) | nsc
+            filled += 1
         stack[4 * row + d] = opts[at + 2]
         d += 1
         stack[d] = nkey
         stack[row + d] = nsc
         expand = True
     generation[1] = nodes
+    generation[8] = 0
     return best if found else NOTHING
 
 
@@ -454,6 +511,10 @@ points of the hand cards laid), the jokers laid, the natural cards laid (56 coun
 ``3 + code``; ``out[3]``, code 0, holds where ``out`` ends) and the number of melds. A
 meld is its kind (0 run, 1 group), its start, its length and its cards' codes; after
 the melds, the codes of the natural cards laid, by suit and rank."""
+FIRST = 500
+"""States the search from the bottom visits alone before the one from the top joins it."""
+SLICE = 256
+"""States each of the two searches visits in its turn."""
 OUT_SIZE = 1024
 """The size of ``out``."""
 # offsets into ``scratch``
@@ -599,15 +660,24 @@ def answer(
     trim: Any,
     opened: Any,
     short: Any,
+    dominators: Any,
     memo: Any,
     generation: Any,
     opts: Any,
     stack: Any,
     path: Any,
+    memo2: Any,
+    generation2: Any,
+    opts2: Any,
+    stack2: Any,
+    path2: Any,
     best_path: Any,
     cells: Any,
     ranks: Any,
     params: Any,
+    cells2: Any,
+    ranks2: Any,
+    params2: Any,
     scratch: Any,
     out: Any,
 ) -> int:
@@ -634,6 +704,7 @@ def answer(
     found = False
     best = 0
     best_freed = 0
+    best_rev = 0
     ceiling = -1
     ncases = 1 << total
     for k in range(ncases):
@@ -657,30 +728,42 @@ def answer(
         if found:
             params[3] = 1
             params[4] = best - base
+        # from the bottom alone at first; past FIRST states, from both ends in turn, and the
+        # first to end answers (its cost: about twice the cheaper one's)
+        mirror(cells, ranks, high, cells2, ranks2)
+        for i in range(8):
+            params2[i] = params[i]
+        generation[8] = 0
+        generation2[8] = 0
         value = depth_first(
-            cells,
-            ranks,
-            params,
-            nxt,
-            trim,
-            opened,
-            short,
-            memo,
-            generation,
-            opts,
-            stack,
-            path,
-            info[5],
-        )
-        if value == -NOTHING:
-            out[0] = 2
-            return 2
+            cells, ranks, params, nxt, trim, opened, short, dominators,
+            memo, generation, opts, stack, path, FIRST,
+        )  # fmt: skip
+        rev = 0
+        quota = FIRST
+        while value == -NOTHING:
+            if generation[1] + generation2[1] > info[5]:
+                out[0] = 2
+                return 2
+            quota += SLICE
+            value = depth_first(
+                cells2, ranks2, params2, nxt, trim, opened, short, dominators,
+                memo2, generation2, opts2, stack2, path2, quota - FIRST,
+            )  # fmt: skip
+            if value != -NOTHING:
+                rev = 1
+                break
+            value = depth_first(
+                cells, ranks, params, nxt, trim, opened, short, dominators,
+                memo, generation, opts, stack, path, quota,
+            )  # fmt: skip
         if value != NOTHING and (not found or value + base > best):
             found = True
             best = value + base
             best_freed = freed
+            best_rev = rev
             for t in range(len(path)):
-                best_path[t] = path[t]
+                best_path[t] = path2[t] if rev != 0 else path[t]
             if best >= ceiling:
                 break
     if not found:
@@ -689,12 +772,12 @@ def answer(
     out[1] = best
     if info[6] != 0:
         case_cells(scratch, weights, counted, best_freed, high, info[7], cells, ranks, params)
-        lay_out(best_path, high, ranks, params, weights[15:], scratch, out)
+        lay_out(best_path, best_rev, high, ranks, params, weights[15:], scratch, out)
     return 1
 
 
 def lay_out(
-    path: Any, high: int, ranks: Any, params: Any, values: Any, scratch: Any, out: Any
+    path: Any, rev: int, high: int, ranks: Any, params: Any, values: Any, scratch: Any, out: Any
 ) -> None:
     """Write the melds of the answer whose choices are ``path`` to ``out`` (see OUT_MELDS).
 
@@ -710,16 +793,21 @@ def lay_out(
         scratch[i] = 0
     d = 0
     if high != 0:
+        q = npos if rev != 0 else 1
         for s in range(4):
-            scratch[_RC + 4 + s] = path[s] & 15
+            scratch[_RC + q * 4 + s] = path[s] & 15
         d = 4
     for p in range(2 if high != 0 else 1, npos + 1):
+        # a search from the top walked the positions the other way (ranks mirrored)
+        q = npos + 1 - p if rev != 0 else p
         rank = 1 if p == 14 else p
+        if rev != 0:
+            rank = mirrored(rank, high)
         for s in range(4):
             c = path[d + s]
-            scratch[_RC + p * 4 + s] = c & 15
+            scratch[_RC + q * 4 + s] = c & 15
             scratch[_GC + rank * 4 + s] += (c >> 4) & 15
-            scratch[_RJ + p * 4 + s] = (c >> 8) & 15
+            scratch[_RJ + q * 4 + s] = (c >> 8) & 15
         scratch[_GJ + rank] = path[d + 4] & 255
         d += 5
     placed = path[d - 1] >> 8  # jokers that complete short runs at the top
@@ -921,6 +1009,26 @@ def lay_out(
                 points += values[rank]
     out[1] = points
     out[3] = w  # (code 0 is no natural card)
+
+
+def mirrored(rank: int, high: int) -> int:
+    """The rank at the same place counted from the other end of the run positions."""
+    if rank == 0:
+        return 0
+    if high != 0:
+        return rank if rank == 1 else 15 - rank
+    return 14 - rank
+
+
+def mirror(cells: Any, ranks: Any, high: int, into_cells: Any, into_ranks: Any) -> None:
+    """The question with the run positions taken from the other end (the same answers)."""
+    for rank in range(14):
+        m = mirrored(rank, high)
+        for s in range(4):
+            for k in range(3):
+                into_cells[(m * 4 + s) * 3 + k] = cells[(rank * 4 + s) * 3 + k]
+        for k in range(3):
+            into_ranks[k * 14 + m] = ranks[k * 14 + rank]
 
 
 def _sort_runs(scratch: Any, nruns: int) -> None:
