@@ -94,9 +94,12 @@ def _solve_position(
 
 
 def _big(rules: MeldRules) -> bool:
-    """Whether positions under ``rules`` may go to the programme over ranks for groups of any
-    size (:mod:`.big_kernel`)."""
-    return rules.max_group_size is None and not rules.group_distinct_suits
+    """Whether positions under ``rules`` may go to the compiled programme over ranks
+    (:mod:`.big_kernel`): groups of any size with suits repeated (Vatikanen, Kontrakt),
+    or groups of 3-4 distinct suits under low aces (Rummikub)."""
+    if rules.max_group_size is None:
+        return not rules.group_distinct_suits
+    return rules.group_distinct_suits and rules.max_group_size == 4 and not rules.ace_high
 
 
 def _answer_case(cp: Counts, floor: int | None) -> Solution | None:
@@ -170,6 +173,7 @@ def _compiled(
         all_table=all_table,
         high=rules.ace_high,
         layout=layout,
+        distinct=rules.group_distinct_suits,
     )
 
 

@@ -138,6 +138,26 @@ def _dominators() -> list[int]:
     return out
 
 
+def _groups_of_distinct_suits() -> tuple[list[int], list[int]]:
+    """The automaton of groups of 3-4 distinct suits (Rummikub), flat: its step per suit,
+    class and cards given (``(suit * classes + class) * 5 + cards``), and whether a class
+    after the last suit fits with ``jokers`` (``class * 5 + jokers``).
+
+    See :func:`rummykit.solver.rank_kernel._group_automaton`.
+    """
+    from rummykit.solver.rank_kernel import _group_automaton
+
+    step, table = _group_automaton(4)
+    width = max(map(len, step))
+    flat_step = [-1] * (SUITS * width * 5)
+    for s, rows in enumerate(step):
+        for cls, row in enumerate(rows):
+            for g, nxt in enumerate(row):
+                flat_step[(s * width + cls) * 5 + g] = nxt
+    flat_fits = [int(ok) for row in table for ok in row]
+    return flat_step, flat_fits
+
+
 def _tables() -> dict[str, Any]:
     """The state tables, the search (compiled where numba is), loaded once."""
     with _lock:
@@ -148,13 +168,15 @@ def _tables() -> dict[str, Any]:
         opened = [sum(st) for st in RUN_STATES]
         short = [2 * n1 + n2 for n1, n2, _ in RUN_STATES]
         dominators = _dominators()
+        gstep, fits = _groups_of_distinct_suits()
         fn: Any = big_search.depth_first
         compiled = False
         if AVAILABLE:
             np = importlib.import_module("numpy")
             numba = importlib.import_module("numba")
             arrays = tuple(
-                np.array(t, dtype=np.int64) for t in (nxt, trim, opened, short, dominators)
+                np.array(t, dtype=np.int64)
+                for t in (nxt, trim, opened, short, dominators, gstep, fits)
             )
             sources = {n: getattr(big_search, n) for n in _FUNCTIONS}
             for cache in (True, False):
@@ -252,6 +274,7 @@ def _run(cp: Counts, floor: int | None) -> Solution | None:
         limit,
         int(cp.ace_high),
         _EMPTY,
+        int(cp.distinct),
     ]
     np = _loaded["np"]
     if np is not None:
@@ -356,7 +379,7 @@ _ASK_SIZES = (
     ("params2", 8),
     ("scratch", big_search.SCRATCH),
     ("out", big_search.OUT_SIZE),
-    ("info", 8),
+    ("info", 9),
 )
 
 
@@ -421,6 +444,7 @@ def ask(
     all_table: bool,
     high: bool,
     layout: bool,
+    distinct: bool = False,
 ) -> list[int] | None:
     """The answer to one question (card codes, see :func:`code`), as the list ``out`` of
     :func:`rummykit.solver.big_search.answer`: ``[0]`` no answer, ``[1]`` an answer (not
@@ -437,6 +461,7 @@ def ask(
     info[5] = DEPTH_BUDGET
     info[6] = int(layout)
     info[7] = _EMPTY
+    info[8] = int(distinct)
     status = _loaded["answer"](
         codes if np is None else np.array(codes, dtype=np.int64),
         info,

@@ -55,13 +55,14 @@ _GENERATIONS = (1 << 31) - 1
 """After this many generations the memo is cleared and they start again at 1."""
 
 
-def set_aside(cells: Any, ranks: Any, jokers: int, high: bool) -> None:
+def set_aside(cells: Any, ranks: Any, jokers: int, high: bool, distinct: bool) -> None:
     """Set aside (in place) the hand cards that no meld of the cards at hand could hold.
 
     A card fits a group when its rank has three cards (its own, any other copy or
-    suit, the rank's table jokers) or jokers to make them up; a run when a window
-    of three positions around it lacks no more cells than there are jokers.
-    Setting one aside can leave another without a meld, so it repeats. Exact.
+    suit, the rank's table jokers; ``distinct``: two other suits) or jokers to make
+    them up; a run when a window of three positions around it lacks no more cells
+    than there are jokers. Setting one aside can leave another without a meld, so
+    it repeats. Exact.
     """
     npos = 14 if high else 13
     changed = True
@@ -72,12 +73,20 @@ def set_aside(cells: Any, ranks: Any, jokers: int, high: bool) -> None:
             for s in range(4):
                 at = (rank * 4 + s) * 3
                 total += cells[at] + cells[at + 1]
-            if total + jokers >= 3:
+            if not distinct and total + jokers >= 3:
                 continue
             for s in range(4):
                 at = (rank * 4 + s) * 3
                 if cells[at + 1] == 0:
                     continue
+                if distinct:
+                    others = ranks[rank] + jokers
+                    for t in range(4):
+                        ct = (rank * 4 + t) * 3
+                        if t != s and cells[ct] + cells[ct + 1] > 0:
+                            others += 1
+                    if others >= 2:
+                        continue
                 fits = False
                 for place in range(2):
                     p = rank if place == 0 else 14
@@ -110,6 +119,8 @@ def depth_first(
     opened: Any,
     short: Any,
     dominators: Any,
+    gstep: Any,
+    fits: Any,
     memo: Any,
     generation: Any,
     opts: Any,
@@ -141,6 +152,8 @@ def depth_first(
     jtotal = wild_mand + params[1]
     high = params[5] != 0
     empty = params[6]
+    distinct = params[7] != 0
+    gw = len(gstep) // 20  # classes of the groups' automaton per suit
     npos = 14 if high else 13
     steps = 4 + 13 * 5 if high else 13 * 5
     width = len(nxt) // len(opened)
@@ -150,7 +163,7 @@ def depth_first(
     # stack rows: 0 key, 1 points, 2 choices, 3 cursor, 4 choice taken, 5 hand points ahead
     row = MAX_STEPS + 1
     if generation[8] == 0:  # a new search
-        set_aside(cells, ranks, jtotal, high)
+        set_aside(cells, ranks, jtotal, high, distinct)
         stack[5 * row + steps] = 0
         for t in range(steps - 1, -1, -1):
             stack[5 * row + t] = stack[5 * row + t + 1]
@@ -257,6 +270,41 @@ def depth_first(
                         opts[base + 3 * n + 1] = 0
                         opts[base + 3 * n + 2] = xc
                         n += 1
+                elif distinct:
+                    # groups of distinct suits: any cards of the cell to the rank's groups,
+                    # whose sizes per suit so far the automaton's class sums up
+                    w = ranks[28 + rank]
+                    need = ranks[14 + rank]
+                    nat = (key >> 54) & 3
+                    cls = (key >> 48) & 31
+                    for used in range(a, m - 1, -1):
+                        nn = nat + used - fj
+                        for xc in range(used, -1, -1):
+                            c = used - xc
+                            if c > 4:
+                                continue
+                            ncls = gstep[(s * gw + cls) * 5 + c]
+                            if ncls < 0:
+                                continue
+                            nkey = (key & ~(31 << 48)) | (ncls << 48)
+                            nkey = (nkey & ~(3 << 54)) | ((nn if nn < need else need) << 54)
+                            for js in range(jleft + 1):
+                                x = xc + js
+                                if x >= width:
+                                    break  # (a joker may start a run: groups have no room)
+                                ns = nxt[st * width + x]
+                                if ns < 0 or (used < a and x < have):
+                                    continue  # no such state, or a spare card could go on
+                                room = nearby + jleft - js
+                                ns = trim[ns * width + (room if room < top else top)]
+                                if ns < 0:
+                                    continue
+                                k2 = (nkey & ~(255 << shift)) | (ns << shift)
+                                k2 = (k2 & ~(7 << 32)) | ((jp + js) << 32)
+                                opts[base + 3 * n] = k2
+                                opts[base + 3 * n + 1] = (used - m) * w + js * wjoker
+                                opts[base + 3 * n + 2] = xc | (c << 4) | (js << 8)
+                                n += 1
                 else:
                     u0 = (key >> (36 + 3 * s)) & 7 if p == 14 else 0
                     cap = a - u0
@@ -351,22 +399,28 @@ def depth_first(
                                     opts[base + 3 * n + 2] = xc | (js << 8)
                                     n += 1
             elif (key >> 54) & 3 >= ranks[14 + rank]:
-                jg = -1
-                if (key >> 48) & 1 == 0:
-                    jg = 0
+                gm = ranks[rank]
+                lo = 0  # the jokers the group may take: lo..hi (none when hi < lo)
+                hi = -1
+                if distinct:
+                    lo = 0
+                    hi = jleft if jleft < 4 - gm else 4 - gm
+                elif (key >> 48) & 1 == 0:
+                    lo = 0
+                    hi = 0
                 else:
                     gsum = (key >> 49) & 7
                     gnat = (key >> 52) & 3
-                    gm = ranks[rank]
                     if gnat >= 1 and not (
                         (key >> 56) & 1 != 0 and gsum - 1 + gm >= 3 and gnat >= 2
                     ):
-                        jg = 3 - gsum - gm
-                        if jg < 0:
-                            jg = 0
-                        if jg > jleft:
-                            jg = -1
-                if jg >= 0:
+                        lo = 3 - gsum - gm
+                        if lo < 0:
+                            lo = 0
+                        hi = lo if lo <= jleft else -1
+                for jg in range(lo, hi + 1):
+                    if distinct and not fits[((key >> 48) & 31) * 5 + gm + jg]:
+                        continue
                     # each suit's runs cut to what the next position can carry; after the
                     # last one, runs shorter than three take jokers at their start
                     nkey = 0
@@ -392,14 +446,14 @@ def depth_first(
                             nkey = -1
                     if nkey >= 0:
                         nkey |= (jp + jg + done) << 32
-                        if room_ok != 0 or (key >> 48) & 1 != 0:
+                        if not distinct and (room_ok != 0 or (key >> 48) & 1 != 0):
                             nkey |= 1 << 35
                         if p != 14:
                             nkey |= key & (((1 << 12) - 1) << 36)
-                        opts[base] = nkey
-                        opts[base + 1] = (jg + done) * wjoker
-                        opts[base + 2] = jg | (done << 8)
-                        n = 1
+                        opts[base + 3 * n] = nkey
+                        opts[base + 3 * n + 1] = (jg + done) * wjoker
+                        opts[base + 3 * n + 2] = jg | (done << 8)
+                        n += 1
             stack[2 * row + d] = n
             stack[3 * row + d] = 0
         if stack[3 * row + d] >= stack[2 * row + d]:
@@ -431,8 +485,8 @@ def depth_first(
         if seen:
             continue
         jn = (nkey >> 32) & 7
-        if (nkey >> 35) & 1 != 0:
-            if jn > 0:
+        if (nkey >> 35) & 1 != 0 or distinct:
+            if jn > 0 and not distinct:
                 # a joker not yet placed can always join a meld at the end: the same state
                 # with fewer jokers placed and as many points (counting them) wins
                 for jq in range(jn):
@@ -585,6 +639,7 @@ def case_cells(
     freed: int,
     high: int,
     empty: int,
+    distinct: int,
     cells: Any,
     ranks: Any,
     params: Any,
@@ -649,6 +704,7 @@ def case_cells(
     params[4] = 0
     params[5] = high
     params[6] = empty
+    params[7] = distinct
     return base
 
 
@@ -661,6 +717,8 @@ def answer(
     opened: Any,
     short: Any,
     dominators: Any,
+    gstep: Any,
+    fits: Any,
     memo: Any,
     generation: Any,
     opts: Any,
@@ -714,7 +772,9 @@ def answer(
         for i in range(total):
             if (chosen >> i) & 1 != 0:
                 freed |= 1 << (i if i < nrun else 2 + i - nrun)
-        base = case_cells(scratch, weights, counted, freed, high, info[7], cells, ranks, params)
+        base = case_cells(
+            scratch, weights, counted, freed, high, info[7], info[8], cells, ranks, params
+        )
         if base < 0:
             continue
         if ceiling < 0:  # the whole hand laid: no case can score more
@@ -722,8 +782,8 @@ def answer(
             for c in range(4, 56):
                 ceiling += cells[c * 3 + 1] * weights[c // 4]
         for c in range(4, 56):
-            if cells[c * 3] + cells[c * 3 + 1] > MAX_CELL:
-                out[0] = 2
+            if cells[c * 3] + cells[c * 3 + 1] > (4 if info[8] != 0 else MAX_CELL):
+                out[0] = 2  # more cards of a cell than the states (or the groups') hold
                 return 2
         if found:
             params[3] = 1
@@ -736,7 +796,7 @@ def answer(
         generation[8] = 0
         generation2[8] = 0
         value = depth_first(
-            cells, ranks, params, nxt, trim, opened, short, dominators,
+            cells, ranks, params, nxt, trim, opened, short, dominators, gstep, fits,
             memo, generation, opts, stack, path, FIRST,
         )  # fmt: skip
         rev = 0
@@ -747,14 +807,14 @@ def answer(
                 return 2
             quota += SLICE
             value = depth_first(
-                cells2, ranks2, params2, nxt, trim, opened, short, dominators,
+                cells2, ranks2, params2, nxt, trim, opened, short, dominators, gstep, fits,
                 memo2, generation2, opts2, stack2, path2, quota - FIRST,
             )  # fmt: skip
             if value != -NOTHING:
                 rev = 1
                 break
             value = depth_first(
-                cells, ranks, params, nxt, trim, opened, short, dominators,
+                cells, ranks, params, nxt, trim, opened, short, dominators, gstep, fits,
                 memo, generation, opts, stack, path, quota,
             )  # fmt: skip
         if value != NOTHING and (not found or value + base > best):
@@ -771,7 +831,9 @@ def answer(
     out[0] = 1
     out[1] = best
     if info[6] != 0:
-        case_cells(scratch, weights, counted, best_freed, high, info[7], cells, ranks, params)
+        case_cells(
+            scratch, weights, counted, best_freed, high, info[7], info[8], cells, ranks, params
+        )
         lay_out(best_path, best_rev, high, ranks, params, weights[15:], scratch, out)
     return 1
 
@@ -914,6 +976,8 @@ def lay_out(
         scratch[at + 3] = 3
     # spare jokers: to the first group, else to the ends of runs with room
     spare = params[0] + params[1] - placed
+    if params[7] != 0:
+        spare = 0  # groups of distinct suits have no room to spare: the search placed them
     host = 0
     for r in range(1, 14):
         g = scratch[_GJ + r] + ranks[r]
@@ -992,11 +1056,48 @@ def lay_out(
             continue
         for j in range(jokers):
             out[start + n + j] = GROUP_JOKER + rank
-        out[w] = 1
-        out[w + 1] = rank
-        out[w + 2] = n + jokers
-        w += 3 + n + jokers
-        melds += 1
+        k = 1
+        if params[7] != 0:
+            # groups of at most four distinct suits: as few as the cards need
+            k = (n + jokers + 3) // 4
+            for t in range(4):
+                same = 0
+                for j in range(n):
+                    same += 1 if out[start + j] % 4 == t else 0
+                k = same if same > k else k
+        if k <= 1:
+            out[w] = 1
+            out[w + 1] = rank
+            out[w + 2] = n + jokers
+            w += 3 + n + jokers
+            melds += 1
+            continue
+        # each card to the smallest group that lacks its suit (a table joker: the suit
+        # of its card), then the jokers to the smallest groups
+        for g in range(k):
+            scratch[_HERE + g] = 0  # its size
+            scratch[_HERE + 8 + g] = 0  # its suits
+        for j in range(n + jokers):
+            code = out[start + j]
+            pick = -1
+            for g in range(k):
+                if j < n and (scratch[_HERE + 8 + g] >> (code % 4)) & 1 != 0:
+                    continue
+                if pick < 0 or scratch[_HERE + g] < scratch[_HERE + pick]:
+                    pick = g
+            scratch[_RCARDS + 16 * pick + scratch[_HERE + pick]] = code
+            scratch[_HERE + pick] += 1
+            if j < n:
+                scratch[_HERE + 8 + pick] |= 1 << (code % 4)
+        for g in range(k):
+            size = scratch[_HERE + g]
+            out[w] = 1
+            out[w + 1] = rank
+            out[w + 2] = size
+            for j in range(size):
+                out[w + 3 + j] = scratch[_RCARDS + 16 * g + j]
+            w += 3 + size
+            melds += 1
     out[OUT_MELDS - 1] = melds
     # the hand cards laid, natural ones by suit and rank, and their points
     points = out[2] * values[0]
