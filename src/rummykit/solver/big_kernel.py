@@ -187,7 +187,7 @@ def _tables() -> dict[str, Any]:
             _loaded.update(
                 np=None,
                 fn=fn,
-                tables=(nxt, trim, opened, short, dominators),
+                tables=(nxt, trim, opened, short, dominators, gstep, fits),
                 answer=big_search.answer,
             )
         _loaded["compiled"] = compiled

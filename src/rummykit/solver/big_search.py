@@ -469,7 +469,16 @@ def depth_first(
             <= best
         ):
             continue  # the child cannot beat the best answer: no need to remember it
-        # the memo: this state at this step, seen with as many points?
+        if (high and d < 4) or ((not high or d >= 4) and (d - 4 if high else d) % 5 < 4):
+            # inside a position: on without the memo (remembering these states too cost
+            # more than it saved: 0.6x the time for 1.25x the states, measured)
+            stack[4 * row + d] = opts[at + 2]
+            d += 1
+            stack[d] = nkey
+            stack[row + d] = nsc
+            expand = True
+            continue
+        # at a position's start: this state at this step, seen with as many points?
         tag = nkey | (d << 57)
         h = ((tag * _MIX) >> 24) & mask
         slot = -1
@@ -501,15 +510,8 @@ def depth_first(
                         break
             if not seen:
                 # a state whose runs in progress carry on at least as well in one suit
-                # (longer runs, more runs of three or more), with as many points: only the
-                # suit just decided changed, or all four after a rank's group
-                e = d - 4 if high and d >= 4 else d
-                lo = 0
-                hi = 4
-                if (high and d < 4) or e % 5 < 4:
-                    lo = d if high and d < 4 else e % 5
-                    hi = lo + 1
-                for t in range(lo, hi):
+                # (a run longer, or one more of three cards or more), with as many points
+                for t in range(4):
                     st = (nkey >> (8 * t)) & 255
                     for u in range(dominators[st], dominators[st + 1]):
                         k2 = (tag & ~(255 << (8 * t))) | (dominators[u] << (8 * t))
