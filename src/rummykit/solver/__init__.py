@@ -73,7 +73,7 @@ def _solve_position(
     ceiling: int | None = None
     # the programme over ranks answers the case that frees fewest jokers fastest
     # (no wild joker to place), and its answer then bounds the other cases
-    fewest = rank_kernel.answers(rules) or _big(rules)
+    fewest = rank_kernel.answers(rules)
     for fr, cp in freeing_cases(pos, fewest_first=fewest):
         if cp is None:
             continue
@@ -104,11 +104,6 @@ def _big(rules: MeldRules) -> bool:
 
 def _answer_case(cp: Counts, floor: int | None) -> Solution | None:
     """The best answer of one freeing case, or None (also when it cannot beat ``floor``)."""
-    if big_kernel.applies(cp):
-        try:
-            return big_kernel.solve(cp, floor)
-        except big_kernel.TooHard:
-            pass  # past its budget: the split search answers
     if rank_kernel.applies(cp):
         try:
             return rank_kernel.solve(cp, floor)

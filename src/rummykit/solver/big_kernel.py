@@ -22,8 +22,7 @@ from typing import Any
 from rummykit.cards import Card
 from rummykit.melds import Meld
 from rummykit.solver import big_search
-from rummykit.solver.dp import NEXT, RUN_STATES, SUITS, Counts, Solution
-from rummykit.solver.layout import spans
+from rummykit.solver.dp import NEXT, RUN_STATES, SUITS, Counts
 
 __all__ = [
     "AVAILABLE",
@@ -232,18 +231,19 @@ def _space(second: bool = False) -> tuple[Any, Any, Any, Any, Any]:
     return space
 
 
-def solve(cp: Counts, floor: int | None = None) -> Solution | None:
-    """The best placement of the cards of ``cp``, or None when the mandatory ones cannot go.
+def solve(cp: Counts, floor: int | None = None) -> int | None:
+    """The best score of one freeing case ``cp`` by the search from the bottom alone, or None.
 
-    With ``floor``, only an answer scoring more than ``floor`` is of use: None
-    when there is none. Only where :func:`applies`; :class:`TooHard` past the
-    budget or where a cell holds more than :data:`MAX_CELL` cards.
+    With ``floor``, only a score above it counts. Only where :func:`applies`;
+    :class:`TooHard` past the budget or where a cell holds more than
+    :data:`MAX_CELL` cards. The solver asks whole questions (:func:`ask`); this
+    one case is for tests and measurements.
     """
     _tables()
     return _run(cp, floor)
 
 
-def _run(cp: Counts, floor: int | None) -> Solution | None:
+def _run(cp: Counts, floor: int | None) -> int | None:
     cells: list[int] = []
     for rank in range(14):
         mand, opt, fixed = cp.mand[rank], cp.opt[rank], cp.fixed[rank]
@@ -288,70 +288,7 @@ def _run(cp: Counts, floor: int | None) -> Solution | None:
         return None
     if value == -big_search.NOTHING:
         raise TooHard
-    choices = path.tolist() if np is not None else path
-    return _solution(cp, choices, int(value) + cp.base)
-
-
-def _solution(cp: Counts, path: list[int], score: int) -> Solution:
-    """The answer from its choice per step: each suit's, then each rank's group jokers.
-
-    Jokers the search counted placed without a cell: those that complete runs shorter
-    than three at the top (:func:`rummykit.solver.layout.build_melds` puts them at the
-    runs' start), and spare ones, which join the first group, else a run with room.
-    """
-    high = cp.ace_high
-    npos = 14 if high else 13
-    run_cards = [[0] * SUITS for _ in range(npos + 1)]
-    run_jokers = [[0] * SUITS for _ in range(npos + 1)]
-    group_cards = [[0] * SUITS for _ in range(14)]
-    group_jokers = [0] * 14
-    d = 0
-    if high:
-        for s in range(SUITS):
-            run_cards[1][s] = path[s] & 15
-        d = SUITS
-    for p in range(2 if high else 1, npos + 1):
-        rank = 1 if p == 14 else p
-        cards, jokers, group = run_cards[p], run_jokers[p], group_cards[rank]
-        for s in range(SUITS):
-            c = path[d + s]
-            cards[s] = c & 15
-            group[s] += (c >> 4) & 15
-            jokers[s] = (c >> 8) & 15
-        group_jokers[rank] = path[d + SUITS] & 255
-        d += SUITS + 1
-    completing = path[d - 1] >> 8
-    placed = sum(map(sum, run_jokers)) + sum(group_jokers) + completing
-    jtotal = cp.wild_mand + cp.wild_opt
-    loose = 0
-    if placed < jtotal:
-        host = next(
-            (r for r in range(1, 14) if sum(group_cards[r]) + group_jokers[r] + cp.gmand[r]), None
-        )
-        if host is not None:
-            group_jokers[host] += jtotal - placed
-            placed = jtotal
-        elif completing or _run_with_room(run_cards, run_jokers, npos):
-            loose = jtotal - placed
-            placed = jtotal
-    return Solution(
-        score=score,
-        run_cards=run_cards,
-        run_jokers=run_jokers,
-        group_cards=group_cards,
-        group_jokers=group_jokers,
-        hand_jokers=placed - cp.wild_mand,
-        loose_jokers=loose,
-    )
-
-
-def _run_with_room(run_cards: list[list[int]], run_jokers: list[list[int]], npos: int) -> bool:
-    """Whether some run could take one more card at an end (it does not span 1..npos)."""
-    for s in range(SUITS):
-        counts = [run_cards[p][s] + run_jokers[p][s] for p in range(npos + 1)]
-        if any(a > 1 or b < npos for a, b in spans(counts)):
-            return True
-    return False
+    return int(value) + cp.base
 
 
 # ---------------------------------------------------------------- whole questions

@@ -98,8 +98,6 @@ class Solution:
     group_cards: list[list[int]] = field(default_factory=list)
     group_jokers: list[int] = field(default_factory=list)
     hand_jokers: int = 0
-    loose_jokers: int = 0
-    """Jokers placed on no cell: each goes to the end of a run that has room."""
 
 
 # An option for one suit at one position:

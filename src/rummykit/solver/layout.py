@@ -40,22 +40,22 @@ def build_melds(
         if not any(counts):
             continue
         suit = Suit(s)
-        runs_at = spans(counts)
+        spans = _spans(counts)
         if s not in joker_suits and not any(wild):
             # natural cards only: every run takes its cell's card, whichever copy
             for p in range(1, npos + 1):
                 taken[1 if p == 14 else p][s] += in_runs[p]
-            for a, b in runs_at:
+            for a, b in spans:
                 run = tuple(pools[1 if p == 14 else p][s][0] for p in range(a, b + 1))
                 runs.append((s, a, len(run), Meld(MeldKind.RUN, run, a)))
             continue
-        cells: list[list[Card]] = [[] for _ in runs_at]
-        has_natural = [False] * len(runs_at)
+        cells: list[list[Card]] = [[] for _ in spans]
+        has_natural = [False] * len(spans)
         for p in range(1, npos + 1):
             if not counts[p]:
                 continue
             rank = 1 if p == 14 else p
-            here = [i for i, (a, b) in enumerate(runs_at) if a <= p <= b]
+            here = [i for i, (a, b) in enumerate(spans) if a <= p <= b]
             start = taken[rank][s]
             cards = pools[rank][s][start : start + in_runs[p]]
             taken[rank][s] = start + in_runs[p]
@@ -63,7 +63,7 @@ def build_melds(
                 cards += [Card(0, None, Meaning(rank, suit))] * wild[p]
             if len(here) > 1:
                 # natural cards first to runs that have none yet, soonest ending first
-                here.sort(key=lambda i: (has_natural[i], runs_at[i][1], i))
+                here.sort(key=lambda i: (has_natural[i], spans[i][1], i))
                 cards.sort(key=_is_joker)
             for i, card in zip(here, cards, strict=True):
                 if card.is_joker:
@@ -71,7 +71,7 @@ def build_melds(
                 else:
                     has_natural[i] = True
                 cells[i].append(card)
-        for (a, _b), run_cards in zip(runs_at, cells, strict=True):
+        for (a, _b), run_cards in zip(spans, cells, strict=True):
             runs.append((s, a, len(run_cards), Meld(MeldKind.RUN, tuple(run_cards), a)))
     groups: list[Meld] = []
     for rank in range(1, 14):
@@ -88,61 +88,15 @@ def build_melds(
             continue
         for cards_ in _split_group(naturals, jokers, rules):
             groups.append(Meld(MeldKind.GROUP, tuple(cards_), rank))
-    runs = [_completed(r, npos) for r in runs]
-    if sol.loose_jokers:
-        runs = _with_loose(runs, sol.loose_jokers, npos)
     runs.sort(key=lambda r: r[:3])
     return [r[3] for r in runs] + groups
-
-
-_Run = tuple[int, int, int, Meld]
-"""A run as (suit, start, length, meld)."""
-
-
-def _completed(run: _Run, npos: int) -> _Run:
-    """A run shorter than three with jokers put before its start (it ends at the top),
-    else after its end."""
-    s, a, n, meld = run
-    if n >= 3:
-        return run
-    k = 3 - n
-    if a + n - 1 == npos:
-        before = range(a - k, a)
-        jokers = tuple(Card(0, None, Meaning(1 if p == 14 else p, Suit(s))) for p in before)
-        return (s, a - k, 3, Meld(MeldKind.RUN, jokers + meld.cards, a - k))
-    after = range(a + n, a + 3)
-    jokers = tuple(Card(0, None, Meaning(1 if p == 14 else p, Suit(s))) for p in after)
-    return (s, a, 3, Meld(MeldKind.RUN, meld.cards + jokers, a))
-
-
-def _with_loose(runs: list[_Run], jokers: int, npos: int) -> list[_Run]:
-    """``jokers`` more jokers at the ends of runs that have room, the first runs first."""
-    runs = sorted(runs, key=lambda r: r[:3])
-    out = []
-    for s, a, n, meld in runs:
-        suit = Suit(s)
-        while jokers and a + n - 1 < npos:
-            p = a + n
-            meld = Meld(
-                MeldKind.RUN, (*meld.cards, Card(0, None, Meaning(1 if p == 14 else p, suit))), a
-            )
-            n += 1
-            jokers -= 1
-        while jokers and a > 1:
-            a -= 1
-            meld = Meld(MeldKind.RUN, (Card(0, None, Meaning(a, suit)), *meld.cards), a)
-            n += 1
-            jokers -= 1
-        out.append((s, a, n, meld))
-    assert jokers == 0, "no run has room for the spare jokers"
-    return out
 
 
 def _is_joker(card: Card) -> bool:
     return card.is_joker
 
 
-def spans(x: list[int]) -> list[tuple[int, int]]:
+def _spans(x: list[int]) -> list[tuple[int, int]]:
     """Cut a suit's cells in runs (``x[p]``, p >= 1) into runs: (first, last) positions.
 
     Runs start where the count rises and the oldest end where it falls.
