@@ -16,6 +16,12 @@ a project dependency): ``.venv/bin/pip install rummikub-solver``.
    ``benchmarks/vatikanen_positions.txt`` (``record_positions.py``), per
    table size. The bar: median under 0.1 ms, p99 under 1 ms, none over 5 ms.
 3. Random full-deck Vatikanen tables (``--vatikanen``).
+4. With ``--arena N``: the standard two-player match, strong against greedy,
+   N games on seed 20250501 (``rummykit simulate --game vatikanen --players 2
+   --bots strong,greedy --seed 20250501``). The bar: the strong bot at most
+   2 ms a move (the arena's wall clock per decision), its win rate within the
+   interval of the match measured before the solver's rework, and that match's
+   rate within the new interval.
 
 Every time is CPU time (``time.process_time``), the best of ``--repeat``
 solves; all of ours are timed before the peer's first solve (its solver
@@ -49,6 +55,12 @@ BAR_RATIO = 150
 """The Rummikub bar: our p90 at least this many times faster than the peer's, every seed."""
 BAR_MEDIAN, BAR_P99, BAR_MAX = 0.1, 1.0, 5.0
 """The Vatikanen bar on positions from real games (ms)."""
+BAR_MOVE = 2.0
+"""The strong bot's bar: ms per move in the standard two-player match."""
+ARENA_SEED = 20250501
+BEFORE = (0.637, 0.606724, 0.666227, "commit 3e912e5, 1,000 games")
+"""The standard match's strong win rate and its 95% interval before the rework (the same
+figures as the Bots section's match of commit 34cf274)."""
 SIZES = (0, 20, 40, 60, 80)
 BUCKETS = ((0, 19), (20, 39), (40, 59), (60, 999))
 """Table sizes of the Vatikanen positions from real games, as reported."""
@@ -131,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--peer-backends", default="scipy,highs", help="the peer's back ends (scipy, highs)"
     )
+    ap.add_argument("--arena", type=int, default=0, help="games of strong against greedy")
+    ap.add_argument("--workers", type=int, default=2, help="processes for the arena match")
     ap.add_argument("--no-docs", action="store_true", help="do not update docs/benchmarks.md")
     ap.add_argument("--note", default="", help="a sentence to add to the report")
     args = ap.parse_args(argv)
@@ -189,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             f"Random full-deck Vatikanen tables ({len(full_ms)}, {min(sizes)}-{max(sizes)} cards,"
             f" hands of 8-14): median / p90 / p99 / max {fmt(stats(full_ms))}.",
         ]
+    if args.arena:
+        lines += _arena(args.arena, args.workers)
     if args.note:
         lines += ["", args.note]
     print("\n".join(lines))
@@ -316,6 +332,54 @@ def _vatikanen_games(
         f"Vatikanen bar (median under {BAR_MEDIAN} ms, p99 under {BAR_P99:.0f} ms, none over"
         f" {BAR_MAX:.0f} ms): **{'met' if met else 'not met'}** (median {_ms(median)},"
         f" p99 {_ms(p99)}, max {_ms(top)} ms).",
+    ]
+    return out
+
+
+def _arena(games: int, workers: int) -> list[str]:
+    """The standard two-player match, strong against greedy, and the bot's bar."""
+    import resource
+
+    from rummykit.arena import ArenaConfig, summarize
+    from rummykit.arena_run import run_match
+
+    config = ArenaConfig("vatikanen", 2, ("strong", "greedy"), games, ARENA_SEED)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu0 = time.process_time()
+    match = run_match(config, workers=workers)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - cpu0 + after.ru_utime - before.ru_utime
+    summary = summarize(config, match.results, seconds=match.seconds)
+    out = [
+        "",
+        f"#### The standard match: strong against greedy, {games} games, seed {ARENA_SEED},"
+        f" {match.backend}",
+        "",
+        f"{match.seconds:.0f} s of wall time, {cpu:.0f} s of CPU (every process)."
+        " ms/move: the arena's wall clock per decision.",
+        "",
+        "| bot | wins | win rate | 95% CI | mean score | 95% CI | ms/move | faults |",
+        "|---|---:|---:|---|---:|---|---:|---:|",
+    ]
+    for name, r in summary["results"].items():
+        lo, hi = r["ci95"]
+        slo, shi = r["score_ci95"]
+        out.append(
+            f"| `{name}` | {r['wins']:g} | {100 * r['win_rate']:.1f}% | {100 * lo:.1f}-"
+            f"{100 * hi:.1f}% | {r['mean_score']:.2f} | {slo:.1f} - {shi:.1f} |"
+            f" {r['ms_per_move']:.2f} | {r['faults']} |"
+        )
+    strong = summary["results"]["strong"]
+    rate, lo, hi = strong["win_rate"], *strong["ci95"]
+    b_rate, b_lo, b_hi, b_what = BEFORE
+    same = b_lo <= rate <= b_hi and lo <= b_rate <= hi
+    fast = strong["ms_per_move"] <= BAR_MOVE
+    out += [
+        "",
+        f"Strong bot bar (at most {BAR_MOVE:.0f} ms a move; the win rate unchanged within the"
+        f" intervals): **{'met' if same and fast else 'not met'}** ({strong['ms_per_move']:.2f}"
+        f" ms a move; win rate {100 * rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), before the"
+        f" rework {100 * b_rate:.1f}% ({100 * b_lo:.1f}-{100 * b_hi:.1f}%, {b_what}).",
     ]
     return out
 
