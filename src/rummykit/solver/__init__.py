@@ -161,7 +161,7 @@ def _compiled(
 ) -> list[int] | None:
     """The programme over ranks' answer (:func:`.big_kernel.ask`), or None where it has none."""
     return big_kernel.ask(
-        big_kernel.codes(table),
+        _table_codes(table),
         big_kernel.codes(cards),
         _kernel_weights(rules, objective),
         free=free,
@@ -175,6 +175,26 @@ def _compiled(
 _MELDS: dict[tuple[int, ...], Meld] = {}
 """Melds already built from the compiled answers, by their codes (melds are immutable)."""
 _MELDS_KEPT = 1 << 16
+
+
+_TABLES: dict[int, tuple[object, list[int]]] = {}
+"""The codes of tables asked about lately, by identity (tuples of melds or of card tuples,
+which cannot change): a bot asks about the same table again and again."""
+
+
+def _table_codes(table: Table | Iterable[Card]) -> list[int]:
+    """The codes of a table's cards (see :func:`.big_kernel.codes`), kept for tuples."""
+    if type(table) is not tuple:
+        return big_kernel.codes(table)
+    known = _TABLES.get(id(table))
+    if known is not None and known[0] is table:
+        return known[1]
+    codes = big_kernel.codes(table)
+    if all(type(m) is tuple or type(m) is Meld for m in table):
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        _TABLES[id(table)] = (table, codes)
+    return codes
 
 
 def _melds_of(out: list[int]) -> list[Meld]:

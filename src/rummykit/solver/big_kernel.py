@@ -362,7 +362,7 @@ def code(card: Card) -> int:
 def ask(
     table: Sequence[int],
     hand: Sequence[int],
-    weights: Sequence[int],
+    weights: tuple[int, ...],
     *,
     free: bool,
     all_table: bool,
@@ -373,35 +373,42 @@ def ask(
     """The answer to one question (card codes, see :func:`code`), as the list ``out`` of
     :func:`rummykit.solver.big_search.answer`: ``[0]`` no answer, ``[1]`` an answer (not
     laid out), None where the programme does not answer (the split search does)."""
-    _tables()
-    best_path, cells, ranks, params, cells2, ranks2, params2, scratch, out, info = _ask_space()
-    np = _loaded["np"]
+    loaded = _loaded if _loaded else _tables()
+    args = getattr(_scratch, "args", None)
+    if args is None:
+        best_path, cells, ranks, params, cells2, ranks2, params2, scratch, out, info = _ask_space()
+        args = _scratch.args = (
+            *loaded["tables"],
+            *_space(),
+            *_space(second=True),
+            best_path,
+            cells,
+            ranks,
+            params,
+            cells2,
+            ranks2,
+            params2,
+            scratch,
+            out,
+        )
+    out = args[-1]
+    info = _ask_space()[-1]
+    np = loaded["np"]
     codes = [*table, *hand]
     info[0] = len(table)
     info[1] = len(hand)
-    info[2] = int(free)
-    info[3] = int(all_table)
-    info[4] = int(high)
+    info[2] = free
+    info[3] = all_table
+    info[4] = high
     info[5] = DEPTH_BUDGET
-    info[6] = int(layout)
+    info[6] = layout
     info[7] = _EMPTY
-    info[8] = int(distinct)
-    status = _loaded["answer"](
+    info[8] = distinct
+    status = loaded["answer"](
         codes if np is None else np.array(codes, dtype=np.int64),
         info,
-        weights if np is None else _weight_array(tuple(weights)),
-        *_loaded["tables"],
-        *_space(),
-        *_space(second=True),
-        best_path,
-        cells,
-        ranks,
-        params,
-        cells2,
-        ranks2,
-        params2,
-        scratch,
-        out,
+        weights if np is None else _weight_array(weights),
+        *args,
     )
     if status == 2:
         return None
