@@ -1,12 +1,14 @@
-"""The programme over ranks for groups of any size (Vatikanen, Kontrakt): inputs and answers.
+"""The compiled programme over ranks (:mod:`.big_search`): loading it, its tables, its calls.
 
-Groups without an upper size, suits repeated (V6, K5), at most two jokers in
-play: :func:`rummykit.solver.big_search.depth_first` walks the run positions
-(the ace low and high where the rules say so, V5) and answers exactly. With
-numba installed it runs compiled; without, the same function runs as plain
-Python on lists, so the answer, ties included, does not depend on what is
-installed (only the time does). Past :data:`DEPTH_BUDGET` states it gives
-up (:class:`TooHard`) and the split search answers.
+Every question with at most two jokers in play, under groups of any size
+(Vatikanen, Kontrakt) or of 3-4 distinct suits (Rummikub), goes to
+:func:`ask`: one call of :func:`rummykit.solver.big_search.answer`, which
+answers exactly. With numba installed it runs compiled; without, the same
+functions run as plain Python on lists, so the answer, ties included, does not
+depend on what is installed (only the time does). Past :data:`DEPTH_BUDGET`
+states, or with more than two jokers, :func:`ask` returns None and the split
+search answers. :func:`solve` searches one freeing case from the bottom alone
+(for tests and measurements).
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ MAX_JOKERS = 2
 """Most jokers in play: with three, a run could hold jokers only."""
 MAX_CELL = big_search.MAX_CELL
 DEPTH_BUDGET = 60_000
-"""States the search may visit before the split search takes over."""
+"""States a question's searches (both ends together, per freeing case) may visit before
+the split search takes over."""
 MEMO_BITS = 16
 """The memo holds 2**MEMO_BITS states (half of them before it is forgotten)."""
 
@@ -105,7 +108,7 @@ def _dominators() -> list[int]:
     length 1, 2, 3 or more) carry on at least as well as ``(n1, n2, n3)``: one more run
     that may end at once, or one run a card longer. Whatever completes the lower state
     completes the higher. (Looking up every state above, not only those one step up,
-    found 1% fewer states for 20% more time.)
+    found 1-2% fewer states in 1.2-1.3x the time; see docs/solver.md.)
     """
     index = {st: i for i, st in enumerate(RUN_STATES)}
     lists = []

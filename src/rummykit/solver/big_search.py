@@ -1,38 +1,46 @@
-"""The depth-first programme over ranks for groups of any size (Vatikanen, Kontrakt).
+"""The compiled programme over ranks: every preset's questions with at most two jokers.
 
-Plain Python on flat sequences, so that the very same function runs compiled
-(numba, on int64 arrays) or as it is (on lists) and gives the same answer to
-the tie either way; :mod:`.big_kernel` prepares its inputs and compiles it.
+Plain Python on flat sequences, so that the very same functions run compiled
+(numba, on int64 arrays) or as they are (on lists) and give the same answers
+to the tie either way; :mod:`.big_kernel` prepares the inputs and compiles
+them, and docs/solver.md describes the method and its measurements.
 
-The graph: per run position 1..npos (npos 14 where an ace may be high, V5),
-the four suits in turn, then the rank's group. Where the ace is high too,
-position 1 only puts aces into runs (low) and position 14 decides the rest of
-the ace cell, its group included, so the aces used low are carried per suit.
-A rank's group is *off* (no card of the rank outside runs; hand cards may stay
-in hand) or *on* (every card of the rank is used: a group of any size takes
-all that the runs leave, and more never scores less); it is chosen at the
-rank's first suit. With at most two jokers in play every meld of three cards
-holds a natural one. Once any group exists, spare jokers join it at the end.
+:func:`answer` takes a whole question (card codes: natural ``rank * 4 +
+suit``, :data:`WILD`, :data:`RUN_JOKER` and :data:`GROUP_JOKER` for table
+jokers standing for a card or a rank), counts the cards
+(:func:`count_cards`), searches every freeing case (:func:`case_cells`,
+V11), each from both ends of the run positions in turn (:func:`mirror`),
+and lays the best answer out (:func:`lay_out`).
+
+:func:`depth_first` walks, per run position 1..npos (npos 14 where an ace
+may be high, V5), the four suits in turn, then the rank's groups. Where the
+ace is high, position 1 only puts aces into runs (low) and position 14
+decides the rest of the ace cell, its group included, so the aces used low
+are carried per suit. Groups of any size (Vatikanen, Kontrakt): a rank's
+group is *off* (no card of the rank outside runs; hand cards may stay in
+hand) or *on* (every card of the rank not in runs joins it), chosen at the
+rank's first suit. Groups of 3-4 distinct suits (Rummikub): each suit gives
+the groups any of its cards, and an automaton's class sums up what fits.
+With at most two jokers in play every meld of three cards holds a natural
+one.
 
 A state's key (int64):
 
 - bits 0-31: each suit's runs in progress (the canonical states of :mod:`.dp`);
-- bits 32-34: wild jokers placed; bit 35: some group exists;
+- bits 32-34: wild jokers placed; bit 35: some meld has room for a spare
+  joker (a group, a run that ended before the top or started above the
+  bottom; groups of any size only);
 - bits 36-47: each suit's aces used low (3 bits each, until position 14);
-- inside a rank: bit 48 the group on, bits 49-51 its cards (at most 4 counted),
-  bits 52-53 its natural cards (at most 2), bits 54-55 the rank's natural cards
-  placed (at most what the freed jokers need, two), bit 56 a run ended that a card of
-  the rank could have carried on.
+- inside a rank, groups of any size: bit 48 the group on, bits 49-51 its cards
+  (at most 4 counted), bits 52-53 its natural cards (at most 2); groups of
+  distinct suits: bits 48-52 the automaton's class; both: bits 54-55 the
+  rank's natural cards placed (at most what its freed jokers need, two), bit
+  56 a run ended that a card of the rank could have carried on.
 
-A choice packs the cards in runs (bits 0-3), in the group (4-7), the jokers in
-runs (8-11) and the group's mode (bit 12) for a suit; the jokers given to the
-group for a rank's last step.
-
-:func:`depth_first` takes choices that use more cards first, ends a branch when
-even every hand card left could not beat the best answer so far, or when its
-state was reached before at the same step with at least as many points (a memo,
-forgotten when half full: that only costs time). Among answers of equal score it
-returns the first in that order: the tie-break.
+A choice packs the cards in runs (bits 0-3), in the groups (4-7), the jokers
+in runs (8-11) and the group's mode (bit 12) for a suit; for a rank's last
+step the jokers given to its groups, and after the last position those that
+complete short runs (bits 8-).
 """
 
 from __future__ import annotations
