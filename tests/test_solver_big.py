@@ -275,3 +275,31 @@ def test_strong_bot_deals_as_sample_vatikanen() -> None:
         a = vatikanen_strong._sample(view, unseen, random.Random(seed))
         b = sample_vatikanen(view, random.Random(seed))
         assert a == b
+
+
+def test_V5_spare_jokers_split_a_run_that_spans_every_position() -> None:
+    """Two spare jokers and one run from ace to king (Kontrakt, K5): the run splits in two,
+    each half takes a joker at the cut (a meld always has room for the spare jokers)."""
+    import importlib.util
+
+    from rummykit.solver import big_search
+
+    spec = importlib.util.spec_from_file_location("plain_big_search", big_search.__file__)
+    assert spec is not None and spec.loader is not None
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)  # as plain Python, whatever numba compiled
+    path = [0] * plain.MAX_STEPS
+    for p in range(1, 14):
+        path[(p - 1) * 5 + 2] = 1  # a heart in a run at every position
+    scratch = [0] * plain.SCRATCH
+    for rank in range(1, 14):
+        scratch[rank * 4 + 2] = 1  # the table's hearts, ace to king
+    out = [0] * plain.OUT_SIZE
+    params = [0, 2, 4096, 0, 0, 0, RUN_STATES.index((0, 0, 0)), 0]
+    plain.lay_out(path, 0, 0, [0] * 42, params, [0] * 14, scratch, out)
+    melds = solver._melds_of(out[: out[3]])
+    assert out[2] == 2  # both jokers laid
+    assert sorted(len(m) for m in melds) == [7, 8]
+    for meld in melds:
+        assert_valid_meld(meld, KONTRAKT)
+    assert sum(c.is_joker for m in melds for c in m.cards) == 2

@@ -27,9 +27,9 @@ one.
 A state's key (int64):
 
 - bits 0-31: each suit's runs in progress (the canonical states of :mod:`.dp`);
-- bits 32-34: wild jokers placed; bit 35: some meld has room for a spare
-  joker (a group, a run that ended before the top or started above the
-  bottom; groups of any size only);
+- bits 32-34: wild jokers placed; bit 35: some meld exists, which can take
+  the spare jokers at the end (a group; a run, at an end, or split in two when
+  it spans every position; groups of any size only);
 - bits 36-47: each suit's aces used low (3 bits each, until position 14);
 - inside a rank, groups of any size: bit 48 the group on, bits 49-51 its cards
   (at most 4 counted), bits 52-53 its natural cards (at most 2); groups of
@@ -274,6 +274,8 @@ def depth_first(
                             continue
                         nkey = (key & ~(255 << shift)) | (ns << shift)
                         nkey = (nkey & ~(7 << (36 + 3 * s))) | (xc << (36 + 3 * s))
+                        if xc > 0 and not distinct:
+                            nkey |= 1 << 35  # a run: room for spare jokers
                         opts[base + 3 * n] = nkey
                         opts[base + 3 * n + 1] = 0
                         opts[base + 3 * n + 2] = xc
@@ -370,8 +372,8 @@ def depth_first(
                                     k2 = (nkey & ~(255 << shift)) | (ns << shift)
                                     k2 = (k2 & ~(7 << 32)) | ((jp + js) << 32)
                                     k2 = (k2 & ~(1 << 56)) | (en << 56)
-                                    if x < have or (x > have and p > 1):
-                                        k2 |= 1 << 35  # a run ended or started: room for a joker
+                                    if x > 0:
+                                        k2 |= 1 << 35  # a run: room for spare jokers
                                     opts[base + 3 * n] = k2
                                     opts[base + 3 * n + 1] = (a - m) * w + js * wjoker
                                     opts[base + 3 * n + 2] = xc | (c << 4) | (js << 8) | (1 << 12)
@@ -400,8 +402,8 @@ def depth_first(
                                         continue
                                     k2 = (nkey & ~(255 << shift)) | (ns << shift)
                                     k2 = (k2 & ~(7 << 32)) | ((jp + js) << 32)
-                                    if x < have or (x > have and p > 1):
-                                        k2 |= 1 << 35  # a run ended or started: room for a joker
+                                    if x > 0:
+                                        k2 |= 1 << 35  # a run: room for spare jokers
                                     opts[base + 3 * n] = k2
                                     opts[base + 3 * n + 1] = (used - m) * w + js * wjoker
                                     opts[base + 3 * n + 2] = xc | (js << 8)
@@ -1024,6 +1026,39 @@ def lay_out(
                 scratch[at + 3] = n + 1
                 spare -= 1
                 placed += 1
+        for i in range(nruns):
+            at = _RUNS + 5 * i
+            n = scratch[at + 3]
+            if spare == 0 or n < 6:
+                continue
+            # every run spans every position: one in two halves, a joker at the cut of each
+            s = scratch[at]
+            first = scratch[at + 1]
+            half = n // 2
+            bt = _RUNS + 5 * nruns
+            scratch[bt] = s
+            scratch[bt + 1] = first + half
+            scratch[bt + 2] = scratch[at + 2]
+            scratch[bt + 3] = n - half
+            scratch[bt + 4] = 1
+            for k in range(n - half):
+                scratch[_RCARDS + 16 * nruns + k] = scratch[_RCARDS + 16 * i + half + k]
+            q = first + half
+            scratch[_RCARDS + 16 * i + half] = RUN_JOKER + (1 if q == 14 else q) * 4 + s
+            scratch[at + 2] = q
+            scratch[at + 3] = half + 1
+            spare -= 1
+            placed += 1
+            if spare > 0:
+                for k in range(n - half - 1, -1, -1):
+                    scratch[_RCARDS + 16 * nruns + k + 1] = scratch[_RCARDS + 16 * nruns + k]
+                q = first + half - 1
+                scratch[_RCARDS + 16 * nruns] = RUN_JOKER + (1 if q == 14 else q) * 4 + s
+                scratch[bt + 1] = q
+                scratch[bt + 3] = n - half + 1
+                spare -= 1
+                placed += 1
+            nruns += 1
         _sort_runs(scratch, nruns)
     out[2] = placed - params[0]
     # write the runs, then each rank's group
