@@ -40,6 +40,7 @@ __all__ = [
     "no_play",
     "opening_play",
     "read_view",
+    "read_view_cards",
 ]
 
 Table = tuple[tuple[Card, ...], ...]
@@ -54,6 +55,14 @@ def read_view(view: Mapping[str, Any]) -> tuple[int, list[Card], list[Meld], boo
     hand = parse_cards(view["hand"])
     table = [read_meld(parse_cards(m), VATIKANEN) for m in view["table"]]
     return seat, hand, table, bool(view["opened"][seat])
+
+
+def read_view_cards(view: Mapping[str, Any]) -> tuple[int, list[Card], Table, bool]:
+    """:func:`read_view` with the table as the cards of each meld, as the view has them
+    (each joker standing for its card): what the solver needs, without reading melds."""
+    seat = view["seat"]
+    table = tuple(tuple(parse_cards(m)) for m in view["table"])
+    return seat, parse_cards(view["hand"]), table, bool(view["opened"][seat])
 
 
 def no_play(view: Mapping[str, Any]) -> Action:
@@ -185,7 +194,7 @@ class GreedyBot:
 
     def choose(self, view: Mapping[str, Any]) -> Action:
         """Best opening (V7) or best play by cards; else draw (or pass, V14)."""
-        seat, hand, table, opened = read_view(view)
+        seat, hand, table, opened = read_view_cards(view)
         free = bool(view["options"].get("free_jokers", False))
         if not opened:
             found = solver.best_opening(hand, rules=VATIKANEN, objective="cards")

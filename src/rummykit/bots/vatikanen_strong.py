@@ -15,9 +15,9 @@ How it thinks (``docs/bots.md`` has the measurements):
    ``samples`` times consistently with its view
    (:func:`~rummykit.bots.sampling.sample_vatikanen`) and asks the solver,
    for each deal, whether that player could lay down the whole hand on the
-   table its candidate would leave (drawing leaves the table as it is). The
-   solver call per deal is :func:`~rummykit.solver.arrange_play`, cached per
-   table and hand. If playing raises the chance that an opponent goes out
+   table its candidate would leave (drawing leaves the table as it is), with
+   :func:`~rummykit.solver.can_arrange_play`, which answers without laying
+   out the melds. If playing raises the chance that an opponent goes out
    next by more than ``hold_margin``, and drawing is allowed, the bot holds
    its cards back and draws. If an opponent is very likely to go out anyway
    (at least ``dump_at``), the bot sheds points instead: its play with the
@@ -38,15 +38,13 @@ from typing import Any
 
 from rummykit import solver
 from rummykit.bots.base import register
-from rummykit.bots.sampling import sample_vatikanen
-from rummykit.bots.vatikanen_basic import no_play, opening_play, read_view
+from rummykit.bots.sampling import Deal, vatikanen_unseen
+from rummykit.bots.vatikanen_basic import Table, no_play, opening_play, read_view_cards
 from rummykit.cards import Card
 from rummykit.games.vatikanen import Action, Draw, Play
-from rummykit.melds import VATIKANEN, Meld, read_meld
+from rummykit.melds import VATIKANEN
 
 __all__ = ["StrongBot"]
-
-Table = tuple[tuple[Card, ...], ...]
 
 
 def _as_play(seat: int, found: solver.Play) -> Play:
@@ -81,7 +79,6 @@ class StrongBot:
         self.hold_margin = hold_margin
         self.dump_at = dump_at
         self.time_cap = time_cap
-        self._outs: dict[tuple[str, str], bool] = {}
 
     def _settings(self, players: int) -> tuple[int, int, float]:
         """(samples, threat_cards, hold_margin): the given ones, else the defaults for the table.
@@ -103,7 +100,7 @@ class StrongBot:
 
     def choose(self, view: Mapping[str, Any]) -> Action:
         """The action for the seat's view (only called on the bot's turn)."""
-        seat, hand, table, opened = read_view(view)
+        seat, hand, table, opened = read_view_cards(view)
         if not opened:
             return self._opening(view, seat, hand)
         free = bool(view["options"].get("free_jokers", False))
@@ -153,7 +150,7 @@ class StrongBot:
         view: Mapping[str, Any],
         seat: int,
         hand: list[Card],
-        table: Sequence[Meld],
+        table: Table,
         play: solver.Play,
         free: bool,
     ) -> Action:
@@ -164,15 +161,16 @@ class StrongBot:
         if self.samples is None and len(threats) > 1:
             # the default budget: about 48 (deal, opponent) checks per move, at least 16 deals
             samples = min(samples, max(16, 48 // len(threats)))
-        now = tuple(tuple(m.cards) for m in table)
+        now = table
         after = tuple(tuple(m.cards) for m in play.table)
         out_now = out_after = 0
         done = 0
         start = time.perf_counter()
+        unseen = vatikanen_unseen(view)  # the same for every deal of this move
         for _ in range(samples):
             if self.time_cap is not None and time.perf_counter() - start > self.time_cap:
                 break
-            deal = sample_vatikanen(view, self.rng)
+            deal = _sample(view, unseen, self.rng)
             hands = [(deal.hands[s], bool(view["opened"][s])) for s in threats]
             out_now += any(self._can_go_out(now, h, o, free) for h, o in hands)
             out_after += any(self._can_go_out(after, h, o, free) for h, o in hands)
@@ -190,25 +188,33 @@ class StrongBot:
                 return _as_play(seat, dump)
         return _as_play(seat, play)
 
-    def _can_go_out(self, table: Table, hand: list[Card], opened: bool, free: bool) -> bool:
-        """Whether ``hand`` could go down whole on ``table`` (one cached solver call).
+    def _can_go_out(self, table: Table, hand: Sequence[Card], opened: bool, free: bool) -> bool:
+        """Whether ``hand`` could go down whole on ``table`` (one solver call, no layout).
 
         A player who has not opened goes out only if the hand is one run (V7).
         """
         if not opened:
             run = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
             return run is not None and run.count == len(hand)
-        key = (_text(table), " ".join(sorted(str(c) for c in hand)))
-        known = self._outs.get(key)
-        if known is None:
-            if len(self._outs) > 4096:
-                self._outs.clear()
-            melds = [read_meld(m, VATIKANEN) for m in table]
-            known = solver.arrange_play(melds, hand, rules=VATIKANEN, free_jokers=free) is not None
-            self._outs[key] = known
-        return known
+        return solver.can_arrange_play(table, hand, rules=VATIKANEN, free_jokers=free)
 
 
-def _text(table: Table) -> str:
-    """A table as text, joker meanings included (cards compare equal without them)."""
-    return "|".join(" ".join(str(c) for c in m) for m in table)
+def _sample(view: Mapping[str, Any], unseen: Sequence[Card], rng: random.Random) -> Deal:
+    """:func:`~rummykit.bots.sampling.sample_vatikanen` with the unseen cards counted once
+    (``unseen``: :func:`~rummykit.bots.sampling.vatikanen_unseen` of the view): the same
+    deal for the same state of ``rng``."""
+    cards = list(unseen)
+    rng.shuffle(cards)
+    seat = view["seat"]
+    sizes = view["hand_sizes"]
+    if sum(s for i, s in enumerate(sizes) if i != seat) + view["stock_size"] != len(cards):
+        raise ValueError("the view's hand and stock sizes do not add up to the unseen cards")
+    hands: list[list[Card]] = []
+    at = 0
+    for i, size in enumerate(sizes):
+        if i == seat:
+            hands.append([Card.parse(t).plain() for t in view["hand"]])
+        else:
+            hands.append(cards[at : at + size])
+            at += size
+    return Deal(hands, cards[at:])

@@ -18,18 +18,20 @@ gives up. See ``docs/solver.md``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import VATIKANEN, Meld, MeldKind, MeldRules
-from rummykit.solver import rank_kernel, suit_kernel
+from rummykit.solver import big_kernel, big_search, rank_kernel, suit_kernel
 from rummykit.solver.dp import SUITS, Counts, Solution, solve
 from rummykit.solver.layout import build_melds
 from rummykit.solver.model import (
     Freeing,
     Position,
+    _weights,
     configure,
     forced_cards,
     freeing_cases,
@@ -44,6 +46,7 @@ __all__ = [
     "arrange_play",
     "best_opening",
     "best_play",
+    "can_arrange_play",
     "warm",
 ]
 
@@ -90,6 +93,15 @@ def _solve_position(
     return best
 
 
+def _big(rules: MeldRules) -> bool:
+    """Whether positions under ``rules`` may go to the compiled programme over ranks
+    (:mod:`.big_kernel`): groups of any size with suits repeated (Vatikanen, Kontrakt),
+    or groups of 3-4 distinct suits under low aces (Rummikub)."""
+    if rules.max_group_size is None:
+        return not rules.group_distinct_suits
+    return rules.group_distinct_suits and rules.max_group_size == 4 and not rules.ace_high
+
+
 def _answer_case(cp: Counts, floor: int | None) -> Solution | None:
     """The best answer of one freeing case, or None (also when it cannot beat ``floor``)."""
     if rank_kernel.applies(cp):
@@ -109,6 +121,109 @@ def _answer_case(cp: Counts, floor: int | None) -> Solution | None:
 
 _NATURAL = [[Card(max(rank, 1), Suit(s)) for s in range(SUITS)] for rank in range(14)]
 """Every natural card by [rank][suit] (cards are immutable, so one of each will do)."""
+
+
+def _card_table() -> list[Card]:
+    """The card of every code of the compiled programme (:func:`.big_kernel.code`)."""
+    out = [JOKER] * (big_search.GROUP_JOKER + 14)
+    for rank in range(1, 14):
+        out[big_search.GROUP_JOKER + rank] = Card(0, None, Meaning(rank))
+        for s in range(SUITS):
+            out[rank * 4 + s] = _NATURAL[rank][s]
+            out[big_search.RUN_JOKER + rank * 4 + s] = Card(0, None, Meaning(rank, Suit(s)))
+    return out
+
+
+_CARD = _card_table()
+
+
+@functools.lru_cache(maxsize=16)
+def _kernel_weights(rules: MeldRules, objective: str) -> tuple[int, ...]:
+    """The gains of :func:`.model._weights`, then the points of a joker and of each rank."""
+    weights, joker = _weights(rules, objective)
+    values = [rules.value(_NATURAL[rank][0]) for rank in range(1, 14)]
+    return (*weights, joker, rules.value(JOKER), *values)
+
+
+Table = Sequence[Meld] | Sequence[Sequence[Card]]
+"""A table: its melds, or the cards of each meld (jokers standing for their cards, V11)."""
+
+
+def _compiled(
+    table: Table | Iterable[Card],
+    cards: Iterable[Card],
+    rules: MeldRules,
+    objective: str,
+    *,
+    free: bool,
+    all_table: bool,
+    layout: bool,
+) -> list[int] | None:
+    """The programme over ranks' answer (:func:`.big_kernel.ask`), or None where it has none."""
+    return big_kernel.ask(
+        _table_codes(table),
+        big_kernel.codes(cards),
+        _kernel_weights(rules, objective),
+        free=free,
+        all_table=all_table,
+        high=rules.ace_high,
+        layout=layout,
+        distinct=rules.group_distinct_suits,
+    )
+
+
+_MELDS: dict[tuple[int, ...], Meld] = {}
+"""Melds already built from the compiled answers, by their codes (melds are immutable)."""
+_MELDS_KEPT = 1 << 16
+
+
+_TABLES: dict[int, tuple[object, list[int]]] = {}
+"""The codes of tables asked about lately, by identity (tuples of melds or of card tuples,
+which cannot change): a bot asks about the same table again and again."""
+
+
+def _table_codes(table: Table | Iterable[Card]) -> list[int]:
+    """The codes of a table's cards (see :func:`.big_kernel.codes`), kept for tuples."""
+    if type(table) is not tuple:
+        return big_kernel.codes(table)
+    known = _TABLES.get(id(table))
+    if known is not None and known[0] is table:
+        return known[1]
+    codes = big_kernel.codes(table)
+    if all(type(m) is tuple or type(m) is Meld for m in table):
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        _TABLES[id(table)] = (table, codes)
+    return codes
+
+
+def _melds_of(out: list[int]) -> list[Meld]:
+    """The melds of a compiled answer."""
+    melds = []
+    at = big_search.OUT_MELDS
+    known = _MELDS
+    if len(known) > _MELDS_KEPT:
+        known.clear()
+    for _ in range(out[at - 1]):
+        end = at + 3 + out[at + 2]
+        key = tuple(out[at:end])
+        meld = known.get(key)
+        if meld is None:
+            kind = MeldKind.RUN if key[0] == 0 else MeldKind.GROUP
+            meld = Meld(kind, tuple([_CARD[c] for c in key[3:]]), key[1])
+            known[key] = meld
+        melds.append(meld)
+        at = end
+    return melds
+
+
+def _play_of(out: list[int]) -> Play:
+    """The play of a compiled answer (its hand cards are in order: by suit and rank, jokers)."""
+    at = big_search.OUT_MELDS
+    for _ in range(out[at - 1]):
+        at += 3 + out[at + 2]
+    played = [_CARD[c] for c in out[at:]] + [JOKER] * out[2]
+    return Play(tuple(played), tuple(_melds_of(out)), len(played), out[1])
 
 
 def _layout(
@@ -162,13 +277,17 @@ def _answer(
 def arrange(cards: Iterable[Card], rules: MeldRules = VATIKANEN) -> list[Meld] | None:
     """Partition all ``cards`` into valid melds (jokers wild), or None when impossible."""
     cards = [c.plain() for c in cards]
+    if _big(rules):
+        out = _compiled(cards, (), rules, "cards", free=True, all_table=False, layout=True)
+        if out is not None:
+            return _melds_of(out) if out[0] else None
     pos = position_from(cards, (), free_jokers=True)
     found = _answer(pos, rules, "cards")
     return None if found is None else found[0]
 
 
 def arrange_play(
-    table: Sequence[Meld],
+    table: Table,
     add: Iterable[Card],
     *,
     rules: MeldRules = VATIKANEN,
@@ -176,13 +295,34 @@ def arrange_play(
 ) -> list[Meld] | None:
     """The whole new table: ``table`` plus all of ``add``, or None if impossible (V9, V11, V12)."""
     add = [c.plain() for c in add]
+    if _big(rules):
+        out = _compiled(table, add, rules, "cards", free=free_jokers, all_table=True, layout=True)
+        if out is not None:
+            return _melds_of(out) if out[0] else None
     pos = position_from(table, add, free_jokers=free_jokers, hand_mandatory=True)
     found = _answer(pos, rules, "cards")
     return None if found is None else found[0]
 
 
+def can_arrange_play(
+    table: Table,
+    add: Iterable[Card],
+    *,
+    rules: MeldRules = VATIKANEN,
+    free_jokers: bool = False,
+) -> bool:
+    """Whether all of ``add`` can go onto ``table`` (V9, V11, V12): :func:`arrange_play`'s
+    question without laying out the melds, as cheap as the solver can answer it."""
+    add = list(add)
+    if _big(rules):
+        out = _compiled(table, add, rules, "cards", free=free_jokers, all_table=True, layout=False)
+        if out is not None:
+            return bool(out[0])
+    return arrange_play(table, add, rules=rules, free_jokers=free_jokers) is not None
+
+
 def best_play(
-    table: Sequence[Meld],
+    table: Table,
     hand: Iterable[Card],
     *,
     rules: MeldRules = VATIKANEN,
@@ -194,6 +334,16 @@ def best_play(
     ``objective`` "cards" maximizes the cards laid (ties: points), "points" the
     points laid (ties: cards); card points are ``rules.value``.
     """
+    hand = list(hand)
+    if _big(rules):
+        out = _compiled(
+            table, hand, rules, objective, free=free_jokers, all_table=False, layout=True
+        )
+        if out is not None:
+            if not out[0]:
+                return None
+            play = _play_of(out)
+            return play if play.count else None
     hand = [c.plain() for c in hand]
     pos = position_from(table, hand, free_jokers=free_jokers)
     found = _answer(pos, rules, objective)
@@ -225,6 +375,8 @@ def warm(rules: MeldRules = VATIKANEN) -> None:
     seconds the first time on a machine).
     """
     suit_kernel.warm()
+    if _big(rules):
+        big_kernel.warm()
     if rank_kernel.answers(rules):
         rank_kernel.warm()
 

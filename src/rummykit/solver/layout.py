@@ -126,23 +126,31 @@ def _split_group(naturals: list[Card], jokers: list[Card], rules: MeldRules) -> 
     size = rules.max_group_size or total
     per_suit = [0] * SUITS
     for c in naturals:
-        if c.suit is not None:
-            per_suit[c.suit] += 1
+        per_suit[_suit_of(c)] += 1
     k = max(1, -(-total // size), max(per_suit) if rules.group_distinct_suits else 1)
     if k == 1:
         return [naturals + fixed_first]
     out: list[list[Card]] = [[] for _ in range(k)]
-    suits: list[set[Suit | None]] = [set() for _ in range(k)]
+    suits: list[set[int]] = [set() for _ in range(k)]
     for card in naturals:
         options: Sequence[int] = range(k)
         if rules.group_distinct_suits:
-            options = [g for g in range(k) if card.suit not in suits[g]]
+            options = [g for g in range(k) if _suit_of(card) not in suits[g]]
         g = min(options, key=lambda g: len(out[g]))
         out[g].append(card)
-        suits[g].add(card.suit)
+        suits[g].add(_suit_of(card))
     for card in fixed_first:
         min(out, key=len).append(card)
     return out
+
+
+def _suit_of(card: Card) -> int:
+    """A natural card's suit, or the suit of the card a table joker stands for (its place
+    in a group of distinct suits)."""
+    if card.suit is not None:
+        return int(card.suit)
+    meaning = card.stands_for
+    return 0 if meaning is None or meaning.suit is None else int(meaning.suit)
 
 
 def _group_order(card: Card) -> tuple[int, int, int]:

@@ -38,20 +38,25 @@ def _grid() -> list[list[int]]:
 
 
 def position_from(
-    table: Iterable[Meld] | Iterable[Card],
+    table: Iterable[Meld] | Iterable[Sequence[Card]] | Iterable[Card],
     hand: Iterable[Card],
     *,
     free_jokers: bool,
     hand_mandatory: bool = False,
 ) -> Position:
-    """Count the cards; table jokers become fixed jokers unless ``free_jokers``."""
+    """Count the cards; table jokers become fixed jokers unless ``free_jokers``.
+
+    ``table``: melds, the cards of each meld, or cards.
+    """
     pos = Position()
     cards: list[Card] = []
     for item in table:
         if isinstance(item, Meld):
             cards.extend(item.cards)
-        else:
+        elif isinstance(item, Card):
             cards.append(item)
+        else:
+            cards.extend(item)
     for card in cards:
         if card.suit is not None:
             pos.table[card.rank][card.suit] += 1
