@@ -78,8 +78,7 @@ class Table:
         self.reward_mode: RewardMode = reward
         self.sign = 1.0 if self.spec.higher_is_better else -1.0
         self._game: Game | None = None
-        self.legal: dict[int, Action] = {}
-        """The action at each index the engine allows the seat to act now."""
+        self._legal: dict[int, Action] | None = None
         self._view: Mapping[str, Any] | None = None
         self._paid: tuple[float, ...] = ()
 
@@ -107,15 +106,20 @@ class Table:
         names = [f"player_{i}" for i in range(self.players)]
         self._game = self.spec.new(names, seed=seed, options=self.options)
         self._paid = (0.0,) * self.players
-        self._refresh()
+        self._legal = self._view = None
 
-    def _refresh(self) -> None:
-        seat = self.game.to_act
-        if seat is None:
-            self.legal, self._view = {}, None
-            return
-        self._view = self.game.view(seat)
-        self.legal = self.encoder.engine_legal(self.game, self._view)
+    @property
+    def legal(self) -> dict[int, Action]:
+        """The action at each index the engine allows the seat to act now (asked of the
+        engine once per position, when first wanted)."""
+        if self._legal is None:
+            seat = self.game.to_act
+            if seat is None:
+                self._legal = {}
+            else:
+                self._view = self.game.view(seat)
+                self._legal = self.encoder.engine_legal(self.game, self._view)
+        return self._legal
 
     # ------------------------------------------------------------ observations
 
@@ -125,8 +129,10 @@ class Table:
         import numpy as np
 
         mask = np.zeros(len(self.encoder.actions), dtype=np.int8)
-        if seat == self.game.to_act and self._view is not None:
-            view, actions = self._view, self.legal
+        if seat == self.game.to_act:
+            actions = self.legal
+            assert self._view is not None
+            view = self._view
             mask[list(actions)] = 1
         else:
             view, actions = self.game.view(seat), {}
@@ -161,7 +167,7 @@ class Table:
         """Take any action of the game (an opponent bot's); the engine checks it. Returns
         each seat's reward."""
         self.game.apply(action)
-        self._refresh()
+        self._legal = self._view = None
         return self.rewards()
 
     def rewards(self, *, final: bool = False) -> dict[int, float]:

@@ -131,8 +131,10 @@ def longest_run(cards: Sequence[Card], suit: Suit) -> list[Card] | None:
             continue
         if start is not None:
             length = rank - start
+            if length > 13:  # one ace cannot close both ends: the higher 13
+                start, length = start + length - 13, 13
             if length >= 3 and (best is None or length >= best[0]):
-                best = (min(length, 13), start)  # one ace cannot close both ends
+                best = (length, start)
             start = None
     if best is None:
         return None
