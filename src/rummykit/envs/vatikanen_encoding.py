@@ -50,7 +50,7 @@ from rummykit.cards import Card, Suit, parse_cards, rank_text, vatikanen_value
 from rummykit.envs.common import CARD_SLOTS, card_index, text_index
 from rummykit.games.vatikanen.actions import Draw, Pass, Play
 from rummykit.games.vatikanen.game import MAX_PLAYERS, Objective
-from rummykit.melds import VATIKANEN, Meld, read_meld
+from rummykit.melds import VATIKANEN, read_meld
 
 if TYPE_CHECKING:
     import numpy as np
@@ -97,10 +97,6 @@ MAX_HAND = 26
 MAX_POINTS = 100
 
 
-def _melds(view: Mapping[str, Any]) -> list[Meld]:
-    return [read_meld(parse_cards(m), VATIKANEN) for m in view["table"]]
-
-
 def _as_play(seat: int, found: solver.Play) -> Play:
     return Play(seat, tuple(found.cards), tuple(tuple(m.cards) for m in found.table))
 
@@ -110,6 +106,65 @@ def _opening(seat: int, found: solver.Play | None) -> Play | None:
         return None
     (run,) = found.table
     return Play(seat, tuple(run.cards), None)
+
+
+@functools.lru_cache(maxsize=16)
+def _proposals(
+    seat: int,
+    hand_text: tuple[str, ...],
+    table_text: tuple[tuple[str, ...], ...],
+    opened: bool,
+    stock: bool,
+    free: bool,
+) -> tuple[tuple[int, Action], ...]:
+    """The proposals of :meth:`VatikanenEncoder.propose`, by index, for one position."""
+    out: dict[int, Action] = {DRAW: Draw(seat)} if stock else {PASS: Pass(seat)}
+    hand = parse_cards(hand_text)
+    table = [read_meld(parse_cards(m), VATIKANEN) for m in table_text]
+    base = tuple(tuple(m.cards) for m in table)
+    plain = [c for c in hand if not c.is_joker]
+    found: dict[int, Play | None]
+    if not opened:
+        found = {
+            MOST_CARDS: _opening(seat, solver.best_opening(hand, objective="cards")),
+            MOST_POINTS: _opening(seat, solver.best_opening(hand, objective="points")),
+        }
+        if len(plain) < len(hand):
+            found[KEEP_JOKERS] = _opening(seat, solver.best_opening(plain, objective="cards"))
+        else:
+            found[KEEP_JOKERS] = found[MOST_CARDS]
+    else:
+        found = {}
+        objectives: tuple[tuple[int, Objective], ...] = (
+            (MOST_CARDS, "cards"),
+            (MOST_POINTS, "points"),
+        )
+        for index, objective in objectives:
+            play = solver.best_play(table, hand, objective=objective, free_jokers=free)
+            found[index] = None if play is None else _as_play(seat, play)
+        if len(plain) < len(hand):
+            play = solver.best_play(table, plain, objective="cards", free_jokers=free)
+            found[KEEP_JOKERS] = None if play is None else _as_play(seat, play)
+        else:
+            found[KEEP_JOKERS] = found[MOST_CARDS]
+    out.update((i, p) for i, p in found.items() if p is not None)
+    if opened:
+        by_rank: dict[int, list[Card]] = {}
+        for c in plain:
+            by_rank.setdefault(c.rank, []).append(c)
+        for rank, cards in sorted(by_rank.items()):
+            if len(cards) >= 3:
+                group = tuple(sorted(cards, key=lambda c: c.suit or 0))
+                out[FIRST_GROUP + rank - 1] = Play(seat, group, (*base, group))
+    for suit in Suit:
+        run = longest_run(plain, suit)
+        if run is None:
+            continue
+        if opened:
+            out[FIRST_RUN + suit] = Play(seat, tuple(run), (*base, tuple(run)))
+        else:
+            out[FIRST_RUN + suit] = Play(seat, tuple(run), None)
+    return tuple(sorted(out.items()))
 
 
 def longest_run(cards: Sequence[Card], suit: Suit) -> list[Card] | None:
@@ -150,60 +205,24 @@ class VatikanenEncoder:
     size = SIZE
 
     def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
-        """The play of every kind the seat has now, from its view (hand and table) alone."""
-        out: dict[int, Action] = {}
+        """The play of every kind the seat has now, from its view (hand and table) alone.
+
+        The answers for the last few positions are remembered (the environment and a
+        check of it may ask twice).
+        """
         seat = view["seat"]
         if seat is None or view["turn"] != seat:
-            return out
-        if view["stock_size"] > 0:
-            out[DRAW] = Draw(seat)
-        else:
-            out[PASS] = Pass(seat)
-        hand = parse_cards(view["hand"])
-        table = _melds(view)
-        base = tuple(tuple(m.cards) for m in table)
-        free = bool(view["options"]["free_jokers"])
-        plain = [c for c in hand if not c.is_joker]
-        if not view["opened"][seat]:
-            found = {
-                MOST_CARDS: _opening(seat, solver.best_opening(hand, objective="cards")),
-                MOST_POINTS: _opening(seat, solver.best_opening(hand, objective="points")),
-            }
-            if len(plain) < len(hand):
-                found[KEEP_JOKERS] = _opening(seat, solver.best_opening(plain, objective="cards"))
-            else:
-                found[KEEP_JOKERS] = found[MOST_CARDS]
-        else:
-            found = {}
-            objectives: tuple[tuple[int, Objective], ...] = (
-                (MOST_CARDS, "cards"),
-                (MOST_POINTS, "points"),
+            return {}
+        return dict(
+            _proposals(
+                seat,
+                tuple(view["hand"]),
+                tuple(tuple(m) for m in view["table"]),
+                bool(view["opened"][seat]),
+                view["stock_size"] > 0,
+                bool(view["options"]["free_jokers"]),
             )
-            for index, objective in objectives:
-                play = solver.best_play(table, hand, objective=objective, free_jokers=free)
-                found[index] = None if play is None else _as_play(seat, play)
-            if len(plain) < len(hand):
-                play = solver.best_play(table, plain, objective="cards", free_jokers=free)
-                found[KEEP_JOKERS] = None if play is None else _as_play(seat, play)
-            else:
-                found[KEEP_JOKERS] = found[MOST_CARDS]
-            by_rank: dict[int, list[Card]] = {}
-            for c in plain:
-                by_rank.setdefault(c.rank, []).append(c)
-            for rank, cards in sorted(by_rank.items()):
-                if len(cards) >= 3:
-                    group = tuple(sorted(cards, key=lambda c: c.suit or 0))
-                    out[FIRST_GROUP + rank - 1] = Play(seat, group, (*base, group))
-        out.update((i, p) for i, p in found.items() if p is not None)
-        for suit in Suit:
-            run = longest_run(plain, suit)
-            if run is None:
-                continue
-            if view["opened"][seat]:
-                out[FIRST_RUN + suit] = Play(seat, tuple(run), (*base, tuple(run)))
-            else:
-                out[FIRST_RUN + suit] = Play(seat, tuple(run), None)
-        return out
+        )
 
     def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
         """Every proposal the engine's ``can`` accepts (each distinct play asked once)."""
