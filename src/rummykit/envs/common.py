@@ -94,6 +94,11 @@ class Encoder(Protocol):
         :meth:`engine_legal` gave)."""
         ...
 
+    def view(self, game: Game, seat: int) -> Mapping[str, Any]:
+        """``game.view(seat)``, as much of it as the encoding reads (Kontrakt's without its
+        log: the encoding does not read the log)."""
+        ...
+
     def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
         """The action at each index as the engine allows it (the environment's mask);
         ``view`` is the view of the seat to act."""

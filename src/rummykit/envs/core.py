@@ -117,7 +117,7 @@ class Table:
             if seat is None:
                 self._legal = {}
             else:
-                self._view = self.game.view(seat)
+                self._view = self.encoder.view(self.game, seat)
                 self._legal = self.encoder.engine_legal(self.game, self._view)
         return self._legal
 
@@ -135,7 +135,7 @@ class Table:
             view = self._view
             mask[list(actions)] = 1
         else:
-            view, actions = self.game.view(seat), {}
+            view, actions = self.encoder.view(self.game, seat), {}
         return {"observation": self.encoder.observe(view, actions), "action_mask": mask}
 
     def mask(self) -> npt.NDArray[np.int8]:

@@ -43,11 +43,12 @@ the phase, and the stock, pile and turn limit.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rummykit.cards import Card, Suit, rank_text
-from rummykit.envs.common import CARD_SLOTS, JOKER_SLOT, card_index, card_of_index, text_index
+from rummykit.envs.common import CARD_SLOTS, JOKER_SLOT, card_index, card_of_index
 from rummykit.games.kontrakt.actions import (
     BuyUpcard,
     DeclineUpcard,
@@ -130,6 +131,15 @@ for _name, _n in _PARTS:
     _OFFSET[_name] = _at
     _at += _n
 
+_TABLE, _SEATS, _DEAL = _OFFSET["table"], _OFFSET["seats"], _OFFSET["deal"]
+_PICKED, _TOP, _PILE = _OFFSET["picked_up"], _OFFSET["pile_top"], _OFFSET["pile"]
+_NEED, _PHASE, _STATE = _OFFSET["need"], _OFFSET["phase"], _OFFSET["state"]
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+_SUITS = {s.letter: int(s) for s in Suit}
+_SLOT = {name: i for i, name in enumerate(_CARD_NAMES)}
+"""A plain card's slot by its text (as a view writes a hand or the pile)."""
+THIRD = 1 / 3
+
 MAX_HAND = 20
 MAX_TOTAL = 500
 """Penalty totals are scaled by this (and clipped at 1)."""
@@ -138,8 +148,13 @@ MAX_PILE = 100
 
 
 def _read(cards: Sequence[Card]) -> tuple[MeldKind, int, Suit | None] | None:
+    return _read_text(tuple(str(c) for c in cards))  # the text keeps what each joker means
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_text(texts: tuple[str, ...]) -> tuple[MeldKind, int, Suit | None] | None:
     try:
-        meld = read_meld(list(cards), KONTRAKT)
+        meld = read_meld([Card.parse(t) for t in texts], KONTRAKT)
     except MeldError:
         return None
     return meld.kind, meld.start, meld.suit
@@ -222,11 +237,22 @@ class KontraktEncoder:
         """The help's actions from the seat's view (:func:`legal_actions_for`), indexed."""
         return indexed(legal_actions_for(view), view)[0]
 
+    def view(self, game: Game, seat: int) -> Mapping[str, Any]:
+        """The seat's view without its log (``KontraktGame.view(seat, log=False)``), which
+        the encoding does not read: a Kontrakt log grows over seven deals."""
+        from rummykit.games.kontrakt.game import KontraktGame
+
+        if isinstance(game, KontraktGame):
+            return game.view(seat, log=False)
+        return game.view(seat)
+
     def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
-        """The engine's legal actions (``game.legal_actions()``), indexed."""
+        """The engine's legal actions, indexed: the help's actions that the engine's ``can``
+        accepts, which is how ``game.legal_actions()`` makes them (here from the view the
+        environment holds, rather than a second one)."""
         if view["seat"] is None or game.to_act != view["seat"]:
             return {}
-        return indexed(game.legal_actions(), view)[0]
+        return indexed([a for a in legal_actions_for(view) if game.can(a)], view)[0]
 
     def observe(
         self, view: Mapping[str, Any], actions: Mapping[int, Action]
@@ -238,66 +264,70 @@ class KontraktEncoder:
         import numpy as np
 
         obs = [0.0] * SIZE
-        third = 1 / 3
-        at = _OFFSET["hand"]
-        for text in view["hand"] or []:
-            obs[at + text_index(text)] += third
-        if view["picked_up"] is not None:
-            obs[_OFFSET["picked_up"] + text_index(view["picked_up"])] = 1.0
+        slot = _SLOT
+        for text in view["hand"] or ():
+            obs[slot[text]] += THIRD  # the hand is the first part
+        picked = view["picked_up"]
+        if picked is not None:
+            obs[_PICKED + slot[picked]] = 1.0
         pile = view["discard_pile"]
         if pile:
-            obs[_OFFSET["pile_top"] + text_index(pile[-1])] = 1.0
-        at = _OFFSET["pile"]
+            obs[_TOP + slot[pile[-1]]] = 1.0
         for text in pile:
-            obs[at + text_index(text)] += third
+            obs[_PILE + slot[text]] += THIRD
         seat = view["seat"]
         me = 0 if seat is None else seat
-        at = _OFFSET["table"]
         for meld in view["table"][:MELD_SLOTS]:
-            k = at + _MELD_FEATURES * meld["number"]
-            obs[k] = 1.0
+            k = _TABLE + _MELD_FEATURES * meld["number"]
             cards = meld["cards"]
+            obs[k] = 1.0
             if meld["kind"] == "group":
                 obs[k + 1] = 1.0
                 obs[k + 3] = meld["rank"] / 13
             else:
                 obs[k + 2] = 1.0
-                obs[k + 4 + "cdhs".index(meld["suit"])] = 1.0
+                obs[k + 4 + _SUITS[meld["suit"]]] = 1.0
                 obs[k + 8] = meld["low"] / 13
                 obs[k + 9] = meld["high"] / 13
-            obs[k + 10] = min(1.0, len(cards) / 13)
-            obs[k + 11] = sum(1 for t in cards if t.startswith("*")) * third
+            n_cards = len(cards)
+            obs[k + 10] = n_cards / 13 if n_cards < 13 else 1.0
+            obs[k + 11] = (n_cards - sum(1 for t in cards if t[0] != "*")) * THIRD
             obs[k + 12] = float(meld["owner"] == seat)
             obs[k + 13] = float(meld["contract"])
         n = len(view["players"])
-        at = _OFFSET["seats"]
-        sizes, laid, totals = view["hand_sizes"], view["laid"], view["totals"]
+        sizes, laid, totals, forhand = (
+            view["hand_sizes"],
+            view["laid"],
+            view["totals"],
+            view["forhand"],
+        )
         for j in range(n):
             s = (me + j) % n
-            k = at + _SEAT_FEATURES * j
+            k = _SEATS + _SEAT_FEATURES * j
+            done = laid[s]
             obs[k] = 1.0
             obs[k + 1] = min(1.0, sizes[s] / MAX_HAND)
-            obs[k + 2] = min(1.0, laid[s]["groups"] * third)
-            obs[k + 3] = min(1.0, laid[s]["runs"] * third)
-            obs[k + 4] = float(laid[s]["complete"])
+            obs[k + 2] = min(1.0, done["groups"] * THIRD)
+            obs[k + 3] = min(1.0, done["runs"] * THIRD)
+            obs[k + 4] = float(done["complete"])
             obs[k + 5] = min(1.0, totals[s] / MAX_TOTAL)
-            obs[k + 6] = float(view["forhand"] == s)
+            obs[k + 6] = float(forhand == s)
         deal = view["deal"]
-        obs[_OFFSET["deal"] + deal] = 1.0
+        obs[_DEAL + deal] = 1.0
         contract = CONTRACTS[deal]
         mine = laid[me]
         if not mine["complete"]:
-            obs[_OFFSET["need"]] = max(0, contract.groups - mine["groups"]) * third
-            obs[_OFFSET["need"] + 1] = max(0, contract.runs - mine["runs"]) * third
-        if view["phase"] in _PHASES:
-            obs[_OFFSET["phase"] + _PHASES.index(view["phase"])] = 1.0
-        at = _OFFSET["state"]
-        obs[at] = float(view["offer_to"] == seat)
-        obs[at + 1] = float(view["stock_only"])
-        obs[at + 2] = min(1.0, view["stock_size"] / MAX_STOCK)
-        obs[at + 3] = min(1.0, len(pile) / MAX_PILE)
-        obs[at + 4] = min(1.0, view["turns_left"] / (TURN_LIMIT * n))
-        return np.array(obs, dtype=np.float32)
+            obs[_NEED] = max(0, contract.groups - mine["groups"]) * THIRD
+            obs[_NEED + 1] = max(0, contract.runs - mine["runs"]) * THIRD
+        phase = _PHASE_INDEX.get(view["phase"])
+        if phase is not None:
+            obs[_PHASE + phase] = 1.0
+        obs[_STATE] = float(view["offer_to"] == seat)
+        obs[_STATE + 1] = float(view["stock_only"])
+        obs[_STATE + 2] = min(1.0, view["stock_size"] / MAX_STOCK)
+        obs[_STATE + 3] = min(1.0, len(pile) / MAX_PILE)
+        obs[_STATE + 4] = min(1.0, view["turns_left"] / (TURN_LIMIT * n))
+        return np.fromiter(obs, dtype=np.float32, count=SIZE)
 
 
 ENCODER = KontraktEncoder()

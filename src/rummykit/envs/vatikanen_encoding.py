@@ -224,6 +224,10 @@ class VatikanenEncoder:
             )
         )
 
+    def view(self, game: Game, seat: int) -> Mapping[str, Any]:
+        """The seat's view, ``game.view(seat)``."""
+        return game.view(seat)
+
     def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
         """Every proposal the engine's ``can`` accepts (each distinct play asked once)."""
         verdict: dict[Action, bool] = {}
@@ -276,7 +280,7 @@ class VatikanenEncoder:
                 obs[k + 5] = min(1.0, (held - len(cards)) / MAX_HAND)
             else:
                 obs[k + 5] = min(1.0, (held + isinstance(action, Draw)) / MAX_HAND)
-        return np.array(obs, dtype=np.float32)
+        return np.fromiter(obs, dtype=np.float32, count=SIZE)
 
 
 @functools.lru_cache(maxsize=512)
