@@ -216,12 +216,13 @@ def indexed(
     actions: Sequence[Action], view: Mapping[str, Any]
 ) -> tuple[dict[int, Action], list[Action]]:
     """The actions by their indices, and those left out: with no index (:func:`place`),
-    or at an index an earlier, different action holds."""
+    or at an index an earlier, different action holds (different also in what a joker
+    stands for, which ``==`` of cards does not compare)."""
     out: dict[int, Action] = {}
     left: list[Action] = []
     for action in actions:
         i = place(action, view)
-        if i is None or out.setdefault(i, action) != action:
+        if i is None or repr(out.setdefault(i, action)) != repr(action):
             left.append(action)
     return out, left
 

@@ -230,12 +230,13 @@ class VatikanenEncoder:
 
     def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
         """Every proposal the engine's ``can`` accepts (each distinct play asked once)."""
-        verdict: dict[Action, bool] = {}
+        verdict: dict[str, bool] = {}
         out = {}
         for i, action in self.propose(view).items():
-            if action not in verdict:
-                verdict[action] = game.can(action)
-            if verdict[action]:
+            key = repr(action)  # with what each joker stands for, which == does not compare
+            if key not in verdict:
+                verdict[key] = game.can(action)
+            if verdict[key]:
                 out[i] = action
         return out
 
