@@ -120,7 +120,11 @@ SPEC = GameSpec(
     score_note="total of the seven deals (K13, K14); lower is better",
     sessions=False,
     house_rules=HOUSE_RULES,
-    bot_modules=("rummykit.bots.kontrakt_basic", "rummykit.bots.kontrakt_strong"),
+    bot_modules=(
+        "rummykit.bots.kontrakt_basic",
+        "rummykit.bots.kontrakt_strong",
+        "rummykit.envs.policy",
+    ),
     default_bot="basic",
     terminal="rummykit.tui.kontrakt_play:KontraktAdapter",
     record_only=("restock",),

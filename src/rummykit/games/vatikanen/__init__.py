@@ -95,7 +95,11 @@ SPEC = GameSpec(
     score_note="the game's zero-sum payment (V13, V15); higher is better",
     sessions=True,
     house_rules=HOUSE_RULES,
-    bot_modules=("rummykit.bots.vatikanen_basic", "rummykit.bots.vatikanen_strong"),
+    bot_modules=(
+        "rummykit.bots.vatikanen_basic",
+        "rummykit.bots.vatikanen_strong",
+        "rummykit.envs.policy",
+    ),
     default_bot="greedy",
     terminal="rummykit.tui.vatikanen_play:VatikanenAdapter",
     record_only=(),
