@@ -24,8 +24,8 @@ from pathlib import Path
 
 from rummykit.bots.base import make_bot
 from rummykit.cards import Card, parse_cards
-from rummykit.melds import VATIKANEN, Meld, read_meld
 from rummykit.games.vatikanen import VatikanenGame as Game
+from rummykit.melds import VATIKANEN, Meld, read_meld
 
 FILE = Path(__file__).parent / "vatikanen_positions.txt"
 

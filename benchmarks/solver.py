@@ -340,8 +340,9 @@ def _arena(games: int, workers: int) -> list[str]:
     """The standard two-player match, strong against greedy, and the bot's bar."""
     import resource
 
-    from rummykit.arena import ArenaConfig, summarize
     from rummykit.arena_run import run_match
+
+    from rummykit.arena import ArenaConfig, summarize
 
     config = ArenaConfig("vatikanen", 2, ("strong", "greedy"), games, ARENA_SEED)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -21,12 +21,12 @@ from rummykit import solver
 from rummykit.bots import vatikanen_strong
 from rummykit.bots.sampling import sample_vatikanen, vatikanen_unseen
 from rummykit.cards import Card, parse_cards
+from rummykit.games.vatikanen import VatikanenGame as Game
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, Meld, MeldRules, read_meld
 from rummykit.solver import arrange_play, best_play, big_kernel, can_arrange_play
 from rummykit.solver.dp import RUN_STATES, SUITS, Counts, solve
 from rummykit.solver.model import configure, forced_cards, freeing_cases, position_from
 from rummykit.solver.split import GiveUp, split_search
-from rummykit.games.vatikanen import VatikanenGame as Game
 from solver_oracle import assert_valid_meld
 from solver_positions import random_position
 
