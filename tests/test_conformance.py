@@ -143,6 +143,7 @@ class Checker:
         self.deals = 1
         self.unseen = self._unseen_now()
         self.steps = 0
+        self.schema_checked: dict[int | None, int] = {}
 
     def _unseen_now(self) -> list[set[int]]:
         return [hidden_from(self.game, v) for v in (None, *range(self.game.n_players))]
@@ -275,7 +276,13 @@ class Checker:
         for seat in (None, *range(game.n_players)):
             view = game.spectator_view() if seat is None else game.view(seat)
             text = json.dumps(view, sort_keys=True)
-            errors = sorted(validator.iter_errors(json.loads(text)), key=str)
+            # each log entry is checked against the schema once, when it is new (checking
+            # the whole log every time made long games quadratic)
+            fresh = json.loads(text)
+            done = self.schema_checked.get(seat, 0)
+            fresh["log"] = fresh["log"][done if done <= len(fresh["log"]) else 0 :]
+            self.schema_checked[seat] = len(view["log"])
+            errors = sorted(validator.iter_errors(fresh), key=str)
             assert not errors, f"{errors[0].message} at {list(errors[0].absolute_path)}"
             assert view["seat"] == seat
             assert json.loads(json.dumps(game.log_entries(seat))) == view["log"]
