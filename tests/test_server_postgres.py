@@ -46,7 +46,7 @@ def test_a_whole_game_on_postgresql_survives_a_sigkill(pg_url: str) -> None:
     live.act({"type": "draw"})
     seen = live.until(lambda s: s["version"] >= 3)
     server.kill()
-    server = start(pg_url, bot_delay=0.05, port=server.port)
+    server = start(pg_url, port=server.port)  # bots at once from here on
     again = Live.open(server.ws, made["id"], token, version=seen["version"])
     assert again.state is not None and again.state["version"] >= seen["version"]
     assert again.log[: len(live.log)] == live.log
@@ -58,7 +58,7 @@ def test_a_whole_game_on_postgresql_survives_a_sigkill(pg_url: str) -> None:
 
 
 def two_servers(pg_url: str) -> tuple[Server, Server]:
-    return start(pg_url, bot_delay=0.05), start(pg_url, bot_delay=0.05)
+    return start(pg_url), start(pg_url)
 
 
 @pytest.mark.parametrize("game", ["vatikanen", "kontrakt"])

@@ -96,7 +96,7 @@ def test_V12_same_play_with_and_without_the_kernel(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rules: MeldRules = RULES[name]
-    positions = random_positions(f"kernel-{name}", rules, 60, melds=8, hand=10)
+    positions = random_positions(f"kernel-{name}", rules, 30, melds=8, hand=10)
     fast = [best_play(t, h, rules=rules) for t, h in positions]
     monkeypatch.setattr(kernel, "AVAILABLE", False)
     slow = [best_play(t, h, rules=rules) for t, h in positions]

@@ -624,11 +624,22 @@ def mutated(draw: st.DrawFn, table: Table) -> Table:
     return [m for m in new if m]
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_V9_V11_mutated_tables_agree_with_the_strict_reader(data: st.DataObject) -> None:
+def _mutate_and_check(data: st.DataObject) -> None:
     game, play = pick(data.draw, accepted_plays())
     table: Table = [list(m) for m in play.table or ()]
     for _ in range(data.draw(st.integers(1, 3))):
         table = mutated(data.draw, table)
         check_against_the_strict_reader(game, Play(play.seat, play.add, tuple(map(tuple, table))))
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_V9_V11_mutated_tables_agree_with_the_strict_reader(data: st.DataObject) -> None:
+    _mutate_and_check(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=10_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_V9_V11_many_mutated_tables_agree_with_the_strict_reader(data: st.DataObject) -> None:
+    _mutate_and_check(data)

@@ -183,7 +183,7 @@ class VatikanenMachine(RuleBasedStateMachine):
 
 
 VatikanenMachine.TestCase.settings = settings(
-    max_examples=12,
+    max_examples=6,
     stateful_step_count=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

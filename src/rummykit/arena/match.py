@@ -132,8 +132,10 @@ class GameResult:
     Kontrakt: the total penalty of the seven deals). ``faults[seat]`` counts
     faults by kind, ``substituted[seat]`` the moves the random bot made for
     the seat. ``think``/``decisions`` give the seconds bots spent and their
-    moves. ``error`` is set (and the game left out of the statistics) when
-    the game could not be finished.
+    moves; ``think_cpu`` the CPU seconds of this process's thread meanwhile (the
+    in-process bots' own cost, whatever else the machine runs; for a ``cmd:`` bot
+    only the arena's side of the exchange). ``error`` is set (and the game left out
+    of the statistics) when the game could not be finished.
     """
 
     index: int
@@ -151,6 +153,7 @@ class GameResult:
     messages: tuple[str, ...] = ()
     record: str | None = None
     error: str | None = None
+    think_cpu: tuple[float, ...] = ()
 
 
 def _player_name(spec: str) -> str:
@@ -188,6 +191,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     substituted = [0] * n
     given_up: set[int] = set()
     think = [0.0] * n
+    think_cpu = [0.0] * n
     decisions = [0] * n
     messages: list[str] = []
     actions = 0
@@ -214,7 +218,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
                 continue
             bot = bots[seat]
             fault: BotFault | None = None
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             try:
                 action = bot.choose(view)
             except BotFault as exc:
@@ -222,6 +226,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
             except Exception as exc:  # a bot's bug must not stop the match
                 fault = BotFault("error", f"{type(exc).__name__}: {exc}")
             think[seat] += time.perf_counter() - t0
+            think_cpu[seat] += time.thread_time() - c0
             decisions[seat] += 1
             if fault is None:
                 try:
@@ -270,6 +275,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
         faults=tuple(faults),
         substituted=tuple(substituted),
         think=tuple(think),
+        think_cpu=tuple(think_cpu),
         decisions=tuple(decisions),
         seconds=time.perf_counter() - started,
         messages=tuple(messages),

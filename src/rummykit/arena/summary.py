@@ -32,6 +32,7 @@ class _Tally:
     faults: dict[str, int] = field(default_factory=dict)
     substituted: int = 0
     think: float = 0.0
+    think_cpu: float = 0.0
     decisions: int = 0
     errors: int = 0
 
@@ -51,7 +52,9 @@ def summarize(
     else Wilson's; which is in ``ci95_method``, the effect in ``design_effect``),
     ``ci95_wilson``, ``mean_score`` and ``score_ci95``,
     ``elo`` (pairwise results by score, the first bot 1500), ``faults``,
-    ``fault_kinds``, ``substituted_moves``, ``ms_per_move`` and ``errors``.
+    ``fault_kinds``, ``substituted_moves``, ``ms_per_move`` (wall clock per decision),
+    ``cpu_ms_per_move`` (the deciding thread's CPU time per decision: the bot's own
+    cost, steady on a busy machine) and ``errors``.
     """
     bots = config.bots
     tally = {b: _Tally() for b in bots}
@@ -64,6 +67,7 @@ def summarize(
                 t.faults[kind] = t.faults.get(kind, 0) + k
             t.substituted += r.substituted[seat]
             t.think += r.think[seat]
+            t.think_cpu += r.think_cpu[seat] if r.think_cpu else 0.0
             t.decisions += r.decisions[seat]
         if r.error is not None:
             for spec in set(r.bots):
@@ -119,6 +123,7 @@ def summarize(
             "fault_kinds": dict(sorted(t.faults.items())),
             "substituted_moves": t.substituted,
             "ms_per_move": round(1000 * t.think / t.decisions, 3) if t.decisions else 0.0,
+            "cpu_ms_per_move": round(1000 * t.think_cpu / t.decisions, 3) if t.decisions else 0.0,
             "errors": t.errors,
         }
     return {
@@ -136,7 +141,7 @@ def _num(x: float) -> float:
     return int(r) if r == int(r) else r
 
 
-TIMING_KEYS = ("ms_per_move",)
+TIMING_KEYS = ("ms_per_move", "cpu_ms_per_move")
 """Keys of a results entry that measure time and so differ between runs."""
 
 
