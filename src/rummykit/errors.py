@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from rummykit.i18n import Message
 
-__all__ = ["ActionError", "MessageError", "RuleError", "message_of"]
+__all__ = ["ActionError", "MessageError", "RuleError", "describe_error", "message_of"]
 
 
 class MessageError(ValueError):
@@ -143,3 +143,12 @@ def message_of(exc: BaseException) -> Message:
     if isinstance(exc, MessageError):
         return exc.translatable
     return Message("{text}", text=str(exc))  # no catalog entry: the text as it is
+
+
+def describe_error(exc: BaseException, language: str) -> str:
+    """What ``exc`` says in ``language``, as ``str(exc)`` says it in English: a
+    :class:`MessageError` translated (a rule error with its rule id), anything else
+    as it is."""
+    if isinstance(exc, MessageError):
+        return exc.translated(language, cite=True)
+    return str(exc)
