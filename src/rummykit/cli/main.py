@@ -2,6 +2,13 @@
 
 Each sub-command module has ``add_parser(subparsers)`` and ``run(args) -> int``.
 Exit codes: 0 success, 1 a checked thing is illegal, 2 bad input.
+
+``--lang sv|en`` (before or after the sub-command) chooses the language of
+everything the command says while it runs; without it ``RUMMYKIT_LANG``, else
+the locale (Swedish where the locale is Swedish). ``args.lang`` holds the
+choice for the sub-commands. The ``--help`` texts are English: argparse writes
+its own words in English whatever we choose, and a half-Swedish help would
+read worse than an English one.
 """
 
 from __future__ import annotations
@@ -13,9 +20,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit import __version__
+from rummykit.i18n import LANGUAGES, default_language
 
 COMMANDS: tuple[str, ...] = ("serve", "play", "solve", "replay", "simulate")
 """Sub-command modules under ``rummykit``, in the order ``--help`` lists them."""
+
+LANG_HELP = (
+    "the language of what rummykit says: sv (Swedish) or en (English); default: the"
+    " RUMMYKIT_LANG environment variable, else the locale (sv where it is Swedish)"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,10 +41,15 @@ def build_parser() -> argparse.ArgumentParser:
         " docs/rules-decisions.md. Each command's own --help says more.",
     )
     parser.add_argument("--version", action="version", version=f"rummykit {__version__}")
+    parser.add_argument("--lang", choices=LANGUAGES, help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module: Any = importlib.import_module(f"rummykit.cli.{name}")
         module.add_parser(sub)
+        # also after the sub-command; SUPPRESS: an absent one leaves the global one alone
+        sub.choices[name].add_argument(
+            "--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP
+        )
     return parser
 
 
@@ -39,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.lang is None:
+        args.lang = default_language()
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

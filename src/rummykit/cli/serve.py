@@ -10,7 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from rummykit.i18n import locale_language, translate
+from rummykit.errors import describe_error
+from rummykit.i18n import default_language, translate
 
 __all__ = ["add_parser", "default_db", "run"]
 
@@ -56,6 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     """Serve until stopped (Ctrl+C)."""
+    lang = getattr(args, "lang", None) or default_language()
     try:
         import uvicorn
 
@@ -63,23 +65,27 @@ def run(args: argparse.Namespace) -> int:
         from rummykit.server.hub import Hub
         from rummykit.server.store import open_store
     except ImportError:
-        print("rummykit serve: install the web extra: pip install 'rummykit[web]'", file=sys.stderr)
+        print(
+            translate("rummykit serve: install the web extra: pip install 'rummykit[web]'", lang),
+            file=sys.stderr,
+        )
         return 2
     try:
         store = open_store(args.db or default_db())
     except ValueError as exc:
-        print(f"rummykit serve: {exc}", file=sys.stderr)
+        print(f"rummykit serve: {describe_error(exc, lang)}", file=sys.stderr)
         return 2
     if args.bot_delay < 0 or args.workers < 0:
-        print("rummykit serve: --bot-delay and --workers are not negative", file=sys.stderr)
+        print(
+            translate("rummykit serve: --bot-delay and --workers are not negative", lang),
+            file=sys.stderr,
+        )
         return 2
     hub = Hub(store, bot_delay=args.bot_delay, workers=args.workers)
     app = create_app(hub, allowed_origins=tuple(args.allow_origin))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     url = f"http://{shown}:{args.port}/"
-    line = translate(
-        "rummykit: open {url} in your browser (Ctrl+C stops)", locale_language(), url=url
-    )
+    line = translate("rummykit: open {url} in your browser (Ctrl+C stops)", lang, url=url)
     print(line, flush=True)
     config = uvicorn.Config(
         app,
