@@ -6,7 +6,8 @@
 
 Two domains: ``rummykit`` (Python: strings in ``N_("...")``, ``_("...")`` and
 ``translate("...")``, so ``Message(N_("..."), ...)``; plural forms in
-``Plural("...", "...", n)`` and ``ngettext``) and ``web`` (the browser UI's JavaScript: ``t("...")``).
+``Plural("...", "...", n)`` and ``ngettext``) and ``web`` (the browser UI's
+JavaScript: ``t("...")``).
 The English catalog's translations are left empty (English is the source); a
 Swedish entry must be translated before ``check`` passes. Needs Babel (the
 ``dev`` extra).
