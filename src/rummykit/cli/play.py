@@ -14,46 +14,59 @@ import sys
 from typing import Any
 
 from rummykit import games
+from rummykit.cli.words import speaker
 from rummykit.errors import MessageError, describe_error
 from rummykit.i18n import DEFAULT, N_, translate
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
-    """Register the sub-command."""
+def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "play",
-        help="play Vatikanen or Kontraktsrummy against bots in the terminal",
-        description="Play against bots in a full-screen terminal UI (docs/playing.md;"
-        " the rules by id: docs/rules.md).",
+        help=_("play Vatikanen or Kontraktsrummy against bots in the terminal"),
+        description=_(
+            "Play against bots in a full-screen terminal UI (docs/playing.md;"
+            " the rules by id: docs/rules.md)."
+        ),
     )
-    p.add_argument("game", choices=games.names(), nargs="?", help="the game (default: vatikanen)")
+    p.add_argument(
+        "game", choices=games.names(), nargs="?", help=_("the game (default: vatikanen)")
+    )
     p.add_argument(
         "--resume",
         metavar="RECORD",
-        help="carry on a game that was quit, from its record (the record goes on being saved"
-        " there); the players, bots and seed come from the record",
+        help=_(
+            "carry on a game that was quit, from its record (the record goes on being saved"
+            " there); the players, bots and seed come from the record"
+        ),
     )
     p.add_argument(
         "--players",
         type=int,
-        help="players at the table, you included (vatikanen 2-5, default 3; kontrakt 2-8,"
-        " default 4)",
+        help=_(
+            "players at the table, you included (vatikanen 2-5, default 3; kontrakt 2-8, default 4)"
+        ),
     )
-    p.add_argument("--seed", type=int, help="shuffle from this seed (the same seed, the same game)")
+    p.add_argument(
+        "--seed", type=int, help=_("shuffle from this seed (the same seed, the same game)")
+    )
     p.add_argument(
         "--bots",
         metavar="LEVEL,...",
-        help="bot level for all bots, or one per bot (vatikanen: random, greedy, strong;"
-        " kontrakt: random, basic, strong)",
+        help=_(
+            "bot level for all bots, or one per bot (vatikanen: random, greedy, strong;"
+            " kontrakt: random, basic, strong)"
+        ),
     )
     p.add_argument(
-        "--name", help="your name in the game and its record (default: You, or Du in Swedish)"
+        "--name", help=_("your name in the game and its record (default: You, or Du in Swedish)")
     )
-    p.add_argument("--records", default="records", metavar="DIR", help="where records are saved")
+    p.add_argument("--records", default="records", metavar="DIR", help=_("where records are saved"))
     p.add_argument(
-        "--delay", type=float, default=0.6, metavar="SECONDS", help="pause before each bot move"
+        "--delay", type=float, default=0.6, metavar="SECONDS", help=_("pause before each bot move")
     )
     p.set_defaults(handler=run)
 

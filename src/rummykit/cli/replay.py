@@ -18,6 +18,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from rummykit.cli.words import speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, translate
 from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, replay
@@ -25,27 +26,34 @@ from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, 
 __all__ = ["add_parser", "describe_end", "run"]
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register the sub-command."""
+def add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
+) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "replay",
-        help="replay a game record and check every action, or watch it (--show)",
-        description="Replay a game record (docs/record.md) and check every action by the"
-        " rules (docs/rules.md). Exit 0 legal, 1 illegal, 2 not a record.",
+        help=_("replay a game record and check every action, or watch it (--show)"),
+        description=_(
+            "Replay a game record (docs/record.md) and check every action by the"
+            " rules (docs/rules.md). Exit 0 legal, 1 illegal, 2 not a record."
+        ),
     )
-    p.add_argument("file", help="a rummykit-record/1 JSON file")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("file", help=_("a rummykit-record/1 JSON file"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.add_argument(
         "--show",
         action="store_true",
-        help="step through the record in the terminal UI, forwards and back (needs the tui"
-        " extra): every hand when the game is over, else one seat's view",
+        help=_(
+            "step through the record in the terminal UI, forwards and back (needs the tui"
+            " extra): every hand when the game is over, else one seat's view"
+        ),
     )
     p.add_argument(
         "--seat",
         type=int,
         metavar="N",
-        help="with --show: see the game as seat N (from 0) saw it",
+        help=_("with --show: see the game as seat N (from 0) saw it"),
     )
     p.set_defaults(handler=run)
 

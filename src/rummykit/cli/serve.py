@@ -10,8 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from rummykit.cli.words import speaker
 from rummykit.errors import describe_error
-from rummykit.i18n import default_language, translate
+from rummykit.i18n import DEFAULT, default_language, translate
 
 __all__ = ["add_parser", "default_db", "run"]
 
@@ -23,34 +24,39 @@ def default_db() -> str:
     return f"sqlite:///{Path(user_data_dir('rummykit')) / 'server.sqlite3'}"
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register the sub-command."""
+def add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
+) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "serve",
-        help="run the game server: play with friends in a browser",
-        description="Run the game server (docs/protocol.md) and the browser UI.",
+        help=_("run the game server: play with friends in a browser"),
+        description=_("Run the game server (docs/protocol.md) and the browser UI."),
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)")
+    )
+    p.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
     p.add_argument(
         "--db",
         metavar="URL",
-        help="sqlite:///PATH (default: a file in your data folder) or postgresql://...",
+        help=_("sqlite:///PATH (default: a file in your data folder) or postgresql://..."),
     )
     p.add_argument(
         "--bot-delay",
         type=float,
         default=1.0,
         metavar="S",
-        help="seconds before a bot moves (default 1; 0 plays at once)",
+        help=_("seconds before a bot moves (default 1; 0 plays at once)"),
     )
-    p.add_argument("--workers", type=int, default=1, help="processes bots think in (default 1)")
+    p.add_argument("--workers", type=int, default=1, help=_("processes bots think in (default 1)"))
     p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
         metavar="URL",
-        help="a web origin besides the server's own whose pages may use the API (repeatable)",
+        help=_("a web origin besides the server's own whose pages may use the API (repeatable)"),
     )
     p.set_defaults(handler=run)
 

@@ -45,12 +45,14 @@ from rummykit.arena import (
     summarize,
 )
 from rummykit.arena.run import Progress, default_workers, run_match
+from rummykit.cli.words import speaker
 from rummykit.errors import MessageError, describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, catalog, translate
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
-EPILOG = """\
+EPILOG = N_(
+    """\
 seats and games:
   --bots a,b with 4 players seats a, b, b, b (the last bot fills the other
   seats). Game i is played from deck i // N in seat rotation i % N: the bot
@@ -78,42 +80,49 @@ external bots:
   (docs/bot-protocol.md). A late, bad or illegal answer, or a crash, is
   counted and replaced by a random legal action; the match goes on.
 """
+)
 MAX_PRINTED_MESSAGES = 20
 
 
-def add_parser(sub: Any) -> None:
-    """Register the sub-command."""
+def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "simulate",
-        help="let bots play many games (duplicate deals) and measure them",
-        description="Let bots play many games with duplicate deals: every deck is played once "
-        "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95% "
-        "interval, mean score and Elo-style ratings. The rules by id: docs/rules.md.",
-        epilog=EPILOG,
+        help=_("let bots play many games (duplicate deals) and measure them"),
+        description=_(
+            "Let bots play many games with duplicate deals: every deck is played once "
+            "in every rotation of the seats. Reports per bot: games, wins, win rate with a 95% "
+            "interval, mean score and Elo-style ratings. The rules by id: docs/rules.md."
+        ),
+        epilog=_(EPILOG),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--game", choices=games.names(), required=True)
+    p.add_argument("--game", choices=games.names(), required=True, help=_("the game"))
     p.add_argument(
-        "--players", type=int, help="players at the table (default: the number of bots, min 2)"
+        "--players", type=int, help=_("players at the table (default: the number of bots, min 2)")
     )
     p.add_argument(
         "--bots",
         required=True,
-        help="bot per seat, comma-separated: a level (random, greedy, basic, strong),"
-        ' optionally with settings, strong(samples=16), or cmd:"COMMAND"; the last one'
-        " fills the remaining seats",
+        help=_(
+            "bot per seat, comma-separated: a level (random, greedy, basic, strong),"
+            ' optionally with settings, strong(samples=16), or cmd:"COMMAND"; the last one'
+            " fills the remaining seats"
+        ),
     )
     p.add_argument(
         "--games",
         type=int,
         default=100,
-        help="games to play, rounded up to a multiple of the players (default 100)",
+        help=_("games to play, rounded up to a multiple of the players (default 100)"),
     )
-    p.add_argument("--seed", type=int, help="match seed (default: a random one, printed)")
+    p.add_argument("--seed", type=int, help=_("match seed (default: a random one, printed)"))
     p.add_argument(
         "--workers",
         type=int,
-        help=f"local processes (default: every core, here {default_workers()}; 1 = in-process)",
+        help=_("local processes (default: every core, here %(cores)s; 1 = in-process)")
+        % {"cores": default_workers()},
     )
     p.add_argument(
         "--ray",
@@ -121,27 +130,31 @@ def add_parser(sub: Any) -> None:
         const="",
         default=None,
         metavar="ADDRESS",
-        help="run on a Ray cluster (no address: a local Ray instance); needs rummykit[cluster]",
+        help=_("run on a Ray cluster (no address: a local Ray instance); needs rummykit[cluster]"),
     )
-    p.add_argument("--records", metavar="DIR", help="write every game's record into DIR")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--plot", metavar="FILE", help="draw win rates with their intervals (.png/.svg)")
+    p.add_argument("--records", metavar="DIR", help=_("write every game's record into DIR"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    p.add_argument(
+        "--plot", metavar="FILE", help=_("draw win rates with their intervals (.png/.svg)")
+    )
     p.add_argument(
         "--bot-timeout",
         type=float,
         default=5.0,
         metavar="S",
-        help="seconds an external bot has for each answer (default 5)",
+        help=_("seconds an external bot has for each answer (default 5)"),
     )
     p.add_argument(
         "--bot-startup",
         type=float,
         default=10.0,
         metavar="S",
-        help="extra seconds for an external bot's first answer of a game (default 10)",
+        help=_("extra seconds for an external bot's first answer of a game (default 10)"),
     )
     p.add_argument(
-        "--quiet", action="store_true", help="no progress output and no notes (the summary only)"
+        "--quiet",
+        action="store_true",
+        help=_("no progress output and no notes (the summary only)"),
     )
     p.set_defaults(handler=run)
 
@@ -239,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_summary(summary, config, match.backend, lang))
     if args.plot is not None:
-        plot_summary(summary, args.plot)
+        plot_summary(summary, args.plot, lang)
         if not args.json:
             print(translate("plot: {path}", lang, path=args.plot))
     return 1 if any(r.error is not None for r in match.results) else 0
@@ -367,8 +380,9 @@ def check_plot(path: str) -> Message | None:
     return None
 
 
-def plot_summary(summary: Mapping[str, Any], path: str) -> None:
-    """Draw each bot's win rate with its 95% interval, and the par line, into ``path``."""
+def plot_summary(summary: Mapping[str, Any], path: str, lang: str = DEFAULT) -> None:
+    """Draw each bot's win rate with its 95% interval, and the par line, into ``path``;
+    its words in ``lang``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -384,13 +398,25 @@ def plot_summary(summary: Mapping[str, Any], path: str) -> None:
     ax.bar(xs, rates, color="#8fb3d9", edgecolor="#2b5c8a")
     ax.errorbar(xs, rates, yerr=[lows, highs], fmt="none", ecolor="black", capsize=6)
     par = 100 / summary["players"]
-    ax.axhline(par, color="#c0392b", linestyle="--", linewidth=1, label=f"par {par:.0f}%")
+    ax.axhline(
+        par,
+        color="#c0392b",
+        linestyle="--",
+        linewidth=1,
+        label=translate("par {par:.0f}%", lang, par=par),
+    )
     ax.set_xticks(xs)
     ax.set_xticklabels([n if len(n) <= 24 else n[:21] + "..." for n in names])
-    ax.set_ylabel("win rate (%)")
+    ax.set_ylabel(translate("win rate (%)", lang))
     ax.set_ylim(0, 100)
     ax.set_title(
-        f"{summary['game']}, {summary['players']} players, {summary['games']} games (95% intervals)"
+        translate(
+            "{game}, {players} players, {games} games (95% intervals)",
+            lang,
+            game=summary["game"],
+            players=summary["players"],
+            games=summary["games"],
+        )
     )
     ax.legend(loc="best")
     fig.tight_layout()

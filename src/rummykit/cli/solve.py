@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.cards import Card, format_cards, parse_cards
+from rummykit.cli.words import speaker
 from rummykit.errors import MessageError, describe_error, message_of
 from rummykit.i18n import DEFAULT, N_, Plural, translate
 from rummykit.melds import Meld, MeldError, MeldRules, read_meld, rules_named
@@ -47,7 +48,8 @@ class Question:
     opening: bool
 
 
-BATCH_HELP = """\
+BATCH_HELP = N_(
+    """\
 batch questions (--batch FILE, or --batch - for standard input):
   one JSON object per line; blank lines are skipped. Keys:
     hand         the hand: "Th Jh Ks" or ["Th", "Jh", "Ks"]  (required)
@@ -67,27 +69,41 @@ batch questions (--batch FILE, or --batch - for standard input):
   code is 2 when any line was bad, else 0. --table and --hand cannot be
   given with --batch.
 """
+)
 
 
-def add_parser(sub: Any) -> None:
-    """Register the sub-command."""
+def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "solve",
-        help="find the best play from a hand onto a table",
-        description="The best play from a hand onto a Vatikanen table, exact"
-        " (docs/solver.md; the rules by id: docs/rules.md).",
-        epilog=BATCH_HELP,
+        help=_("find the best play from a hand onto a table"),
+        description=_(
+            "The best play from a hand onto a Vatikanen table, exact"
+            " (docs/solver.md; the rules by id: docs/rules.md)."
+        ),
+        epilog=_(BATCH_HELP),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--table", help='melds separated by "|", e.g. "7h 8h 9h | Kc Kd *"')
-    p.add_argument("--hand", help='the hand, e.g. "Th Jh Ks"')
-    p.add_argument("--objective", choices=("cards", "points"), default="cards")
-    p.add_argument("--rules", choices=("vatikanen", "kontrakt", "rummikub"), default="vatikanen")
-    p.add_argument("--free-jokers", action="store_true", help="table jokers are wild (not V11)")
-    p.add_argument("--opening", action="store_true", help="the first play: one run (V7)")
-    p.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    p.add_argument("--table", help=_('melds separated by "|", e.g. "7h 8h 9h | Kc Kd *"'))
+    p.add_argument("--hand", help=_('the hand, e.g. "Th Jh Ks"'))
     p.add_argument(
-        "--batch", metavar="FILE", help="one JSON question per line; - reads standard input"
+        "--objective",
+        choices=("cards", "points"),
+        default="cards",
+        help=_("what the best play lays most of: cards, or their points (default cards)"),
+    )
+    p.add_argument(
+        "--rules",
+        choices=("vatikanen", "kontrakt", "rummikub"),
+        default="vatikanen",
+        help=_("whose melds count (default vatikanen)"),
+    )
+    p.add_argument("--free-jokers", action="store_true", help=_("table jokers are wild (not V11)"))
+    p.add_argument("--opening", action="store_true", help=_("the first play: one run (V7)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object per answer"))
+    p.add_argument(
+        "--batch", metavar="FILE", help=_("one JSON question per line; - reads standard input")
     )
     p.set_defaults(handler=run)
 
