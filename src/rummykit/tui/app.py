@@ -19,21 +19,22 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
 from rummykit import games
 from rummykit.bots import Bot
-from rummykit.i18n import DEFAULT, N_, Plural, translate
+from rummykit.i18n import DEFAULT, N_, Plural, catalog, translate
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
 from rummykit.tui.render import SortOrder, hand_text
@@ -46,22 +47,57 @@ __all__ = [
     "QuitScreen",
     "ScoresScreen",
     "translate_bindings",
+    "translate_commands",
 ]
 
 
+TEXTUAL_WORDS = (
+    N_("palette"),
+    N_("Open the command palette"),
+    N_("Theme"),
+    N_("Change the current theme"),
+    N_("Quit"),
+    N_("Quit the application as soon as possible"),
+    N_("Keys"),
+    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Hide the keys and widget help panel"),
+    N_("Minimize"),
+    N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"),
+    N_("Maximize the focused widget"),
+    N_("Screenshot"),
+    N_("Save an SVG 'screenshot' of the current screen"),
+)
+"""Textual's own words that the person reads (the command palette's key in the footer,
+its system commands), in the catalog so that a Swedish terminal shows them in Swedish;
+a word a later Textual adds stays English."""
+
+
 def translate_bindings(node: DOMNode, lang: str) -> None:
-    """Put the descriptions of ``node``'s key bindings (the footer's words) in ``lang``;
-    the class's ``BINDINGS`` keep the English, marked for the catalogs."""
+    """Put the descriptions and tooltips of ``node``'s key bindings (the footer's words)
+    in ``lang``; the class's ``BINDINGS`` keep the English, marked for the catalogs."""
     if lang == DEFAULT:
         return
     bindings = node._bindings.key_to_bindings
     for key, found in bindings.items():
         bindings[key] = [
-            dataclasses.replace(b, description=translate(b.description, lang))
-            if b.description
-            else b
+            dataclasses.replace(
+                b, description=_word(b.description, lang), tooltip=_word(b.tooltip, lang)
+            )
             for b in found
         ]
+
+
+def translate_commands(commands: Iterable[SystemCommand], lang: str) -> Iterator[SystemCommand]:
+    """The command palette's system commands with their titles and help in ``lang``."""
+    for command in commands:
+        yield command._replace(title=_word(command.title, lang), help=_word(command.help, lang))
+
+
+def _word(text: str, lang: str) -> str:
+    """``text`` from the catalog, as it is (not a template); empty stays empty (gettext
+    would give the catalog's header)."""
+    return catalog(lang).gettext(text) if text else text
 
 
 class HandSuggester(Suggester):
@@ -228,6 +264,10 @@ class PlayApp(App[None]):
             id="command",
         )
         yield Footer()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's command palette commands, in the person's language."""
+        return translate_commands(super().get_system_commands(screen), self.controller.lang)
 
     def on_mount(self) -> None:
         """Draw the game, greet, and let bots move if they start."""

@@ -19,15 +19,16 @@ in ``lang`` (``sv`` or ``en``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from rummykit import games
@@ -35,7 +36,7 @@ from rummykit.errors import MessageError, message_of
 from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import GameRecord, IllegalAction
-from rummykit.tui.app import translate_bindings
+from rummykit.tui.app import translate_bindings, translate_commands
 from rummykit.tui.controller import GameAdapter
 from rummykit.tui.render import hand_text
 
@@ -243,6 +244,10 @@ class WatchApp(App[None]):
         super().__init__()
         translate_bindings(self, watch.lang)
         self.watch_ = watch
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's command palette commands, in the watcher's language."""
+        return translate_commands(super().get_system_commands(screen), self.watch_.lang)
 
     def compose(self) -> ComposeResult:
         """The panels."""
