@@ -56,7 +56,7 @@ def add_parser(
         "--log-level",
         default="warning",
         choices=["debug", "info", "warning", "error"],
-        help="what the server logs (default warning); no log line holds a card or a token",
+        help=_("what the server logs (default warning); no log line holds a card or a token"),
     )
     p.add_argument(
         "--allow-origin",
