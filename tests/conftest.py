@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from server_helpers import Server, start
+
+# The suite reads English wherever the machine's locale says otherwise; tests of the
+# language choice set (or remove) it themselves.
+os.environ["RUMMYKIT_LANG"] = "en"
 
 
 @pytest.fixture

@@ -250,13 +250,15 @@ def test_watch_shows_a_record_up_to_its_illegal_action() -> None:
 def test_watch_replay_show_runs_the_watch_app(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[tuple[str, int | None]] = []
+    seen: list[tuple[str, int | None, str]] = []
     monkeypatch.setattr(
-        "rummykit.tui.watch.watch", lambda record, seat: seen.append((record.game, seat)) or 0
+        "rummykit.tui.watch.watch",
+        lambda record, seat, lang: seen.append((record.game, seat, lang)) or 0,
     )
     path = played_record(tmp_path, "vatikanen", 4)
     assert main(["replay", str(path), "--show", "--seat", "1"]) == 0
-    assert seen == [("vatikanen", 1)]
+    assert main(["replay", str(path), "--show", "--seat", "1", "--lang", "sv"]) == 0
+    assert seen == [("vatikanen", 1, "en"), ("vatikanen", 1, "sv")]
 
 
 def kontrakt_position(tmp_path: Path, hand: str, *, deal: int = 1, top: str = "9c") -> Controller:

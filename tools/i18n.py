@@ -5,7 +5,9 @@
     python tools/i18n.py check      # what the tests run: nothing untranslated, all compiled
 
 Two domains: ``rummykit`` (Python: strings in ``N_("...")``, ``_("...")`` and
-``translate("...")``) and ``web`` (the browser UI's JavaScript: ``t("...")``).
+``translate("...")``, so ``Message(N_("..."), ...)``; plural forms in
+``Plural("...", "...", n)`` and ``ngettext``) and ``web`` (the browser UI's
+JavaScript: ``t("...")``).
 The English catalog's translations are left empty (English is the source); a
 Swedish entry must be translated before ``check`` passes. Needs Babel (the
 ``dev`` extra).
@@ -35,7 +37,14 @@ DOMAINS = {
     "rummykit": {
         "folder": PACKAGE,
         "method": [("web/**", "ignore"), ("**.py", "python")],
-        "keywords": {"N_": None, "_": None, "translate": None, "gettext": None},
+        "keywords": {
+            "N_": None,
+            "_": None,
+            "translate": None,
+            "gettext": None,
+            "Plural": (1, 2),
+            "ngettext": (1, 2),
+        },
     },
     "web": {
         "folder": PACKAGE / "web",
@@ -150,7 +159,8 @@ def problems() -> list[str]:
                 out.append(f"{domain}/{language}: {missing!r} is not in the catalog (update)")
             if language != "en":
                 for m in catalog:
-                    if m.id and not m.string:
+                    forms = m.string if isinstance(m.string, list | tuple) else [m.string]
+                    if m.id and not all(forms):
                         out.append(f"{domain}/{language}: {str(m.id)!r} is not translated")
     for path, content in outputs():
         if not path.exists() or path.read_bytes() != content:

@@ -25,6 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+from rummykit.errors import MessageError
+from rummykit.i18n import N_
+
 __all__ = [
     "ACE",
     "JACK",
@@ -33,6 +36,7 @@ __all__ = [
     "QUEEN",
     "RANKS",
     "Card",
+    "CardError",
     "Meaning",
     "Suit",
     "format_cards",
@@ -53,9 +57,20 @@ _RANK_FROM_TEXT.update({str(n): n for n in range(2, 10)})
 _SUIT_FROM_TEXT = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _SUIT_FROM_TEXT.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
 
-_HOW = (
-    "write rank then suit, like 7h, Th, 10♥ or As; ranks A 2-9 T J Q K; suits c d h s; * is a joker"
+NOT_A_CARD = N_(
+    "{text} is not a card: write rank then suit, like 7h, Th, 10♥ or As;"
+    " ranks A 2-9 T J Q K; suits c d h s; * is a joker"
 )
+
+
+class CardError(MessageError):
+    """Text that is no card (a :class:`ValueError`); the message says how cards are written.
+
+    >>> Card.parse("7x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rummykit.cards.CardError: '7x' is not a card: write rank then suit, like 7h, ...
+    """
 
 
 class Suit(IntEnum):
@@ -174,7 +189,7 @@ def _parse_card(text: str) -> Card:
         if not rest:
             return JOKER
         if not rest.startswith(":"):
-            raise ValueError(f"{text!r} is not a card: {_HOW}")
+            raise CardError(NOT_A_CARD, text=repr(text))
         meant = rest[1:]
         if meant in _RANK_FROM_TEXT:
             return Card(0, None, Meaning(_RANK_FROM_TEXT[meant]))
@@ -186,7 +201,7 @@ def _parse_card(text: str) -> Card:
 def _parse_natural(s: str, original: str) -> Card:
     m = re.fullmatch(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", s)
     if m is None:
-        raise ValueError(f"{original!r} is not a card: {_HOW}")
+        raise CardError(NOT_A_CARD, text=repr(original))
     return Card(_RANK_FROM_TEXT[m.group(1)], Suit(_SUIT_FROM_TEXT[m.group(2)]))
 
 

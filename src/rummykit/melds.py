@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rummykit.cards import Card, Meaning, Suit, kontrakt_value, rank_text, vatikanen_value
+from rummykit.errors import MessageError
+from rummykit.i18n import N_, Message
 
 __all__ = [
     "KONTRAKT",
@@ -39,34 +41,53 @@ __all__ = [
     "read_meld",
     "rules_named",
     "run_problem",
+    "run_problem_message",
 ]
 
 
-class MeldError(ValueError):
+class MeldError(MessageError):
     """Cards that do not form a meld; the message says why, in a player's words.
 
     ``rule`` is the rule id the cards break (``"V5"``, ``"K5"``), or None;
     ``message`` is the reason without it, for a caller that names the rule
     itself (a :class:`~rummykit.errors.RuleError`): :meth:`reason` cites the
     rule only when it is another one, so that no message names a rule twice.
+    Like every :class:`~rummykit.errors.MessageError` it is a catalog template
+    with parameters, to read in any language (:meth:`translated`,
+    :meth:`reason_message`).
 
-    >>> exc = MeldError("3s 8s Qs is not a run: there is a gap between 3 and 8", "V5")
+    >>> exc = MeldError(N_("{cards} is not a run: there is a gap between {low} and {high}"),
+    ...                 "V5", cards="3s 8s Qs", low="3", high="8")
     >>> str(exc)
     '3s 8s Qs is not a run: there is a gap between 3 and 8 (V5)'
     >>> exc.reason("V5"), exc.reason("V9")[-4:]
     ('3s 8s Qs is not a run: there is a gap between 3 and 8', '(V5)')
+    >>> exc.translated("sv")
+    '3s 8s Qs är ingen färgföljd: det är en lucka mellan 3 och 8'
     """
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message if rule is None else f"{message} ({rule})")
-        self.message = message
+    def __init__(self, message: str | Message, rule: str | None = None, /, **params: object):
+        super().__init__(message, **params)
         self.rule = rule
+
+    def __str__(self) -> str:
+        return self.message if self.rule is None else f"{self.message} ({self.rule})"
+
+    def translated(self, language: str, *, cite: bool = False) -> str:
+        """The reason in ``language``; ``cite``: with its rule id, as ``str``."""
+        return self.reason_message(None if cite else self.rule).translated(language)
 
     def reason(self, rule: str | None = None) -> str:
         """The reason, citing its rule unless that is ``rule`` (the caller's own)."""
         if self.rule is None or self.rule == rule:
             return self.message
         return f"{self.message} ({self.rule})"
+
+    def reason_message(self, rule: str | None = None) -> Message:
+        """:meth:`reason` as a message, to pass on as a parameter of a rule error."""
+        if self.rule is None or self.rule == rule:
+            return self.translatable
+        return Message("{reason} ({rule})", reason=self.translatable, rule=self.rule)
 
 
 class MeldKind(StrEnum):
@@ -145,7 +166,9 @@ def rules_named(name: str) -> MeldRules:
         return PRESETS[name.lower()]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise ValueError(f"unknown rules {name!r}: choose one of {known}") from None
+        raise MessageError(
+            N_("unknown rules {name}: choose one of {known}"), name=repr(name), known=known
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +211,8 @@ class Meld:
         return [c.plain() for c in self.cards]
 
 
-def _describe(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in cards) or "nothing"
+def _describe(cards: Sequence[Card]) -> str | Message:
+    return " ".join(str(c) for c in cards) or Message(N_("nothing"))
 
 
 def _read_group(cards: Sequence[Card], rules: MeldRules) -> Meld:
@@ -197,22 +220,28 @@ def _read_group(cards: Sequence[Card], rules: MeldRules) -> Meld:
     rank = naturals[0].rank
     rule = rules.group_rule
     if any(c.rank != rank for c in naturals):
-        raise MeldError(f"{_describe(cards)} mixes ranks, so it is no group", rule)
+        raise MeldError(N_("{cards} mixes ranks, so it is no group"), rule, cards=_describe(cards))
     meanings: list[Meaning] = []
     for c in cards:
         if not c.is_joker:
             continue
         m = c.stands_for
         if m is not None and m.rank != rank:
-            raise MeldError(f"a joker standing for {m} cannot sit in a group of {rank}")
+            raise MeldError(
+                N_("a joker standing for {meaning} cannot sit in a group of {rank}"),
+                meaning=str(m),
+                rank=rank,
+            )
         keep = m is not None and m.suit is not None and rules.group_joker_keeps_suit
         meanings.append(m if keep and m is not None else Meaning(rank))
     if rules.max_group_size is not None and len(cards) > rules.max_group_size:
-        raise MeldError(f"a group holds at most {rules.max_group_size} cards")
+        raise MeldError(N_("a group holds at most {n} cards"), n=rules.max_group_size)
     if rules.group_distinct_suits:
         suits = [c.suit for c in naturals] + [m.suit for m in meanings if m.suit is not None]
         if len(set(suits)) < len(suits):
-            raise MeldError(f"{_describe(cards)} repeats a colour, which a group may not")
+            raise MeldError(
+                N_("{cards} repeats a colour, which a group may not"), cards=_describe(cards)
+            )
     out = sorted(naturals, key=lambda c: c.suit or 0)
     out += [Card(0, None, m) for m in meanings]
     return Meld(MeldKind.GROUP, tuple(out), rank)
@@ -264,9 +293,9 @@ def _read_run(cards: Sequence[Card], rules: MeldRules) -> Meld:
     assert suit is not None
     rule = rules.run_rule
     if any(c.suit != suit for c in naturals):
-        raise MeldError(f"{_describe(cards)} mixes suits, so it is no run", rule)
+        raise MeldError(N_("{cards} mixes suits, so it is no run"), rule, cards=_describe(cards))
     if len(cards) > rules.max_run_length:
-        raise MeldError(f"a run has at most {rules.max_run_length} cards", rule)
+        raise MeldError(N_("a run has at most {n} cards"), rule, n=rules.max_run_length)
     placed_all = all(not c.is_joker or c.stands_for is not None for c in cards)
     orders: list[list[Card]] = [list(cards), list(reversed(cards))]
     # A joker at the end of a run may stand for either end (RULES.md, 0).
@@ -284,7 +313,7 @@ def _read_run(cards: Sequence[Card], rules: MeldRules) -> Meld:
         meld = _run_in_order(order, rules, suit)
         if meld is not None:
             return meld
-    raise MeldError(run_problem(cards, rules), rule)
+    raise MeldError(run_problem_message(cards, rules), rule)
 
 
 def _rank_name(rank: int) -> str:
@@ -294,7 +323,8 @@ def _rank_name(rank: int) -> str:
 def run_problem(cards: Sequence[Card], rules: MeldRules) -> str:
     """Why ``cards`` (natural cards of one suit, and jokers) are no run, in a player's
     words and without the rule id: a rank held twice, a gap the jokers cannot
-    fill, the ace's place, or the jokers' places.
+    fill, the ace's place, or the jokers' places (:func:`run_problem_message`
+    in English).
 
     >>> from rummykit.cards import parse_cards
     >>> run_problem(parse_cards("3s 8s Qs"), VATIKANEN)
@@ -310,6 +340,23 @@ def run_problem(cards: Sequence[Card], rules: MeldRules) -> str:
     >>> run_problem(parse_cards("4c 4c 5c"), KONTRAKT)
     '4c 4c 5c is not a run: it holds 4c twice, and a run holds each rank once'
     """
+    return str(run_problem_message(cards, rules))
+
+
+RUN_ORDER = N_(
+    "{cards} is not a run in this order: a joker stands for the card of its place,"
+    " and the cards must follow one another"
+)
+"""What :func:`run_problem_message` says when only the order of the cards is wrong."""
+
+
+def run_problem_message(cards: Sequence[Card], rules: MeldRules) -> Message:
+    """:func:`run_problem` as a catalog message, to read in any language.
+
+    >>> from rummykit.cards import parse_cards
+    >>> run_problem_message(parse_cards("Qc Kc Ac"), KONTRAKT).translated("sv")
+    'Qc Kc Ac är ingen färgföljd: esset är bara lågt (E-2-3, aldrig D-K-E)'
+    """
     text = _describe(cards)
     naturals = [c for c in cards if not c.is_joker]
     jokers = len(cards) - len(naturals)
@@ -319,7 +366,11 @@ def run_problem(cards: Sequence[Card], rules: MeldRules) -> str:
     for c in sorted(naturals, key=lambda c: c.rank):
         allowed = 2 if c.rank == 1 and rules.ace_high else 1
         if counts[c.rank] > allowed:
-            return f"{text} is not a run: it holds {c} twice, and a run holds each rank once"
+            return Message(
+                N_("{cards} is not a run: it holds {card} twice, and a run holds each rank once"),
+                cards=text,
+                card=str(c),
+            )
     ranks = sorted(counts)
     low = sorted(r for r in ranks for _ in range(counts[r]))
     others = [r for r in low if r != 1]
@@ -332,24 +383,44 @@ def run_problem(cards: Sequence[Card], rules: MeldRules) -> str:
     best = min(options, key=missing)
     wraps = 1 in counts and 13 in counts and (2 in counts or 3 in counts)
     if 1 in counts and not rules.ace_high and missing(high) <= jokers < missing(low):
-        return f"{text} is not a run: the ace is low only (A-2-3, never Q-K-A)"
+        return Message(
+            N_("{cards} is not a run: the ace is low only (A-2-3, never Q-K-A)"), cards=text
+        )
     if wraps and missing(best) > jokers:
         if rules.ace_high:
-            why = "an ace is low (A-2-3) or high (Q-K-A), never both, so K-A-2 is none"
-        else:
-            why = "the ace is low only (A-2-3), so K-A-2 is none"
-        return f"{text} is not a run: {why}"
+            return Message(
+                N_(
+                    "{cards} is not a run: an ace is low (A-2-3) or high (Q-K-A), never both,"
+                    " so K-A-2 is none"
+                ),
+                cards=text,
+            )
+        return Message(
+            N_("{cards} is not a run: the ace is low only (A-2-3), so K-A-2 is none"), cards=text
+        )
     if missing(best) > jokers:
         a, b = next((a, b) for a, b in itertools.pairwise(best) if b - a > 1)
-        gap = f"{_rank_name(a)} and {_rank_name(b)}"
+        gap = {"cards": text, "low": _rank_name(a), "high": _rank_name(b)}
         if not jokers:
-            return f"{text} is not a run: there is a gap between {gap}"
-        fill = "one joker" if jokers == 1 else "the jokers"
-        return f"{text} is not a run: the gap between {gap} is more than {fill} can fill"
-    return (
-        f"{text} is not a run in this order: a joker stands for the card of its place,"
-        " and the cards must follow one another"
-    )
+            return Message(
+                N_("{cards} is not a run: there is a gap between {low} and {high}"), **gap
+            )
+        if jokers == 1:
+            return Message(
+                N_(
+                    "{cards} is not a run: the gap between {low} and {high} is more than"
+                    " one joker can fill"
+                ),
+                **gap,
+            )
+        return Message(
+            N_(
+                "{cards} is not a run: the gap between {low} and {high} is more than"
+                " the jokers can fill"
+            ),
+            **gap,
+        )
+    return Message(RUN_ORDER, cards=text)
 
 
 def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
@@ -371,11 +442,13 @@ def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
     """
     if len(cards) < rules.min_size:
         raise MeldError(
-            f"{_describe(cards)} is too short: a meld has at least {rules.min_size} cards"
+            N_("{cards} is too short: a meld has at least {n} cards"),
+            cards=_describe(cards),
+            n=rules.min_size,
         )
     naturals = [c for c in cards if not c.is_joker]
     if not naturals:
-        raise MeldError("a meld needs at least one natural card, not only jokers")
+        raise MeldError(N_("a meld needs at least one natural card, not only jokers"))
     joker_meanings = [c.stands_for for c in cards if c.is_joker and c.stands_for is not None]
     wants_group = any(m.suit is None for m in joker_meanings)
     wants_run = any(m.suit is not None for m in joker_meanings)
@@ -401,8 +474,9 @@ def read_meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
         else f"{rules.run_rule}, {rules.group_rule}"
     )
     raise MeldError(
-        f"{_describe(cards)} is neither a run (one suit, consecutive) nor a group (one rank)",
+        N_("{cards} is neither a run (one suit, consecutive) nor a group (one rank)"),
         kinds,
+        cards=_describe(cards),
     )
 
 

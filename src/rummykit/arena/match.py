@@ -37,7 +37,9 @@ from rummykit import games
 from rummykit.arena.specs import derive_seed, level_settings
 from rummykit.bots.base import Bot
 from rummykit.bots.external import BotFault, ExternalBot
+from rummykit.errors import MessageError
 from rummykit.games.spec import GameSpec
+from rummykit.i18n import N_
 
 __all__ = [
     "ArenaConfig",
@@ -75,18 +77,27 @@ class ArenaConfig:
         spec = games.get(self.game)
         spec.check_players(self.players)
         if len(self.lineup) != self.players:
-            raise ValueError(f"the lineup names {len(self.lineup)} bots for {self.players} seats")
+            raise MessageError(
+                N_("the lineup names {n} bots for {players} seats"),
+                n=len(self.lineup),
+                players=self.players,
+            )
         if self.games < 0 or self.games % self.players:
-            raise ValueError(f"games must be a multiple of the {self.players} seat rotations")
+            raise MessageError(
+                N_("games must be a multiple of the {players} seat rotations"),
+                players=self.players,
+            )
         known = spec.bot_levels()
         for bot in self.lineup:
             if bot.startswith("cmd:"):
                 continue
             level, settings = level_settings(bot)
             if level not in known:
-                names = ", ".join(known)
-                raise ValueError(
-                    f"no {self.game} bot called {level!r}: the levels are {names}, or cmd:COMMAND"
+                raise MessageError(
+                    N_("no {game} bot called {level}: the levels are {levels}, or cmd:COMMAND"),
+                    game=self.game,
+                    level=repr(level),
+                    levels=", ".join(known),
                 )
             if settings:
                 spec.make_bot(level, 0, **settings)  # ValueError naming the bot's settings

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from rummykit.arena import ArenaConfig, GameResult, play_games
+from rummykit.i18n import DEFAULT, N_, translate
 
 __all__ = ["Match", "Progress", "default_workers", "run_match"]
 
@@ -67,7 +68,9 @@ def _ray(config: ArenaConfig, address: str, workers: int | None) -> Iterator[lis
     try:
         import ray
     except ImportError:
-        raise RuntimeError("--ray needs Ray: pip install 'rummykit[cluster]' (ray>=2.9)") from None
+        raise RuntimeError(
+            N_("--ray needs Ray: pip install 'rummykit[cluster]' (ray>=2.9)")
+        ) from None
     started_here = not ray.is_initialized()
     if started_here:
         if address:
@@ -151,13 +154,15 @@ class Progress:
         *,
         bar: bool | None = None,
         every: float = 30.0,
-        label: str = "games",
+        label: str | None = None,
+        lang: str = DEFAULT,
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         isatty = getattr(self.stream, "isatty", None)
         self.bar = bool(isatty and isatty()) if bar is None else bar
         self.every = every
-        self.label = label
+        self.lang = lang
+        self.label = translate("games", lang) if label is None else label
         self.started = time.monotonic()
         self._last = -1e9
         self._width = 0
@@ -171,13 +176,28 @@ class Progress:
         if self.bar:
             width = 28
             fill = round(frac * width)
-            return (
-                f"[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {self.label}"
-                f" {frac:4.0%}  {_clock(elapsed)} elapsed, ~{eta} left"
+            bar = "[" + "#" * fill + "." * (width - fill) + "]"
+            return translate(
+                "{bar} {done}/{total} {label} {percent:4.0%}  {elapsed} elapsed, ~{eta} left",
+                self.lang,
+                bar=bar,
+                done=done,
+                total=total,
+                label=self.label,
+                percent=frac,
+                elapsed=_clock(elapsed),
+                eta=eta,
             )
-        return (
-            f"rummykit simulate: {done}/{total} {self.label} ({frac:.0%}),"
-            f" {_clock(elapsed)} elapsed, about {eta} left"
+        return translate(
+            "rummykit simulate: {done}/{total} {label} ({percent:.0%}), {elapsed} elapsed,"
+            " about {eta} left",
+            self.lang,
+            done=done,
+            total=total,
+            label=self.label,
+            percent=frac,
+            elapsed=_clock(elapsed),
+            eta=eta,
         )
 
     def __call__(self, done: int, total: int) -> None:

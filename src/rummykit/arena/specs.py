@@ -14,6 +14,9 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
+from rummykit.errors import MessageError
+from rummykit.i18n import N_
+
 __all__ = [
     "derive_seed",
     "fill_lineup",
@@ -77,7 +80,11 @@ def level_settings(spec: str) -> tuple[str, dict[str, Any]]:
             continue
         key, eq, text = item.partition("=")
         if not eq or not key.strip().isidentifier():
-            raise ValueError(f"bot setting {item!r} in {spec!r} is not of the form name=value")
+            raise MessageError(
+                N_("bot setting {item} in {spec} is not of the form name=value"),
+                item=repr(item),
+                spec=repr(spec),
+            )
         try:
             value: Any = json.loads(text)
         except json.JSONDecodeError:
@@ -102,7 +109,7 @@ def normalize_spec(spec: str) -> str:
         if len(argv) == 1 and any(ch.isspace() for ch in argv[0]):
             argv = shlex.split(argv[0])  # the whole command was quoted: cmd:"python bot.py"
         if not argv:
-            raise ValueError('cmd: needs a command, e.g. cmd:"python mybot.py"')
+            raise MessageError(N_('cmd: needs a command, e.g. cmd:"python mybot.py"'))
         return "cmd:" + shlex.join(argv)
     level, settings = level_settings(spec)
     level = level.lower()
@@ -119,9 +126,13 @@ def fill_lineup(specs: Sequence[str], players: int) -> tuple[str, ...]:
     ('strong', 'greedy', 'greedy', 'greedy')
     """
     if not specs:
-        raise ValueError("name at least one bot")
+        raise MessageError(N_("name at least one bot"))
     if len(specs) > players:
-        raise ValueError(f"{len(specs)} bots for {players} players: name at most one per seat")
+        raise MessageError(
+            N_("{n} bots for {players} players: name at most one per seat"),
+            n=len(specs),
+            players=players,
+        )
     return (*specs, *[specs[-1]] * (players - len(specs)))
 
 

@@ -3,7 +3,8 @@
 Vatikanen: 2-5 players (default 3: you and two ``greedy`` bots). Kontrakt:
 2-8 players (default 4: you and three ``basic`` bots). The record of each
 game is saved under ``--records`` (default ``./records/``). Needs the ``tui``
-extra (Textual). See ``docs/playing.md``.
+extra (Textual). See ``docs/playing.md``. The game speaks ``--lang`` (the
+global option, :mod:`rummykit.cli.main`).
 """
 
 from __future__ import annotations
@@ -13,52 +14,73 @@ import sys
 from typing import Any
 
 from rummykit import games
+from rummykit.cli.words import speaker
+from rummykit.errors import MessageError, describe_error
+from rummykit.i18n import DEFAULT, N_, translate
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any) -> None:
-    """Register the sub-command."""
+def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "play",
-        help="play Vatikanen or Kontraktsrummy against bots in the terminal",
-        description="Play against bots in a full-screen terminal UI (docs/playing.md;"
-        " the rules by id: docs/rules.md).",
+        help=_("play Vatikanen or Kontraktsrummy against bots in the terminal"),
+        description=_(
+            "Play against bots in a full-screen terminal UI (docs/playing.md;"
+            " the rules by id: docs/rules.md)."
+        ),
     )
-    p.add_argument("game", choices=games.names(), nargs="?", help="the game (default: vatikanen)")
+    p.add_argument(
+        "game", choices=games.names(), nargs="?", help=_("the game (default: vatikanen)")
+    )
     p.add_argument(
         "--resume",
         metavar="RECORD",
-        help="carry on a game that was quit, from its record (the record goes on being saved"
-        " there); the players, bots and seed come from the record",
+        help=_(
+            "carry on a game that was quit, from its record (the record goes on being saved"
+            " there); the players, bots and seed come from the record"
+        ),
     )
     p.add_argument(
         "--players",
         type=int,
-        help="players at the table, you included (vatikanen 2-5, default 3; kontrakt 2-8,"
-        " default 4)",
+        help=_(
+            "players at the table, you included (vatikanen 2-5, default 3; kontrakt 2-8, default 4)"
+        ),
     )
-    p.add_argument("--seed", type=int, help="shuffle from this seed (the same seed, the same game)")
+    p.add_argument(
+        "--seed", type=int, help=_("shuffle from this seed (the same seed, the same game)")
+    )
     p.add_argument(
         "--bots",
         metavar="LEVEL,...",
-        help="bot level for all bots, or one per bot (vatikanen: random, greedy, strong;"
-        " kontrakt: random, basic, strong)",
+        help=_(
+            "bot level for all bots, or one per bot (vatikanen: random, greedy, strong;"
+            " kontrakt: random, basic, strong)"
+        ),
     )
-    p.add_argument("--name", default="You", help="your name in the game and its record")
-    p.add_argument("--records", default="records", metavar="DIR", help="where records are saved")
     p.add_argument(
-        "--delay", type=float, default=0.6, metavar="SECONDS", help="pause before each bot move"
+        "--name", help=_("your name in the game and its record (default: You, or Du in Swedish)")
+    )
+    p.add_argument("--records", default="records", metavar="DIR", help=_("where records are saved"))
+    p.add_argument(
+        "--delay", type=float, default=0.6, metavar="SECONDS", help=_("pause before each bot move")
     )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the game; print where the record went when the player leaves."""
+    lang = getattr(args, "lang", DEFAULT)
     try:
         from rummykit.tui.app import PlayApp
     except ImportError:
-        print("rummykit play: install the tui extra: pip install 'rummykit[tui]'", file=sys.stderr)
+        print(
+            translate("rummykit play: install the tui extra: pip install 'rummykit[tui]'", lang),
+            file=sys.stderr,
+        )
         return 2
     from rummykit.tui.setup import make_controller, resume_controller
 
@@ -73,14 +95,15 @@ def run(args: argparse.Namespace) -> int:
                 bots=args.bots,
                 name=args.name,
                 records=args.records,
+                lang=lang,
             )
     except ValueError as exc:
-        print(f"rummykit play: {exc}", file=sys.stderr)
+        print(f"rummykit play: {describe_error(exc, lang)}", file=sys.stderr)
         return 2
     app = PlayApp(controller, bot_delay=args.delay)
     app.run()
     if app.saved_path:
-        print(quit_note(app.saved_path, finished=app.finished))
+        print(quit_note(app.saved_path, finished=app.finished, lang=lang))
     return 0
 
 
@@ -96,14 +119,26 @@ def _resumed(args: argparse.Namespace, resume: Any) -> Any:
         if value is not None
     ]
     if fixed:
-        raise ValueError(f"--resume takes the game as its record left it: drop {', '.join(fixed)}")
-    controller = resume(args.resume, records=None if args.records == "records" else args.records)
+        raise MessageError(
+            N_("--resume takes the game as its record left it: drop {options}"),
+            options=", ".join(fixed),
+        )
+    controller = resume(
+        args.resume,
+        records=None if args.records == "records" else args.records,
+        lang=getattr(args, "lang", DEFAULT),
+    )
     if args.game is not None and args.game != controller.adapter.game:
-        raise ValueError(f"{args.resume} is a {controller.adapter.game} record, not {args.game}")
+        raise MessageError(
+            N_("{path} is a {game} record, not {wanted}"),
+            path=args.resume,
+            game=controller.adapter.game,
+            wanted=args.game,
+        )
     return controller
 
 
-def quit_note(path: str, *, finished: bool) -> str:
+def quit_note(path: str, *, finished: bool, lang: str = DEFAULT) -> str:
     """What the command line says when the player leaves: where the record is, and how
     to go on with it (unless the game is over) or check it.
 
@@ -112,8 +147,10 @@ def quit_note(path: str, *, finished: bool) -> str:
     resume the game with: rummykit play --resume records/k.json
     check the record with: rummykit replay records/k.json
     """
-    lines = [f"record saved: {path}"]
+    lines = [translate("record saved: {path}", lang, path=path)]
     if not finished:
-        lines.append(f"resume the game with: rummykit play --resume {path}")
-    lines.append(f"check the record with: rummykit replay {path}")
+        lines.append(
+            translate("resume the game with: rummykit play --resume {path}", lang, path=path)
+        )
+    lines.append(translate("check the record with: rummykit replay {path}", lang, path=path))
     return "\n".join(lines)

@@ -8,6 +8,7 @@ not a record included (``{"ok": false, "error": "not a record", ...}``).
 What a person reads counts deals and actions from 1 ("deal 4, action 12");
 the JSON keeps RECORD.md's indexes from 0 (``"deal": 3, "action": 11``).
 ``--show`` steps through the record in the terminal UI (:mod:`rummykit.tui.watch`).
+What a person reads is in ``--lang``; the JSON answer is data and stays English.
 """
 
 from __future__ import annotations
@@ -17,32 +18,42 @@ import json
 import sys
 from collections.abc import Sequence
 
+from rummykit.cli.words import speaker
+from rummykit.errors import describe_error
+from rummykit.i18n import DEFAULT, N_, Message, Plural, translate
 from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, replay
 
 __all__ = ["add_parser", "describe_end", "run"]
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register the sub-command."""
+def add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
+) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "replay",
-        help="replay a game record and check every action, or watch it (--show)",
-        description="Replay a game record (docs/record.md) and check every action by the"
-        " rules (docs/rules.md). Exit 0 legal, 1 illegal, 2 not a record.",
+        help=_("replay a game record and check every action, or watch it (--show)"),
+        description=_(
+            "Replay a game record (docs/record.md) and check every action by the"
+            " rules (docs/rules.md). Exit 0 legal, 1 illegal, 2 not a record."
+        ),
     )
-    p.add_argument("file", help="a rummykit-record/1 JSON file")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("file", help=_("a rummykit-record/1 JSON file"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.add_argument(
         "--show",
         action="store_true",
-        help="step through the record in the terminal UI, forwards and back (needs the tui"
-        " extra): every hand when the game is over, else one seat's view",
+        help=_(
+            "step through the record in the terminal UI, forwards and back (needs the tui"
+            " extra): every hand when the game is over, else one seat's view"
+        ),
     )
     p.add_argument(
         "--seat",
         type=int,
         metavar="N",
-        help="with --show: see the game as seat N (from 0) saw it",
+        help=_("with --show: see the game as seat N (from 0) saw it"),
     )
     p.set_defaults(handler=run)
 
@@ -51,83 +62,113 @@ def _scores(scores: Sequence[float]) -> list[float | int]:
     return [int(s) if s == int(s) else s for s in scores]
 
 
-def _not_a_record(message: str, as_json: bool) -> int:
+def _not_a_record(exc: RecordError, as_json: bool, lang: str) -> int:
     if as_json:
-        print(json.dumps({"ok": False, "error": "not a record", "message": message}))
-    print(f"rummykit replay: {message}", file=sys.stderr)
+        print(json.dumps({"ok": False, "error": "not a record", "message": str(exc)}))
+    print(f"rummykit replay: {describe_error(exc, lang)}", file=sys.stderr)
     return 2
 
 
-def describe_end(record: GameRecord, result: ReplayResult) -> str:
+def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) -> str:
     """Where a legal record ends, in words: the game over, or where it stops and whose
-    turn it is (deals counted from 1)."""
+    turn it is (deals counted from 1), in ``lang``."""
     deals = result.deals
-    replayed = "1 deal replayed" if deals == 1 else f"{deals} deals replayed"
+    replayed = Plural("{n} deal replayed", "{n} deals replayed", deals)
     if result.finished:
-        return f"legal: {replayed}; the game is over."
+        return translate("legal: {replayed}; the game is over.", lang, replayed=replayed)
     if not record.deals:
-        return "legal: the record holds no deal yet."
+        return translate("legal: the record holds no deal yet.", lang)
     actions = len(record.deals[-1].actions)
     if result.to_act is None:
-        return (
-            f"legal: {replayed}; the record ends mid-game, after deal {deals}:"
-            " the next deal has not begun."
+        return translate(
+            "legal: {replayed}; the record ends mid-game, after deal {deal}:"
+            " the next deal has not begun.",
+            lang,
+            replayed=replayed,
+            deal=deals,
         )
     who = record.players[result.to_act]
     if actions == 0:
-        return (
-            f"legal: {replayed}; the record ends mid-game, as deal {deals} is dealt:"
-            f" the player to act is {who} (seat {result.to_act})."
+        return translate(
+            "legal: {replayed}; the record ends mid-game, as deal {deal} is dealt:"
+            " the player to act is {name} (seat {seat}).",
+            lang,
+            replayed=replayed,
+            deal=deals,
+            name=who,
+            seat=result.to_act,
         )
-    return (
-        f"legal: {replayed}; the record ends mid-game, in deal {deals} after action"
-        f" {actions}: the player to act is {who} (seat {result.to_act})."
+    return translate(
+        "legal: {replayed}; the record ends mid-game, in deal {deal} after action"
+        " {action}: the player to act is {name} (seat {seat}).",
+        lang,
+        replayed=replayed,
+        deal=deals,
+        action=actions,
+        name=who,
+        seat=result.to_act,
     )
 
 
-def _show(record: GameRecord, seat: int | None) -> int:
+def _show(record: GameRecord, seat: int | None, lang: str) -> int:
     """``--show``: the watch app (needs the tui extra)."""
     try:
         from rummykit.tui.watch import watch
     except ImportError:
-        print("rummykit replay: --show needs the tui extra: pip install 'rummykit[tui]'")
+        print(
+            translate(
+                "rummykit replay: --show needs the tui extra: pip install 'rummykit[tui]'", lang
+            )
+        )
         return 2
     try:
-        return watch(record, seat)
+        return watch(record, seat, lang)
     except ValueError as exc:
-        print(f"rummykit replay: {exc}", file=sys.stderr)
+        print(f"rummykit replay: {describe_error(exc, lang)}", file=sys.stderr)
         return 2
 
 
 def run(args: argparse.Namespace) -> int:
     """Replay the record and print the standings or the first illegal action."""
+    lang = getattr(args, "lang", DEFAULT)
     try:
         record = load_record(args.file)
         result = replay(record)
     except RecordError as exc:
-        return _not_a_record(str(exc), args.json)
+        return _not_a_record(exc, args.json, lang)
     if args.show:
-        return _show(record, args.seat)
+        return _show(record, args.seat, lang)
     claimed = (record.result or {}).get("scores")
     note = None
     if result.ok and claimed is not None and list(claimed) != list(result.scores):
-        note = f"the record claims scores {claimed}, the replay gives {_scores(result.scores)}"
+        note = Message(
+            N_("the record claims scores {claimed}, the replay gives {scores}"),
+            claimed=claimed,
+            scores=_scores(result.scores),
+        )
     if args.json:
         answer = result.to_json()
         if note is not None:
             answer["claimed_scores"] = claimed
-            answer["note"] = note
+            answer["note"] = str(note)
         print(json.dumps(answer))
     elif result.ok:
-        print(describe_end(record, result))
+        print(describe_end(record, result, lang))
         for name, score in zip(record.players, _scores(result.scores), strict=False):
             print(f"  {name:<16} {score:>6}")
     else:
         assert result.deal is not None and result.action is not None
+        why = result.message if result.error is None else result.error.translated(lang)
         print(
-            f"illegal: deal {result.deal + 1}, action {result.action + 1} breaks"
-            f" {result.rule}: {result.message}"
+            translate(
+                "illegal: deal {deal}, action {action} breaks {rule}: {reason}",
+                lang,
+                deal=result.deal + 1,
+                action=result.action + 1,
+                rule=result.rule,
+                reason=why,
+            )
         )
     if note is not None:
-        print(f"rummykit replay: note: {note}", file=sys.stderr)
+        print(translate("rummykit replay: note: {note}", lang, note=note), file=sys.stderr)
     return 0 if result.ok else 1

@@ -11,7 +11,9 @@ import logging
 import sys
 from pathlib import Path
 
-from rummykit.i18n import locale_language, translate
+from rummykit.cli.words import speaker
+from rummykit.errors import describe_error
+from rummykit.i18n import DEFAULT, default_language, translate
 
 __all__ = ["add_parser", "default_db", "run"]
 
@@ -23,46 +25,52 @@ def default_db() -> str:
     return f"sqlite:///{Path(user_data_dir('rummykit')) / 'server.sqlite3'}"
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register the sub-command."""
+def add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
+) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "serve",
-        help="run the game server: play with friends in a browser",
-        description="Run the game server (docs/protocol.md) and the browser UI.",
+        help=_("run the game server: play with friends in a browser"),
+        description=_("Run the game server (docs/protocol.md) and the browser UI."),
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)")
+    )
+    p.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
     p.add_argument(
         "--db",
         metavar="URL",
-        help="sqlite:///PATH (default: a file in your data folder) or postgresql://...",
+        help=_("sqlite:///PATH (default: a file in your data folder) or postgresql://..."),
     )
     p.add_argument(
         "--bot-delay",
         type=float,
         default=1.0,
         metavar="S",
-        help="seconds before a bot moves (default 1; 0 plays at once)",
+        help=_("seconds before a bot moves (default 1; 0 plays at once)"),
     )
-    p.add_argument("--workers", type=int, default=1, help="processes bots think in (default 1)")
+    p.add_argument("--workers", type=int, default=1, help=_("processes bots think in (default 1)"))
     p.add_argument(
         "--log-level",
         default="warning",
         choices=["debug", "info", "warning", "error"],
-        help="what the server logs (default warning); no log line holds a card or a token",
+        help=_("what the server logs (default warning); no log line holds a card or a token"),
     )
     p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
         metavar="URL",
-        help="a web origin besides the server's own whose pages may use the API (repeatable)",
+        help=_("a web origin besides the server's own whose pages may use the API (repeatable)"),
     )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until stopped (Ctrl+C)."""
+    lang = getattr(args, "lang", None) or default_language()
     try:
         import uvicorn
 
@@ -70,15 +78,21 @@ def run(args: argparse.Namespace) -> int:
         from rummykit.server.hub import Hub
         from rummykit.server.store import open_store
     except ImportError:
-        print("rummykit serve: install the web extra: pip install 'rummykit[web]'", file=sys.stderr)
+        print(
+            translate("rummykit serve: install the web extra: pip install 'rummykit[web]'", lang),
+            file=sys.stderr,
+        )
         return 2
     try:
         store = open_store(args.db or default_db())
     except ValueError as exc:
-        print(f"rummykit serve: {exc}", file=sys.stderr)
+        print(f"rummykit serve: {describe_error(exc, lang)}", file=sys.stderr)
         return 2
     if args.bot_delay < 0 or args.workers < 0:
-        print("rummykit serve: --bot-delay and --workers are not negative", file=sys.stderr)
+        print(
+            translate("rummykit serve: --bot-delay and --workers are not negative", lang),
+            file=sys.stderr,
+        )
         return 2
     logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("rummykit").setLevel(args.log_level.upper())
@@ -86,9 +100,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(hub, allowed_origins=tuple(args.allow_origin))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     url = f"http://{shown}:{args.port}/"
-    line = translate(
-        "rummykit: open {url} in your browser (Ctrl+C stops)", locale_language(), url=url
-    )
+    line = translate("rummykit: open {url} in your browser (Ctrl+C stops)", lang, url=url)
     print(line, flush=True)
     config = uvicorn.Config(
         app,

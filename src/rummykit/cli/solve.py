@@ -8,6 +8,9 @@ not a set of melds, or cards the game's decks do not hold.
 ``--batch FILE`` (``-`` for standard input) reads one question per line
 (:data:`BATCH_HELP`); a bad line is answered with an error and the batch
 goes on (exit 2 at the end when any line was bad).
+
+What a person reads is in ``--lang``; ``--json`` answers are data: their
+``"error"`` texts stay English.
 """
 
 from __future__ import annotations
@@ -22,12 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.cards import Card, format_cards, parse_cards
+from rummykit.cli.words import speaker
+from rummykit.errors import MessageError, describe_error, message_of
+from rummykit.i18n import DEFAULT, N_, Plural, translate
 from rummykit.melds import Meld, MeldError, MeldRules, read_meld, rules_named
 from rummykit.solver import Play, best_opening, best_play, warm
 
 
-class InputError(ValueError):
-    """A question the solver cannot take: the message names the problem."""
+class InputError(MessageError):
+    """A question the solver cannot take: the message names the problem (a ValueError)."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +48,8 @@ class Question:
     opening: bool
 
 
-BATCH_HELP = """\
+BATCH_HELP = N_(
+    """\
 batch questions (--batch FILE, or --batch - for standard input):
   one JSON object per line; blank lines are skipped. Keys:
     hand         the hand: "Th Jh Ks" or ["Th", "Jh", "Ks"]  (required)
@@ -62,39 +69,57 @@ batch questions (--batch FILE, or --batch - for standard input):
   code is 2 when any line was bad, else 0. --table and --hand cannot be
   given with --batch.
 """
+)
 
 
-def add_parser(sub: Any) -> None:
-    """Register the sub-command."""
+def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+    """Register the sub-command, its help in ``lang``."""
+    _ = speaker(lang)
     p = sub.add_parser(
         "solve",
-        help="find the best play from a hand onto a table",
-        description="The best play from a hand onto a Vatikanen table, exact"
-        " (docs/solver.md; the rules by id: docs/rules.md).",
-        epilog=BATCH_HELP,
+        help=_("find the best play from a hand onto a table"),
+        description=_(
+            "The best play from a hand onto a Vatikanen table, exact"
+            " (docs/solver.md; the rules by id: docs/rules.md)."
+        ),
+        epilog=_(BATCH_HELP),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--table", help='melds separated by "|", e.g. "7h 8h 9h | Kc Kd *"')
-    p.add_argument("--hand", help='the hand, e.g. "Th Jh Ks"')
-    p.add_argument("--objective", choices=("cards", "points"), default="cards")
-    p.add_argument("--rules", choices=("vatikanen", "kontrakt", "rummikub"), default="vatikanen")
-    p.add_argument("--free-jokers", action="store_true", help="table jokers are wild (not V11)")
-    p.add_argument("--opening", action="store_true", help="the first play: one run (V7)")
-    p.add_argument("--json", action="store_true", help="print one JSON object per answer")
+    p.add_argument("--table", help=_('melds separated by "|", e.g. "7h 8h 9h | Kc Kd *"'))
+    p.add_argument("--hand", help=_('the hand, e.g. "Th Jh Ks"'))
     p.add_argument(
-        "--batch", metavar="FILE", help="one JSON question per line; - reads standard input"
+        "--objective",
+        choices=("cards", "points"),
+        default="cards",
+        help=_("what the best play lays most of: cards, or their points (default cards)"),
+    )
+    p.add_argument(
+        "--rules",
+        choices=("vatikanen", "kontrakt", "rummikub"),
+        default="vatikanen",
+        help=_("whose melds count (default vatikanen)"),
+    )
+    p.add_argument("--free-jokers", action="store_true", help=_("table jokers are wild (not V11)"))
+    p.add_argument("--opening", action="store_true", help=_("the first play: one run (V7)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object per answer"))
+    p.add_argument(
+        "--batch", metavar="FILE", help=_("one JSON question per line; - reads standard input")
     )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Answer the question(s); exit 2 with a message on bad input."""
+    lang = getattr(args, "lang", DEFAULT)
     if args.batch is not None:
         if args.table is not None or args.hand is not None:
             return _fail(
-                "--batch reads the table and hand from each line: give no --table or --hand"
+                translate(
+                    "--batch reads the table and hand from each line: give no --table or --hand",
+                    lang,
+                )
             )
-        return _run_batch(args)
+        return _run_batch(args, lang)
     try:
         question = _question(
             args.table or "",
@@ -105,10 +130,13 @@ def run(args: argparse.Namespace) -> int:
             args.opening,
         )
     except InputError as exc:
-        return _fail(str(exc))
+        return _fail(describe_error(exc, lang))
     warm(question.rules)  # load the compiled programmes before the clock starts
     play, ms = _timed(question)
-    print(json.dumps(_as_json(question, play, ms)) if args.json else _as_text(question, play, ms))
+    if args.json:
+        print(json.dumps(_as_json(question, play, ms)))
+    else:
+        print(_as_text(question, play, ms, lang))
     return 0
 
 
@@ -123,12 +151,12 @@ def _timed(q: Question) -> tuple[Play | None, float]:
     return play, (time.perf_counter() - t0) * 1000
 
 
-def _run_batch(args: argparse.Namespace) -> int:
+def _run_batch(args: argparse.Namespace, lang: str) -> int:
     """Answer every line of the batch in order; a bad line is answered with its error."""
     try:
         lines = _batch_lines(args.batch)
     except InputError as exc:
-        return _fail(str(exc))
+        return _fail(describe_error(exc, lang))
     bad = 0
     first = True
     for n, line in lines:
@@ -142,17 +170,22 @@ def _run_batch(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"line": n, "error": str(exc)}))
             else:
-                print(f"line {n}: error: {exc}")
+                error = describe_error(exc, lang)
+                print(translate("line {n}: error: {error}", lang, n=n, error=error))
             continue
         warm(q.rules)
         play, ms = _timed(q)
         if args.json:
             print(json.dumps({"line": n, **_as_json(q, play, ms)}))
         else:
-            print(f"line {n}:\n{_as_text(q, play, ms)}")
+            print(translate("line {n}:", lang, n=n) + "\n" + _as_text(q, play, ms, lang))
     if bad:
-        what = "1 line was bad" if bad == 1 else f"{bad} lines were bad"
-        print(f"rummykit solve: {what}: see its answer", file=sys.stderr)
+        what = Plural(
+            "rummykit solve: {n} line was bad: see its answer",
+            "rummykit solve: {n} lines were bad: see its answer",
+            bad,
+        )
+        print(what.translated(lang), file=sys.stderr)
     return 2 if bad else 0
 
 
@@ -191,17 +224,24 @@ def _as_json(q: Question, play: Play | None, ms: float) -> dict[str, Any]:
     }
 
 
-def _as_text(q: Question, play: Play | None, ms: float) -> str:
+def _as_text(q: Question, play: Play | None, ms: float, lang: str = DEFAULT) -> str:
     if play is None:
-        lines = [
-            "no card from the hand can be played" + (" as an opening run" if q.opening else "")
-        ]
-        lines += ["table:"] + [f"  {m}" for m in q.table]
+        if q.opening:
+            none = translate("no card from the hand can be played as an opening run", lang)
+        else:
+            none = translate("no card from the hand can be played", lang)
+        lines = [none, translate("table:", lang)] + [f"  {m}" for m in q.table]
         return "\n".join(lines)
     lines = [
-        f"play: {format_cards(play.cards)}  ({_count(play.count, 'card')},"
-        f" {_count(play.points, 'point')}, {ms:.1f} ms)",
-        "table ([ ] = from the hand):",
+        translate(
+            "play: {cards}  ({count}, {points}, {ms} ms)",
+            lang,
+            cards=format_cards(play.cards),
+            count=Plural("{n} card", "{n} cards", play.count),
+            points=Plural("{n} point", "{n} points", play.points),
+            ms=f"{ms:.1f}",
+        ),
+        translate("table ([ ] = from the hand):", lang),
     ]
     new = _new_table(q, play)
     marks = _marks(q.table, new, play)
@@ -209,15 +249,6 @@ def _as_text(q: Question, play: Play | None, ms: float) -> str:
         cells = [f"[{c}]" if m else str(c) for c, m in zip(meld.cards, marked, strict=True)]
         lines.append("  " + " ".join(cells))
     return "\n".join(lines)
-
-
-def _count(n: int, word: str) -> str:
-    """``n`` cards or points, the word in the singular for one.
-
-    >>> _count(1, "card"), _count(10, "point")
-    ('1 card', '10 points')
-    """
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _marks(old: Sequence[Meld], new: Sequence[Meld], play: Play) -> list[list[bool]]:
@@ -251,29 +282,38 @@ def _question(
     try:
         game = rules_named(rules)
     except ValueError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(message_of(exc)) from None
     if objective not in ("cards", "points"):
-        raise InputError(f"unknown objective {objective!r}: choose cards or points")
+        raise InputError(
+            N_("unknown objective {objective}: choose cards or points"), objective=repr(objective)
+        )
     parts: list[object] = (
         [p for p in table.split("|") if p.strip()] if isinstance(table, str) else table
     )
     melds = []
     for part in parts:
         if not isinstance(part, str | list):
-            raise InputError(f"table: each meld is a list of cards or card text, not {part!r}")
+            raise InputError(
+                N_("table: each meld is a list of cards or card text, not {part}"),
+                part=repr(part),
+            )
         written = part.strip() if isinstance(part, str) else " ".join(map(str, part))
         try:
             cards = parse_cards(part if isinstance(part, str) else [str(c) for c in part])
         except ValueError as exc:
-            raise InputError(f"table: {exc}") from None
+            raise InputError(N_("table: {error}"), error=message_of(exc)) from None
         try:
             melds.append(read_meld(cards, game))
         except MeldError as exc:
-            raise InputError(f"table meld {written!r} is not a meld: {exc}") from None
+            raise InputError(
+                N_("table meld {meld} is not a meld: {error}"),
+                meld=repr(written),
+                error=exc.reason_message(),
+            ) from None
     try:
         hand_cards = parse_cards(hand if isinstance(hand, str) else [str(c) for c in hand])
     except ValueError as exc:
-        raise InputError(f"hand: {exc}") from None
+        raise InputError(N_("hand: {error}"), error=message_of(exc)) from None
     _check_deck([c for m in melds for c in m.cards] + hand_cards, game)
     return Question(melds, [c.plain() for c in hand_cards], game, objective, free_jokers, opening)
 
@@ -283,10 +323,22 @@ def _check_deck(cards: list[Card], rules: MeldRules) -> None:
     count = Counter(c.plain() for c in cards)
     for card, n in sorted(count.items(), key=lambda kv: str(kv[0])):
         limit = rules.jokers if card.is_joker else rules.packs
-        if n > limit:
-            what = "jokers" if card.is_joker else f"copies of {card}"
+        if n > limit and card.is_joker:
             raise InputError(
-                f"{n} {what} on the table and in the hand, but {rules.name} has only {limit}"
+                N_("{n} jokers on the table and in the hand, but {game} has only {limit}"),
+                n=n,
+                game=rules.name,
+                limit=limit,
+            )
+        if n > limit:
+            raise InputError(
+                N_(
+                    "{n} copies of {card} on the table and in the hand, but {game} has only {limit}"
+                ),
+                n=n,
+                card=str(card),
+                game=rules.name,
+                limit=limit,
             )
 
 
@@ -299,7 +351,7 @@ def _batch_lines(path: str) -> list[tuple[int, str]]:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
     except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        raise InputError(N_("cannot read {path}: {error}"), path=path, error=exc.strerror) from None
     return [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
 
 
@@ -311,19 +363,25 @@ def _batch_question(line: str) -> Question:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg}") from None
+        raise InputError(N_("not JSON: {error}"), error=exc.msg) from None
     if not isinstance(obj, dict) or "hand" not in obj:
-        raise InputError('each line is a JSON object with at least "hand"')
+        raise InputError(N_('each line is a JSON object with at least "hand"'))
     unknown = sorted(set(obj) - set(_BATCH_KEYS))
     if unknown:
-        raise InputError(f"unknown key {unknown[0]!r}: the keys are {', '.join(_BATCH_KEYS)}")
+        raise InputError(
+            N_("unknown key {key}: the keys are {keys}"),
+            key=repr(unknown[0]),
+            keys=", ".join(_BATCH_KEYS),
+        )
     table, hand = obj.get("table", ""), obj["hand"]
     if not isinstance(table, str | list) or not isinstance(hand, str | list):
-        raise InputError('"table" and "hand" are card text or lists of cards')
+        raise InputError(N_('"table" and "hand" are card text or lists of cards'))
     flags = {k: obj.get(k, False) for k in ("free_jokers", "opening")}
     for key, value in flags.items():
         if not isinstance(value, bool):
-            raise InputError(f'"{key}" is true or false, not {value!r}')
+            raise InputError(
+                N_('"{key}" is true or false, not {value}'), key=key, value=repr(value)
+            )
     return _question(
         table,
         hand,

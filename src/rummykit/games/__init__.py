@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import importlib
 
+from rummykit.errors import MessageError
 from rummykit.games.spec import GameSpec, HouseRule, OptionValue
+from rummykit.i18n import N_
 
 __all__ = ["GameSpec", "HouseRule", "OptionValue", "get", "names"]
 
@@ -42,7 +44,11 @@ def get(name: str) -> GameSpec:
     """The spec of the game called ``name``; ValueError naming the games for another name."""
     package = _PACKAGES.get(name)
     if package is None:
-        raise ValueError(f"unknown game {name!r}: the games are {', '.join(_PACKAGES)}")
+        raise MessageError(
+            N_("unknown game {name}: the games are {games}"),
+            name=repr(name),
+            games=", ".join(_PACKAGES),
+        )
     spec = importlib.import_module(package).SPEC
     assert isinstance(spec, GameSpec)
     return spec

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rummykit.cards import Card
-from rummykit.errors import ActionError
+from rummykit.errors import ActionError, RuleError
+from rummykit.i18n import N_
 
 if TYPE_CHECKING:
     from rummykit.bots.base import Bot
@@ -127,11 +128,16 @@ class GameSpec:
     # ------------------------------------------------------------ checks
 
     def check_players(self, players: int) -> None:
-        """ValueError naming the rule (V1, K1) unless ``players`` may sit at the table."""
+        """RuleError (a ValueError) naming the rule (V1, K1) unless ``players`` may sit
+        at the table."""
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players,"
-                f" not {players} ({self.players_rule})"
+            raise RuleError(
+                self.players_rule,
+                N_("{game} is for {low} to {high} players, not {n}"),
+                game=self.title,
+                low=self.min_players,
+                high=self.max_players,
+                n=players,
             )
 
     def check_options(self, options: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
@@ -191,11 +197,15 @@ class GameSpec:
         record's action, read whole.
         """
         if not isinstance(data, Mapping):
-            raise ActionError('an action is one JSON object, like {"type": "draw"}')
+            raise ActionError(N_('an action is one JSON object, like {{"type": "draw"}}'))
         if seat is not None:
             given = data.get("seat", seat)
             if given != seat or isinstance(given, bool):
-                raise ActionError(f"the action names seat {given!r}, but you play seat {seat}")
+                raise ActionError(
+                    N_("the action names seat {given}, but you play seat {seat}"),
+                    given=repr(given),
+                    seat=seat,
+                )
             data = {k: v for k, v in data.items() if k not in self.record_only}
             data["seat"] = seat
         return self.reader(data)

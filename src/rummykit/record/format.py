@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.cards import Card
-from rummykit.errors import RuleError
+from rummykit.errors import MessageError, RuleError, message_of
+from rummykit.i18n import N_, Message
 
 __all__ = [
     "FORMAT",
@@ -39,18 +40,23 @@ _KNOWN = ("format", "game", "players", "options", "deals", "result")
 _MELD_FIELDS = ("table", "melds")
 
 
-class RecordError(ValueError):
-    """A document that is not a game record: bad JSON, unknown cards, a wrong deck."""
+class RecordError(MessageError):
+    """A document that is not a game record: bad JSON, unknown cards, a wrong deck (a
+    :class:`ValueError`, its message to read in any language)."""
 
 
 class IllegalAction(RuleError):
     """The first action of a record that breaks a rule: where it is, and which rule.
 
     ``deal`` and ``action`` count from 0, as RECORD.md's ``replay --json`` does.
+    The message is the engine's (a :class:`~rummykit.i18n.Message`, to read in
+    any language with :meth:`translated`), or a template with ``params``.
     """
 
-    def __init__(self, deal: int, action: int, rule: str, message: str) -> None:
-        super().__init__(rule, message)
+    def __init__(
+        self, deal: int, action: int, rule: str, message: str | Message, /, **params: object
+    ) -> None:
+        super().__init__(rule, message, **params)
         self.deal = deal
         self.action = action
 
@@ -58,17 +64,19 @@ class IllegalAction(RuleError):
 def read_card(text: object) -> Card:
     """A card from a record's text, or :class:`RecordError`."""
     if not isinstance(text, str):
-        raise RecordError(f"{text!r} is not a card: cards are written as text like '7h'")
+        raise RecordError(
+            N_("{text} is not a card: cards are written as text like '7h'"), text=repr(text)
+        )
     try:
         return Card.parse(text)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
 
 
 def read_cards(texts: object) -> list[Card]:
     """A list of cards from a record, or :class:`RecordError`."""
     if not isinstance(texts, list):
-        raise RecordError(f"{texts!r} is not a list of cards")
+        raise RecordError(N_("{text} is not a list of cards"), text=repr(texts))
     return [read_card(t) for t in texts]
 
 
@@ -146,38 +154,51 @@ class GameRecord:
         return target
 
 
-def _check_action(action: object, where: str) -> Mapping[str, Any]:
+def _check_action(action: object, where: Message) -> Mapping[str, Any]:
     """``action`` as a record's action object; RecordError naming ``where`` and the field."""
     if not isinstance(action, dict):
-        raise RecordError(f"{where} is not a JSON object")
+        raise RecordError(N_("{where} is not a JSON object"), where=where)
     seat = action.get("seat")
     if (
         not isinstance(seat, int)
         or isinstance(seat, bool)
         or not isinstance(action.get("type"), str)
     ):
-        raise RecordError(f"{where} needs an integer 'seat' and a text 'type'")
+        raise RecordError(N_("{where} needs an integer 'seat' and a text 'type'"), where=where)
     for key in _CARD_FIELDS:
         if key in action:
             value = action[key]
             try:
                 read_cards(value) if isinstance(value, list) else read_card(value)
             except RecordError as exc:
-                raise RecordError(f"{where}, field '{key}': {exc}") from None
+                raise RecordError(
+                    N_("{where}, field '{key}': {error}"),
+                    where=where,
+                    key=key,
+                    error=exc.translatable,
+                ) from None
     for key in _MELD_FIELDS:
         if key in action:
             melds = action[key]
             if not isinstance(melds, list):
-                raise RecordError(f"{where}, field '{key}': it must be a list of melds")
+                raise RecordError(
+                    N_("{where}, field '{key}': it must be a list of melds"), where=where, key=key
+                )
             for m, meld in enumerate(melds):
                 try:
                     read_cards(meld)
                 except RecordError as exc:
-                    raise RecordError(f"{where}, field '{key}', meld {m + 1}: {exc}") from None
+                    raise RecordError(
+                        N_("{where}, field '{key}', meld {meld}: {error}"),
+                        where=where,
+                        key=key,
+                        meld=m + 1,
+                        error=exc.translatable,
+                    ) from None
     return action
 
 
-def _deck_problem(deck: list[Card], expected: Counter[Card], title: str) -> str | None:
+def _deck_problem(deck: list[Card], expected: Counter[Card], title: str) -> Message | None:
     """What is wrong with a deck of the right size, by card; None when it is the game's deck."""
     have = Counter(deck)
     if have == expected:
@@ -185,79 +206,132 @@ def _deck_problem(deck: list[Card], expected: Counter[Card], title: str) -> str 
     extra = sorted(have - expected, key=str)
     short = sorted(expected - have, key=str)
 
-    def copies(cards: list[Card], counts: Counter[Card]) -> str:
-        return ", ".join(f"{c} ({counts[c]} of {expected[c]})" for c in cards[:5])
+    def copies(cards: list[Card], counts: Counter[Card]) -> Message:
+        parts = [
+            Message(N_("{card} ({have} of {of})"), card=str(c), have=counts[c], of=expected[c])
+            for c in cards[:5]
+        ]
+        out = parts[0]
+        for part in parts[1:]:
+            out = Message("{first}, {second}", first=out, second=part)
+        return out
 
     if extra and short:
-        return (
-            f"the deck is not {title}'s deck: it has too many of {copies(extra, have)}"
-            f" and too few of {copies(short, have)}"
+        return Message(
+            N_("the deck is not {game}'s deck: it has too many of {extra} and too few of {short}"),
+            game=title,
+            extra=copies(extra, have),
+            short=copies(short, have),
         )
     if extra:
-        return f"the deck is not {title}'s deck: it has too many of {copies(extra, have)}"
-    return f"the deck is not {title}'s deck: it has too few of {copies(short, have)}"
+        return Message(
+            N_("the deck is not {game}'s deck: it has too many of {extra}"),
+            game=title,
+            extra=copies(extra, have),
+        )
+    return Message(
+        N_("the deck is not {game}'s deck: it has too few of {short}"),
+        game=title,
+        short=copies(short, have),
+    )
 
 
 def parse_record(data: object) -> GameRecord:
     """A :class:`GameRecord` from decoded JSON; :class:`RecordError` if it is not one."""
     if not isinstance(data, dict):
-        raise RecordError("a record is one JSON object")
+        raise RecordError(N_("a record is one JSON object"))
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"unknown format {fmt!r}: expected {FORMAT!r}")
+        raise RecordError(
+            N_("unknown format {format}: expected {expected}"),
+            format=repr(fmt),
+            expected=repr(FORMAT),
+        )
     from rummykit import games
 
     game = data.get("game")
     if not isinstance(game, str):
-        raise RecordError(f"a record names its game: one of {', '.join(games.names())}")
+        raise RecordError(
+            N_("a record names its game: one of {games}"), games=", ".join(games.names())
+        )
     try:
         spec = games.get(game)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("'players' must be a list of names")
+        raise RecordError(N_("'players' must be a list of names"))
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise RecordError("'options' must be a JSON object")
+        raise RecordError(N_("'options' must be a JSON object"))
     try:
         spec.check_players(len(players))
         expected = Counter(spec.deck(len(players), spec.check_options(options)))
+    except RuleError as exc:
+        raise RecordError(
+            Message("{text} ({rule})", text=exc.translatable, rule=exc.rule)
+        ) from None
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     size = sum(expected.values())
     raw_deals = data.get("deals")
     if not isinstance(raw_deals, list):
-        raise RecordError("'deals' must be a list")
+        raise RecordError(N_("'deals' must be a list"))
     deals = []
     n = len(players)
     for i, raw in enumerate(raw_deals):
-        where = f"deal {i + 1}"
+        where = Message(N_("deal {deal}"), deal=i + 1)
         if not isinstance(raw, dict):
-            raise RecordError(f"{where} is not a JSON object")
+            raise RecordError(N_("{where} is not a JSON object"), where=where)
         dealer = raw.get("dealer")
         if dealer is None:
-            raise RecordError(f"{where} has no 'dealer': give the dealer's seat (0 to {n - 1})")
+            raise RecordError(
+                N_("{where} has no 'dealer': give the dealer's seat (0 to {last})"),
+                where=where,
+                last=n - 1,
+            )
         if not isinstance(dealer, int) or isinstance(dealer, bool):
-            raise RecordError(f"{where}: 'dealer' is a seat number (0 to {n - 1}), not {dealer!r}")
+            raise RecordError(
+                N_("{where}: 'dealer' is a seat number (0 to {last}), not {dealer}"),
+                where=where,
+                last=n - 1,
+                dealer=repr(dealer),
+            )
         if not 0 <= dealer < n:
             raise RecordError(
-                f"{where}: the dealer is seat {dealer}, but the record names {n} players"
-                f" (seats 0 to {n - 1})"
+                N_(
+                    "{where}: the dealer is seat {dealer}, but the record names {n} players"
+                    " (seats 0 to {last})"
+                ),
+                where=where,
+                dealer=dealer,
+                n=n,
+                last=n - 1,
             )
         try:
             deck = read_cards(raw.get("deck"))
         except RecordError as exc:
-            raise RecordError(f"{where}, field 'deck': {exc}") from None
+            raise RecordError(
+                N_("{where}, field 'deck': {error}"), where=where, error=exc.translatable
+            ) from None
         if len(deck) != size:
-            raise RecordError(f"{where}: the deck has {len(deck)} cards, {game} uses {size}")
+            raise RecordError(
+                N_("{where}: the deck has {have} cards, {game} uses {size}"),
+                where=where,
+                have=len(deck),
+                game=game,
+                size=size,
+            )
         problem = _deck_problem(deck, expected, game)
         if problem is not None:
-            raise RecordError(f"{where}: {problem}")
+            raise RecordError("{where}: {problem}", where=where, problem=problem)
         actions = raw.get("actions", [])
         if not isinstance(actions, list):
-            raise RecordError(f"{where}: 'actions' must be a list")
-        checked = tuple(_check_action(a, f"{where}, action {j + 1}") for j, a in enumerate(actions))
+            raise RecordError(N_("{where}: 'actions' must be a list"), where=where)
+        checked = tuple(
+            _check_action(a, Message(N_("deal {deal}, action {action}"), deal=i + 1, action=j + 1))
+            for j, a in enumerate(actions)
+        )
         deals.append(DealRecord(dealer, tuple(deck), checked))
     result = data.get("result")
     return GameRecord(
@@ -275,9 +349,9 @@ def load_record(source: str | Path) -> GameRecord:
     try:
         text = Path(source).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read {source}: {exc}") from None
+        raise RecordError(N_("cannot read {path}: {error}"), path=source, error=exc) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{source} is not valid JSON: {exc}") from None
+        raise RecordError(N_("{path} is not valid JSON: {error}"), path=source, error=exc) from None
     return parse_record(data)

@@ -9,8 +9,9 @@ game stands where the record ends.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from rummykit.errors import RuleError, message_of
 from rummykit.record.format import GameRecord, IllegalAction, RecordError
 
 __all__ = ["ReplayResult", "replay"]
@@ -24,7 +25,9 @@ class ReplayResult:
     the session's balances; Kontrakt: the penalty totals). ``finished`` says
     whether the record ends with its game over (a Vatikanen game, a
     Kontrakt game's seventh deal); if not, ``to_act`` is the seat whose turn
-    it is where the record stops (None between deals).
+    it is where the record stops (None between deals). ``error`` is the illegal
+    action's :class:`~rummykit.errors.RuleError`, whose ``translated(language)``
+    is ``message`` in another language.
     """
 
     ok: bool
@@ -36,6 +39,7 @@ class ReplayResult:
     message: str | None = None
     finished: bool = True
     to_act: int | None = None
+    error: RuleError | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, object]:
         """The JSON answer of ``rummykit replay --json`` (RECORD.md)."""
@@ -66,7 +70,7 @@ def replay(record: GameRecord) -> ReplayResult:
     try:
         spec = games.get(record.game)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     try:
         game = spec.from_record(record)
     except IllegalAction as exc:
@@ -78,9 +82,10 @@ def replay(record: GameRecord) -> ReplayResult:
             action=exc.action,
             rule=exc.rule,
             message=exc.message,
+            error=exc,
         )
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     return ReplayResult(
         ok=True,
         deals=len(record.deals),

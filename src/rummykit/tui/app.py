@@ -8,7 +8,9 @@ completes card text from your hand (Tab or →).
 
 Everything shown comes from the engine's ``view(seat)`` through the game's
 adapter and the :class:`~rummykit.tui.controller.Controller`; the app
-itself knows no rules. Bots move one at a time after ``bot_delay`` seconds,
+itself knows no rules. Every word is in the adapter's language
+(``controller.adapter.lang``), the keys' names in the footer included.
+Bots move one at a time after ``bot_delay`` seconds,
 each thinking on a worker thread so that the screen stays alive (0: at once,
 on the app's thread, as most tests do).
 """
@@ -16,19 +18,23 @@ on the app's thread, as most tests do).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
 from rummykit import games
 from rummykit.bots import Bot
+from rummykit.i18n import DEFAULT, N_, Plural, catalog, translate
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
 from rummykit.tui.render import SortOrder, hand_text
@@ -40,7 +46,58 @@ __all__ = [
     "PlayApp",
     "QuitScreen",
     "ScoresScreen",
+    "translate_bindings",
+    "translate_commands",
 ]
+
+
+TEXTUAL_WORDS = (
+    N_("palette"),
+    N_("Open the command palette"),
+    N_("Theme"),
+    N_("Change the current theme"),
+    N_("Quit"),
+    N_("Quit the application as soon as possible"),
+    N_("Keys"),
+    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Hide the keys and widget help panel"),
+    N_("Minimize"),
+    N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"),
+    N_("Maximize the focused widget"),
+    N_("Screenshot"),
+    N_("Save an SVG 'screenshot' of the current screen"),
+)
+"""Textual's own words that the person reads (the command palette's key in the footer,
+its system commands), in the catalog so that a Swedish terminal shows them in Swedish;
+a word a later Textual adds stays English."""
+
+
+def translate_bindings(node: DOMNode, lang: str) -> None:
+    """Put the descriptions and tooltips of ``node``'s key bindings (the footer's words)
+    in ``lang``; the class's ``BINDINGS`` keep the English, marked for the catalogs."""
+    if lang == DEFAULT:
+        return
+    bindings = node._bindings.key_to_bindings
+    for key, found in bindings.items():
+        bindings[key] = [
+            dataclasses.replace(
+                b, description=_word(b.description, lang), tooltip=_word(b.tooltip, lang)
+            )
+            for b in found
+        ]
+
+
+def translate_commands(commands: Iterable[SystemCommand], lang: str) -> Iterator[SystemCommand]:
+    """The command palette's system commands with their titles and help in ``lang``."""
+    for command in commands:
+        yield command._replace(title=_word(command.title, lang), help=_word(command.help, lang))
+
+
+def _word(text: str, lang: str) -> str:
+    """``text`` from the catalog, as it is (not a template); empty stays empty (gettext
+    would give the catalog's header)."""
+    return catalog(lang).gettext(text) if text else text
 
 
 class HandSuggester(Suggester):
@@ -74,7 +131,7 @@ class HelpScreen(ModalScreen[None]):
     """The help panel (F1 or ``help``); Escape closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q", "dismiss", "close"),
+        Binding("escape,f1,q", "dismiss", N_("close")),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -83,23 +140,25 @@ class HelpScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lang: str = DEFAULT) -> None:
         super().__init__()
         self.text = text
+        self.lang = lang
+        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         """The help as Markdown."""
         box = VerticalScroll()
-        box.border_title = "Help · ↑ ↓ PgUp PgDn scroll · Escape closes"
+        box.border_title = translate("Help · ↑ ↓ PgUp PgDn scroll · Escape closes", self.lang)
         with box:
-            yield Markdown(self.text + "\n\n*Escape closes this help.*")
+            yield Markdown(self.text + "\n\n" + translate("*Escape closes this help.*", self.lang))
 
 
 class ScoresScreen(ModalScreen[None]):
     """The score sheet (Kontrakt, F4 or ``scores``); Escape closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f4,q", "dismiss", "close"),
+        Binding("escape,f4,q", "dismiss", N_("close")),
     ]
     DEFAULT_CSS = """
     ScoresScreen { align: center middle; }
@@ -108,9 +167,10 @@ class ScoresScreen(ModalScreen[None]):
     }
     """
 
-    def __init__(self, sheet: RenderableType) -> None:
+    def __init__(self, sheet: RenderableType, lang: str = DEFAULT) -> None:
         super().__init__()
         self.sheet = sheet
+        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         """The sheet."""
@@ -121,8 +181,8 @@ class QuitScreen(ModalScreen[bool]):
     """Ctrl+Q asks first: the game so far is saved, and says how to resume it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter,ctrl+q", "answer(True)", "quit"),
-        Binding("n,escape", "answer(False)", "go on playing"),
+        Binding("y,enter,ctrl+q", "answer(True)", N_("quit")),
+        Binding("n,escape", "answer(False)", N_("go on playing")),
     ]
     DEFAULT_CSS = """
     QuitScreen { align: center middle; }
@@ -132,9 +192,10 @@ class QuitScreen(ModalScreen[bool]):
     }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lang: str = DEFAULT) -> None:
         super().__init__()
         self.text = text
+        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         """The question."""
@@ -163,15 +224,16 @@ class PlayApp(App[None]):
     #command { margin: 0 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "help", "help"),
-        Binding("f2", "sort", "sort hand"),
-        Binding("f3", "hint", "hint"),
-        Binding("f4", "scores", "scores"),
-        Binding("ctrl+q", "ask_quit", "quit", priority=True),
+        Binding("f1", "help", N_("help")),
+        Binding("f2", "sort", N_("sort hand")),
+        Binding("f3", "hint", N_("hint")),
+        Binding("f4", "scores", N_("scores")),
+        Binding("ctrl+q", "ask_quit", N_("quit"), priority=True),
     ]
 
     def __init__(self, controller: Controller, *, bot_delay: float = 0.6) -> None:
         super().__init__()
+        translate_bindings(self, controller.lang)
         self.controller = controller
         self.bot_delay = bot_delay
         self.sort_by: SortOrder = "suit"
@@ -197,25 +259,39 @@ class PlayApp(App[None]):
         yield Static(id="message")
         yield Static(id="prompt")
         yield CommandInput(
-            placeholder="type a command (help, or F1) and press Enter",
+            placeholder=self._("type a command (help, or F1) and press Enter"),
             suggester=HandSuggester(self),
             id="command",
         )
         yield Footer()
 
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's command palette commands, in the person's language."""
+        return translate_commands(super().get_system_commands(screen), self.controller.lang)
+
     def on_mount(self) -> None:
         """Draw the game, greet, and let bots move if they start."""
         adapter = self.controller.adapter
         self.title = f"rummykit · {adapter.title}"
-        self.query_one("#players", Static).border_title = "Players"
-        self.query_one("#log", RichLog).border_title = "Log"
-        self.query_one("#table-box", VerticalScroll).border_title = "Table"
-        self.show(Reply(f"Welcome to {adapter.title}! Type help (or press F1) for the rules."))
+        self.query_one("#players", Static).border_title = self._("Players")
+        self.query_one("#log", RichLog).border_title = self._("Log")
+        self.query_one("#table-box", VerticalScroll).border_title = self._("Table")
+        self.show(
+            Reply(
+                self._(
+                    "Welcome to {game}! Type help (or press F1) for the rules.", game=adapter.title
+                )
+            )
+        )
         self.refresh_game()
         self.query_one(CommandInput).focus()
         self.schedule_bots()
 
     # ------------------------------------------------------------ drawing
+
+    def _(self, message: str, /, **params: object) -> str:
+        """``message`` in the person's language."""
+        return translate(message, self.controller.lang, **params)
 
     def show(self, reply: Reply) -> None:
         """Put a reply in the message line (errors in red)."""
@@ -249,14 +325,17 @@ class PlayApp(App[None]):
         ended = adapter.ended_hand(view)
         hand = c.hand() if ended is None else ended
         hand_box = self.query_one("#hand", Static)
+        cards = _cards(len(hand), c.lang)
         if ended is not None:
-            hand_box.border_title = f"Your hand when the deal ended: {_cards(len(hand))}"
+            hand_box.border_title = self._("Your hand when the deal ended: {cards}", cards=cards)
+        elif self.sort_by == "suit":
+            hand_box.border_title = self._("Your hand: {cards}, by suit (F2 sorts)", cards=cards)
         else:
-            hand_box.border_title = f"Your hand: {_cards(len(hand))}, by {self.sort_by} (F2 sorts)"
+            hand_box.border_title = self._("Your hand: {cards}, by rank (F2 sorts)", cards=cards)
         hand_box.update(hand_text(hand, self.sort_by))
         prompt = c.prompt()
         if c.record_path is not None and adapter.game_over():
-            prompt += f"\nRecord saved: {c.record_path}"
+            prompt += "\n" + self._("Record saved: {path}", path=c.record_path)
         self.query_one("#prompt", Static).update(prompt)
         log = self.query_one("#log", RichLog)
         for line in c.new_log_lines():
@@ -275,7 +354,8 @@ class PlayApp(App[None]):
         try:
             reply = self.controller.submit(text)
         except Exception as exc:  # never a traceback in the player's face
-            reply = Reply(f"something went wrong: {type(exc).__name__}: {exc}", "error")
+            error = type(exc).__name__ + ": " + str(exc)
+            reply = Reply(self._("something went wrong: {error}", error=error), "error")
         self.handle(reply)
         return reply
 
@@ -349,12 +429,15 @@ class PlayApp(App[None]):
 
     def action_help(self) -> None:
         """Open the help panel."""
-        self.push_screen(HelpScreen(self.controller.adapter.help_text()))
+        self.push_screen(HelpScreen(self.controller.adapter.help_text(), self.controller.lang))
 
     def action_sort(self) -> None:
         """Sort the hand the other way."""
         self.sort_by = "rank" if self.sort_by == "suit" else "suit"
-        self.show(Reply(f"hand sorted by {self.sort_by}"))
+        if self.sort_by == "suit":
+            self.show(Reply(self._("hand sorted by suit")))
+        else:
+            self.show(Reply(self._("hand sorted by rank")))
         self.refresh_game()
 
     def action_hint(self) -> None:
@@ -364,11 +447,12 @@ class PlayApp(App[None]):
     def action_scores(self) -> None:
         """Open the score sheet (Kontrakt)."""
         sheet = self.controller.adapter.scores_panel(self.controller.view())
+        lang = self.controller.lang
         if sheet is None:
             balances = self.controller.adapter.players_panel(self.controller.view())
-            self.push_screen(ScoresScreen(balances))
+            self.push_screen(ScoresScreen(balances, lang))
         else:
-            self.push_screen(ScoresScreen(sheet))
+            self.push_screen(ScoresScreen(sheet, lang))
 
     def _save(self) -> str | None:
         try:
@@ -394,27 +478,28 @@ class PlayApp(App[None]):
         """Ctrl+Q: save, say where and how to resume, and ask before leaving."""
         path = self._save()
         if path is None:
-            text = "Quit? Nothing has been played yet, so there is no record to keep."
+            text = self._("Quit? Nothing has been played yet, so there is no record to keep.")
         elif self.finished:
-            text = f"Quit? The record of the game is saved in {path}."
+            text = self._("Quit? The record of the game is saved in {path}.", path=path)
         else:
-            text = (
-                f"Quit? The game so far is saved in {path}: resume it later with"
-                f" rummykit play --resume {path}"
+            text = self._(
+                "Quit? The game so far is saved in {path}: resume it later with"
+                " rummykit play --resume {path}",
+                path=path,
             )
-        text += "\n\ny or Enter: quit · n or Escape: go on playing"
+        text += "\n\n" + self._("y or Enter: quit · n or Escape: go on playing")
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
                 self.exit()
 
-        self.push_screen(QuitScreen(text), answered)
+        self.push_screen(QuitScreen(text, self.controller.lang), answered)
 
 
-def _cards(n: int) -> str:
+def _cards(n: int, lang: str = DEFAULT) -> str:
     """``n`` cards, in the singular for one.
 
-    >>> _cards(1), _cards(13)
-    ('1 card', '13 cards')
+    >>> _cards(1), _cards(13), _cards(13, "sv")
+    ('1 card', '13 cards', '13 kort')
     """
-    return "1 card" if n == 1 else f"{n} cards"
+    return Plural("{n} card", "{n} cards", n).translated(lang)

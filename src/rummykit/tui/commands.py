@@ -9,6 +9,9 @@ from the hand as it is typed.
 The parser only reads text: whether an action is legal is the engine's
 business (``verify_*``). Bad card text raises the cards module's
 ``ValueError``; a sentence the parser cannot read raises :class:`CommandError`.
+Both are :class:`~rummykit.errors.MessageError`: ``translated(language)``
+says it in Swedish. The command words themselves (``play``, ``draw``,
+``meld``…) are a notation, the same in every language, like card text.
 
 >>> parse_vatikanen("play 7h 8h 9h", 0)
 Play(seat=0, add=(Card.parse('7h'), Card.parse('8h'), Card.parse('9h')), table=None)
@@ -28,8 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummykit.cards import Card, parse_cards
+from rummykit.errors import MessageError
 from rummykit.games import kontrakt as k
 from rummykit.games import vatikanen as v
+from rummykit.i18n import N_
 
 __all__ = [
     "KONTRAKT_WORDS",
@@ -45,8 +50,8 @@ __all__ = [
 ]
 
 
-class CommandError(ValueError):
-    """Text that is no command; the message says what to type instead."""
+class CommandError(MessageError):
+    """Text that is no command; the message says what to type instead (a ValueError)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +130,12 @@ def _ui(word: str, rest: str) -> UiCommand | None:
     if name is None:
         return None
     if rest:
-        raise CommandError(f"'{word}' takes nothing after it")
+        raise CommandError(NOTHING_AFTER, word=word)
     return UiCommand(name)
+
+
+NOTHING_AFTER = N_("'{word}' takes nothing after it")
+UNKNOWN = N_("unknown command '{word}': type help to see the commands")
 
 
 def _cards(text: str, missing: str) -> tuple[Card, ...]:
@@ -139,13 +148,17 @@ def _cards(text: str, missing: str) -> tuple[Card, ...]:
 
 _MELD_SYNTAX = {
     "kontrakt": (
-        "name the cards of each meld, like: meld 7h 7d 7s | 4c 5c 6c",
-        "a meld between two | is empty: write melds like: meld 7h 7d 7s | 4c 5c 6c",
+        N_("name the cards of each meld, like: meld 7h 7d 7s | 4c 5c 6c"),
+        N_("a meld between two | is empty: write melds like: meld 7h 7d 7s | 4c 5c 6c"),
     ),
     "vatikanen": (
-        "after the first | write the whole new table, meld by meld,"
-        " like: play 7h | 7h 8h 9h | Tc Th Ts",
-        "a meld between two | is empty: write the new table like: play 7h | 7h 8h 9h | Tc Th Ts",
+        N_(
+            "after the first | write the whole new table, meld by meld,"
+            " like: play 7h | 7h 8h 9h | Tc Th Ts"
+        ),
+        N_(
+            "a meld between two | is empty: write the new table like: play 7h | 7h 8h 9h | Tc Th Ts"
+        ),
     ),
 }
 """Per game: what to say when no meld is named, and when one between bars is empty."""
@@ -185,7 +198,7 @@ def parse_vatikanen(text: str, seat: int) -> v.Action | UiCommand:
         return ui
     if word in ("play", "p"):
         add_text, bar, table_text = rest.partition("|")
-        add = _cards(add_text, "name the cards to play from your hand, like: play 7h 8h 9h")
+        add = _cards(add_text, N_("name the cards to play from your hand, like: play 7h 8h 9h"))
         table = _melds(table_text, "vatikanen") if bar else None
         return v.Play(seat, add, table)
     if word in ("draw", "d"):
@@ -194,7 +207,7 @@ def parse_vatikanen(text: str, seat: int) -> v.Action | UiCommand:
     if word == "pass":
         _nothing_after(word, rest)
         return v.Pass(seat)
-    raise CommandError(f"unknown command '{word}': type help to see the commands")
+    raise CommandError(UNKNOWN, word=word)
 
 
 def format_vatikanen(action: v.Action) -> str:
@@ -215,7 +228,7 @@ def format_vatikanen(action: v.Action) -> str:
 
 def _nothing_after(word: str, rest: str) -> None:
     if rest:
-        raise CommandError(f"'{word}' takes nothing after it")
+        raise CommandError(NOTHING_AFTER, word=word)
 
 
 # ------------------------------------------------------------------ Kontrakt
@@ -263,14 +276,16 @@ def parse_kontrakt(text: str, seat: int) -> k.Action | UiCommand:
             return k.Draw(seat, "stock")
         if source in ("discard", "pile", "discard pile"):
             return k.Draw(seat, "discard")
-        raise CommandError("draw takes from the stock (draw) or the discard pile (draw discard)")
+        raise CommandError(
+            N_("draw takes from the stock (draw) or the discard pile (draw discard)")
+        )
     if word in ("meld", "m", "lay"):
         return k.LayDown(seat, _melds(rest, "kontrakt"))
     if word in ("layoff", "lo"):
         m = _ON.match(rest)
         if m is None:
             raise CommandError(
-                "write a lay-off as: layoff Th on 3 (the card, then the meld number)"
+                N_("write a lay-off as: layoff Th on 3 (the card, then the meld number)")
             )
         card = Card.parse(m.group("card"))
         tail = m.group("tail").strip()
@@ -278,30 +293,32 @@ def parse_kontrakt(text: str, seat: int) -> k.Action | UiCommand:
         if tail:
             word2, _, meant = tail.partition(" ")
             if word2.lower() != "as" or not meant.strip():
-                raise CommandError("after the meld number only 'as 9h' may follow (for a joker)")
+                raise CommandError(
+                    N_("after the meld number only 'as 9h' may follow (for a joker)")
+                )
             as_ = Card.parse(meant)
         return k.LayOff(seat, card, _meld_number(m.group("meld")), as_)
     if word in ("swap", "sw"):
         m = _ON.match(rest)
         if m is None:
             raise CommandError(
-                "write a joker swap as: swap 7h on 2 (your card, then the meld number)"
+                N_("write a joker swap as: swap 7h on 2 (your card, then the meld number)")
             )
         card_text, tail = m.group("card"), m.group("tail").strip()
         if card_text == "*":
             word2, _, real = tail.partition(" ")
             if word2.lower() != "with" or not real.strip():
-                raise CommandError("write a joker swap as: swap * on 2 with 7h")
+                raise CommandError(N_("write a joker swap as: swap * on 2 with 7h"))
             card_text = real.strip()
         elif tail:
-            raise CommandError("write a joker swap as: swap 7h on 2")
+            raise CommandError(N_("write a joker swap as: swap 7h on 2"))
         return k.SwapJoker(seat, Card.parse(card_text), _meld_number(m.group("meld")))
     if word in ("discard", "x"):
-        cards = _cards(rest, "name the card to discard, like: discard Qs")
+        cards = _cards(rest, N_("name the card to discard, like: discard Qs"))
         if len(cards) != 1:
-            raise CommandError("discard exactly one card, like: discard Qs")
+            raise CommandError(N_("discard exactly one card, like: discard Qs"))
         return k.Discard(seat, cards[0])
-    raise CommandError(f"unknown command '{word}': type help to see the commands")
+    raise CommandError(UNKNOWN, word=word)
 
 
 def format_kontrakt(action: k.Action) -> str:

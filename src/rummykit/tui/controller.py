@@ -17,6 +17,10 @@ and shown, but reaches the real game only when confirmed (``ok`` or an empty
 line); ``undo`` takes the last staged action back. Other actions (draw, pass,
 the upcard answers) are taken at once; a Kontrakt discard confirms what is
 staged and ends the turn.
+
+Everything the person reads is in the adapter's language (``adapter.lang``,
+``sv`` or ``en``), through the message catalogs (:mod:`rummykit.i18n`); a
+rule error is shown with ``error.translated(lang)``.
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from rummykit.bots import Bot
-from rummykit.errors import RuleError
+from rummykit.errors import RuleError, describe_error
 from rummykit.game import Action, Event, Game
+from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
 
@@ -52,7 +57,9 @@ __all__ = [
 BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
 """Names given to the bots, seat 1 first."""
 
-STAGED_FIRST = "you have staged cards: press Enter (ok) to confirm them or undo to take them back"
+STAGED_FIRST = N_(
+    "you have staged cards: press Enter (ok) to confirm them or undo to take them back"
+)
 """The answer to an action that cannot follow what is staged."""
 
 Staging = Literal["stage", "now", "commit"]
@@ -96,10 +103,36 @@ class GameAdapter(ABC):
     stages_more = True
     """Whether more actions may be staged on top of staged ones (Kontrakt: several
     lay-downs in a turn); Vatikanen's one play per turn (V4) may not."""
+    lang = DEFAULT
+    """The language of everything the adapter says (``sv`` or ``en``)."""
 
     def __init__(self, names: Sequence[str], bots: Sequence[Bot | None]) -> None:
         self.names = list(names)
         self.bots = list(bots)
+
+    def _(self, message: str, /, **params: object) -> str:
+        """``message`` (a catalog message id) in the adapter's language, filled."""
+        return translate(message, self.lang, **params)
+
+    def you(self) -> str:
+        """What the person is called in the adapter's language: "You", "Du"."""
+        return self._("You")
+
+    def sentence(
+        self, out: Text, message: str, name: str, cards: Text | None = None, **params: object
+    ) -> Text:
+        """Append ``message`` (a catalog message with ``{name}`` and maybe ``{cards}``) in
+        the adapter's language to ``out``: the name in bold, the cards in their colours."""
+        text = self._(message, name="{name}", cards="{cards}", **params)
+        for i, piece in enumerate(text.split("{name}")):
+            if i:
+                out.append(name, style="bold")
+            head, found, tail = piece.partition("{cards}")
+            out.append(head)
+            if found and cards is not None:
+                out.append_text(cards)
+                out.append(tail)
+        return out
 
     # -- the engine
     @property
@@ -240,26 +273,32 @@ def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def player_label(name: str, seat: int, me: int, bot: Bot | None) -> str:
+def player_label(name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT) -> str:
     """A player's name for the players panel (Rich markup): yours marked, bots with their level.
 
     >>> player_label("You", 0, 0, None), player_label("Anna", 0, 0, None)
     ('You', 'Anna (you)')
+    >>> player_label("Du", 0, 0, None, "sv"), player_label("Anna", 0, 0, None, "sv")
+    ('Du', 'Anna (du)')
     """
     if seat == me:
-        return name if name == "You" else f"{name} (you)"
+        if name in ("You", translate("You", lang)):
+            return name
+        return translate("{name} (you)", lang, name=name)
     return f"{name} [dim]{bot.level}[/dim]" if bot is not None else name
 
 
-def seat_cells(view: View, seat: int, me: int, bot: Bot | None) -> tuple[str, str]:
+def seat_cells(
+    view: View, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT
+) -> tuple[str, str]:
     """The players panel's first cells for ``seat``: the turn mark, and the name with
-    a D for the dealer."""
+    a D for the dealer (G, givare, in Swedish)."""
     mark = "▶" if view["turn"] == seat else ""
     players = view["players"]
     assert isinstance(players, list)
-    who = player_label(players[seat], seat, me, bot)
+    who = player_label(players[seat], seat, me, bot, lang)
     if seat == view["dealer"]:
-        who += " [bold]D[/bold]"
+        who += translate(" [bold]D[/bold]", lang)
     return mark, who
 
 
@@ -288,6 +327,14 @@ class Controller:
     def seat(self) -> int:
         """The person's seat."""
         return self.adapter.seat
+
+    @property
+    def lang(self) -> str:
+        """The language the person reads (the adapter's)."""
+        return self.adapter.lang
+
+    def _(self, message: str, /, **params: object) -> str:
+        return translate(message, self.lang, **params)
 
     def preview(self) -> Game:
         """The game as it would be with the staged actions (a copy), or the real game."""
@@ -405,13 +452,17 @@ class Controller:
         name = self.adapter.names[seat]
         warning = None
         if action is None:
-            warning = f"{name}'s bot failed ({failure})"
+            warning = self._("{name}'s bot failed ({failure})", name=name, failure=failure)
             self.adapter.apply(self.adapter.fallback())
         else:
             try:
                 self.adapter.apply(action)
             except ValueError as exc:  # RuleError or ActionError: refused, nothing changed
-                warning = f"{name}'s bot chose an illegal action ({exc})"
+                warning = self._(
+                    "{name}'s bot chose an illegal action ({error})",
+                    name=name,
+                    error=describe_error(exc, self.lang),
+                )
                 self.adapter.apply(self.adapter.fallback())
         self._after_move()
         return warning
@@ -423,14 +474,14 @@ class Controller:
         try:
             parsed = self.adapter.parse(text)
         except (CommandError, ValueError) as exc:
-            return Reply(str(exc), "error")
+            return Reply(describe_error(exc, self.lang), "error")
         if isinstance(parsed, UiCommand):
             return self._ui(parsed.name)
         if self.adapter.paused():
             return Reply(self.adapter.prompt(self.real_view(), self.staged), "error")
         how = self.adapter.staging(parsed)
         if self.staged and (how == "now" or (how == "stage" and not self.adapter.stages_more)):
-            return Reply(STAGED_FIRST, "error")
+            return Reply(self._(STAGED_FIRST), "error")
         preview = self.preview()
         trial = preview.copy() if how == "stage" else preview
         try:
@@ -439,15 +490,23 @@ class Controller:
             else:
                 trial.verify(parsed)
         except RuleError as exc:
-            return Reply(f"{exc.rule}: {exc.message}", "error")
+            return Reply(f"{exc.rule}: {exc.translated(self.lang)}", "error")
         except ValueError as exc:  # ActionError: not an action of the game
-            return Reply(str(exc), "error")
+            return Reply(describe_error(exc, self.lang), "error")
         if how == "stage":
             self.staged.append(parsed)
             self._to_apply.append(self.adapter.settled(parsed, event))
             self._preview = trial
-            note = " — this empties your hand!" if self.goes_out() else ""
-            text = f"staged: {self.adapter.format(parsed)}{note} (Enter confirms, undo takes back)"
+            command = self.adapter.format(parsed)
+            if self.goes_out():
+                text = self._(
+                    "staged: {command} — this empties your hand! (Enter confirms, undo takes back)",
+                    command=command,
+                )
+            else:
+                text = self._(
+                    "staged: {command} (Enter confirms, undo takes back)", command=command
+                )
             return Reply(text, "info")
         actions = [*self._unstage(), parsed] if how == "commit" else [parsed]
         return self._take(actions)
@@ -492,18 +551,20 @@ class Controller:
                 return self.confirm()
             if self.adapter.paused():
                 return self._resume()
-            return Reply("the game is not over yet", "error")
+            return Reply(self._("the game is not over yet"), "error")
         if name == "undo":
             if not self.staged:
-                return Reply("nothing is staged: undo only takes back staged cards", "error")
+                return Reply(
+                    self._("nothing is staged: undo only takes back staged cards"), "error"
+                )
             gone = self.staged.pop()
             self._to_apply.pop()
             self._preview = None
-            return Reply(f"took back: {self.adapter.format(gone)}", "info")
+            return Reply(self._("took back: {command}", command=self.adapter.format(gone)), "info")
         if name == "hint":
             return self.adapter.hint(self.preview())
         if name == "quit":
-            return Reply("bye", "info", ui="quit")
+            return Reply(self._("bye"), "info", ui="quit")
         if name in ("help", "scores", "sort"):
             return Reply("", "info", ui=name)
         return Reply(f"unknown command {name}", "error")  # pragma: no cover

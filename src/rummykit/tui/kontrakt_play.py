@@ -23,7 +23,8 @@ from rummykit.bots import Bot, make_bot
 from rummykit.cards import Card, Meaning
 from rummykit.game import Action, Event, Game
 from rummykit.games import kontrakt as k
-from rummykit.games.kontrakt.contracts import CONTRACTS
+from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
+from rummykit.i18n import N_, Message, Plural
 from rummykit.record import GameRecord
 from rummykit.tui.commands import KONTRAKT_WORDS, UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
@@ -32,68 +33,80 @@ from rummykit.tui.render import (
     card_label,
     card_text,
     cards_text,
+    join_names,
     meld_text,
     players_table,
 )
 
-__all__ = ["HELP", "KontraktAdapter"]
+__all__ = ["HELP", "HELP_PARTS", "KontraktAdapter"]
 
-HELP = """\
-# Kontraktsrummy: how to play
+HELP_PARTS = (
+    N_("# Kontraktsrummy: how to play"),
+    N_(
+        "Every message that refuses a move names the rule it applies (K1-K15): the\n"
+        "rules, by id, are in `docs/rules.md` of rummykit (what the engine decides\n"
+        "where they are silent: `docs/rules-decisions.md`)."
+    ),
+    N_(
+        "A game is **seven deals**. Each deal has a **contract** you must lay down\n"
+        "before anything else: deal 1 two groups, 2 a group and a run, 3 two runs,\n"
+        "4 three groups, 5 two groups and a run, 6 a group and two runs, 7 three\n"
+        "groups or three runs **all at once**. Your score is the value of the cards\n"
+        "left in your hand when someone goes out (ace and joker 15, K Q J 10 ten,\n"
+        "2-9 face value). After seven deals the **lowest total wins**."
+    ),
+    N_(
+        "- A **group** is 3+ cards of one rank; a **run** is 3+ cards of one suit in a\n"
+        "  row, ace low (A-2-3, never Q-K-A). A **joker** ★ stands for any card.\n"
+        "- **Start of a deal:** the upcard is offered to förhand (the player after the\n"
+        "  dealer): `take` or `decline`. If förhand declines, the others are asked in\n"
+        "  turn: `buy` (you get the upcard *and* the stock's top card) or `pass`.\n"
+        "- **Your turn:** `draw` from the stock, or `draw discard` to take the top of the\n"
+        "  discard pile. Then lay down melds of your contract (in parts, over several\n"
+        "  turns if you like, except in deal 7), and end with `discard`.\n"
+        "- **Once your whole contract is down** you may lay down more melds, `layoff`\n"
+        "  cards onto any meld on the table (anyone's), and `swap` a real card for a\n"
+        "  joker on the table (the joker comes to your hand).\n"
+        "- Empty your hand (by laying down or by your last discard) to go out."
+    ),
+    N_("## Commands"),
+    N_(
+        "| type | does |\n"
+        "|---|---|\n"
+        "| `take` / `decline` | förhand: take the first upcard, or not |\n"
+        "| `buy` / `pass` | the others: buy the upcard (with the stock's top card), or not |\n"
+        "| `draw` / `draw discard` | take the stock's top card / the discard pile's top card |\n"
+        "| `meld 7h 7d 7s \\| 4c 5c 6c` | lay down melds, separated by `\\|` (staged) |\n"
+        "| `layoff Th on 3` | lay Th off onto table meld number 3 (staged) |\n"
+        "| `layoff * on 3 as 9h` | lay a joker off onto meld 3, standing for 9h |\n"
+        "| `swap 7h on 2` | put 7h in place of the joker in meld 2 (staged; also `swap * "
+        "on 2 with 7h`) |\n"
+        "| Enter or `ok` | confirm what is staged (nothing is played until you confirm) |\n"
+        "| `undo` | take back the last staged meld, lay-off or swap |\n"
+        "| `discard Qs` | discard a card: confirms what is staged and ends your turn |\n"
+        "| `hint` | every useful action now (contract melds, lay-offs, swaps), then the discard |\n"
+        "| `scores` | the score sheet over the seven deals (F4) |\n"
+        "| `sort`, `next`, `help` | sort the hand; the next deal or game; this help |\n"
+        "| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |"
+    ),
+    N_(
+        "Melds on the table are numbered #0, #1, … in the order they were laid, and\n"
+        "shown in front of the player who laid them."
+    ),
+    N_(
+        "**Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits\n"
+        "`c d h s`; `*` is a joker. Start typing a card and press **Tab** (or →) to\n"
+        "complete it from your hand."
+    ),
+    N_(
+        "**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit (asks first; the game\n"
+        "is saved and can be resumed) · Escape closes this panel."
+    ),
+)
+"""The help panel, paragraph by paragraph (each a catalog message)."""
 
-Every message that refuses a move names the rule it applies (K1-K15): the
-rules, by id, are in `docs/rules.md` of rummykit (what the engine decides
-where they are silent: `docs/rules-decisions.md`).
-
-A game is **seven deals**. Each deal has a **contract** you must lay down
-before anything else: deal 1 two groups, 2 a group and a run, 3 two runs,
-4 three groups, 5 two groups and a run, 6 a group and two runs, 7 three
-groups or three runs **all at once**. Your score is the value of the cards
-left in your hand when someone goes out (ace and joker 15, K Q J 10 ten,
-2-9 face value). After seven deals the **lowest total wins**.
-
-- A **group** is 3+ cards of one rank; a **run** is 3+ cards of one suit in a
-  row, ace low (A-2-3, never Q-K-A). A **joker** ★ stands for any card.
-- **Start of a deal:** the upcard is offered to förhand (the player after the
-  dealer): `take` or `decline`. If förhand declines, the others are asked in
-  turn: `buy` (you get the upcard *and* the stock's top card) or `pass`.
-- **Your turn:** `draw` from the stock, or `draw discard` to take the top of the
-  discard pile. Then lay down melds of your contract (in parts, over several
-  turns if you like, except in deal 7), and end with `discard`.
-- **Once your whole contract is down** you may lay down more melds, `layoff`
-  cards onto any meld on the table (anyone's), and `swap` a real card for a
-  joker on the table (the joker comes to your hand).
-- Empty your hand (by laying down or by your last discard) to go out.
-
-## Commands
-
-| type | does |
-|---|---|
-| `take` / `decline` | förhand: take the first upcard, or not |
-| `buy` / `pass` | the others: buy the upcard (with the stock's top card), or not |
-| `draw` / `draw discard` | take the stock's top card / the discard pile's top card |
-| `meld 7h 7d 7s \\| 4c 5c 6c` | lay down melds, separated by `\\|` (staged) |
-| `layoff Th on 3` | lay Th off onto table meld number 3 (staged) |
-| `layoff * on 3 as 9h` | lay a joker off onto meld 3, standing for 9h |
-| `swap 7h on 2` | put 7h in place of the joker in meld 2 (staged; also `swap * on 2 with 7h`) |
-| Enter or `ok` | confirm what is staged (nothing is played until you confirm) |
-| `undo` | take back the last staged meld, lay-off or swap |
-| `discard Qs` | discard a card: confirms what is staged and ends your turn |
-| `hint` | every useful action now (contract melds, lay-offs, swaps), then the discard |
-| `scores` | the score sheet over the seven deals (F4) |
-| `sort`, `next`, `help` | sort the hand; the next deal or game; this help |
-| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |
-
-Melds on the table are numbered #0, #1, … in the order they were laid, and
-shown in front of the player who laid them.
-
-**Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits
-`c d h s`; `*` is a joker. Start typing a card and press **Tab** (or →) to
-complete it from your hand.
-
-**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit (asks first; the game
-is saved and can be resumed) · Escape closes this panel.
-"""
+HELP = "\n\n".join(HELP_PARTS) + "\n"
+"""The help panel in English."""
 
 _STAGED = (k.LayDown, k.LayOff, k.SwapJoker)
 _ACTIONS = (
@@ -235,11 +248,19 @@ class KontraktAdapter(GameAdapter):
         if self.game_obj.over:
             self.game_obj = self._new_game((self.game_obj.dealer + 1) % len(self.names))
             g = self.game_obj
-            return f"Game {self.number} begins: deal 1 of 7, contract {g.contract}."
+            return self._(
+                "Game {number} begins: deal 1 of 7, contract {contract}.",
+                number=self.number,
+                contract=g.contract.describe(),
+            )
         self.between_deals = False
         g = self.game_obj
-        dealer = g.players[g.dealer]
-        return f"Deal {g.deal + 1} of 7 is dealt: contract {g.contract}. The dealer is {dealer}."
+        return self._(
+            "Deal {deal} of 7 is dealt: contract {contract}. The dealer is {dealer}.",
+            deal=g.deal + 1,
+            contract=g.contract.describe(),
+            dealer=g.players[g.dealer],
+        )
 
     def record(self) -> GameRecord:
         """The game's record (one entry per deal)."""
@@ -259,7 +280,7 @@ class KontraktAdapter(GameAdapter):
         assert isinstance(engine, k.KontraktGame)
         game = engine
         if game.over or self.between_deals:
-            return Reply("play is paused: press Enter to go on", "info")
+            return Reply(self._("play is paused: press Enter to go on"), "info")
         view = game.view(self.seat, log=False)
         help_ = k.hint_for(view)
         my_turn = view["turn"] == self.seat
@@ -273,9 +294,12 @@ class KontraktAdapter(GameAdapter):
                 if isinstance(a, (k.LayOff, k.SwapJoker, k.LayDown)) and game.can(a)
             ]
             text = (
-                "your contract is down; you can: " + "; ".join(format_kontrakt(a) for a in acts)
+                self._(
+                    "your contract is down; you can: {commands}",
+                    commands="; ".join(format_kontrakt(a) for a in acts),
+                )
                 if acts
-                else "your contract is down; nothing more to lay now"
+                else self._("your contract is down; nothing more to lay now")
             )
             steps = list[k.Action](acts[:1])
         elif help_["whole"] or help_["parts"]:
@@ -286,28 +310,34 @@ class KontraktAdapter(GameAdapter):
                 action = k.LayDown(self.seat, tuple(tuple(Card.parse(c) for c in m) for m in melds))
             cmd = format_kontrakt(action)
             if help_["whole"]:
-                text = f"your hand makes the whole contract ({help_['contract']}): {cmd}"
+                text = self._(
+                    "your hand makes the whole contract ({contract}): {command}",
+                    contract=CONTRACTS[view["deal"]].describe(),
+                    command=cmd,
+                )
             else:
-                text = f"your hand makes part of the contract: {cmd}"
+                text = self._("your hand makes part of the contract: {command}", command=cmd)
             steps = [action]
         else:
-            needs = " or ".join(_needs(n) for n in help_["need"])
-            text = f"no contract meld in your hand yet (still needed: {needs})"
+            needs = _needs(help_["need"][0])
+            for more in help_["need"][1:]:
+                needs = Message(N_("{first} or {second}"), first=needs, second=_needs(more))
+            text = self._("no contract meld in your hand yet (still needed: {needs})", needs=needs)
         prefill = format_kontrakt(steps[0]) if steps else None
         if phase == "upcard_offer" and my_turn:
             prefill = None
-            text += " (first answer the upcard offer)"
+            text = self._("{hint} (first answer the upcard offer)", hint=text)
         elif phase == "draw" and my_turn:
             prefill = None
-            text += " (first draw)"
+            text = self._("{hint} (first draw)", hint=text)
         elif not my_turn:
             prefill = None
         elif phase == "play":
             discard = self._discard_after(game, steps)
             if discard is not None:
-                text += f"; then {format_kontrakt(discard)}"
+                text = self._("{hint}; then {command}", hint=text, command=format_kontrakt(discard))
                 prefill = prefill or format_kontrakt(discard)
-        return Reply("hint: " + text, "info", prefill=prefill)
+        return Reply(self._("hint: {hint}", hint=text), "info", prefill=prefill)
 
     def _discard_after(self, game: k.KontraktGame, steps: Sequence[k.Action]) -> k.Action | None:
         """The card the basic bot would discard after ``steps`` (on a copy of the game)."""
@@ -331,8 +361,8 @@ class KontraktAdapter(GameAdapter):
         return None
 
     def help_text(self) -> str:
-        """The help panel."""
-        return HELP
+        """The help panel, in the adapter's language."""
+        return "\n\n".join(self._(part) for part in HELP_PARTS) + "\n"
 
     # ------------------------------------------------------------ pictures
 
@@ -341,17 +371,25 @@ class KontraktAdapter(GameAdapter):
         names = view["players"]
         if view["over"]:
             best = view["winners"]
-            who = " and ".join("you" if w == self.seat else names[w] for w in best)
-            return (
-                f"Game over after seven deals: {who} won with {view['totals'][best[0]]}."
-                " Press Enter (next) for a new game, or quit."
+            who = join_names(
+                [self._("you") if w == self.seat else names[w] for w in best], self.lang
+            )
+            return self._(
+                "Game over after seven deals: {names} won with {total}."
+                " Press Enter (next) for a new game, or quit.",
+                names=who,
+                total=view["totals"][best[0]],
             )
         if self.between_deals:
             last = view["scores"][-1]
-            return (
-                f"Deal {len(view['scores'])} is over: you score {last[self.seat]}"
-                f" (total {view['totals'][self.seat]}). Press Enter for deal"
-                f" {view['deal'] + 1} ({view['contract']['text']})."
+            return self._(
+                "Deal {deal} is over: you score {score} (total {total})."
+                " Press Enter for deal {next} ({contract}).",
+                deal=len(view["scores"]),
+                score=last[self.seat],
+                total=view["totals"][self.seat],
+                next=view["deal"] + 1,
+                contract=CONTRACTS[view["deal"]].describe(),
             )
         turn = view["turn"]
         phase = view["phase"]
@@ -359,67 +397,89 @@ class KontraktAdapter(GameAdapter):
         top_text = card_label(Card.parse(top)) if top else ""
         if turn != self.seat:
             if phase == "upcard_offer":
-                return f"{names[turn]} is asked about the upcard {top_text}…"
-            return f"{names[turn]} is playing…"
+                return self._(
+                    "{name} is asked about the upcard {card}…", name=names[turn], card=top_text
+                )
+            return self._("{name} is playing…", name=names[turn])
         if phase == "upcard_offer":
             if view["forhand"] == self.seat:
-                return f"The first upcard is {top_text}: take it, or decline."
-            return (
-                f"The upcard {top_text} is offered to you: buy it (plus the stock's top) or pass."
+                return self._("The first upcard is {card}: take it, or decline.", card=top_text)
+            return self._(
+                "The upcard {card} is offered to you: buy it (plus the stock's top) or pass.",
+                card=top_text,
             )
         if phase == "draw":
             if view["stock_only"] or not top:
-                return "Your turn: draw from the stock."
-            return f"Your turn: draw (from the stock) or draw discard (take {top_text})."
+                return self._("Your turn: draw from the stock.")
+            return self._(
+                "Your turn: draw (from the stock) or draw discard (take {card}).", card=top_text
+            )
         staged_note = (
-            "Staged cards are highlighted: Enter confirms, undo takes back. " if staged else ""
+            self._("Staged cards are highlighted: Enter confirms, undo takes back. ")
+            if staged
+            else ""
         )
         if view["laid"][self.seat]["complete"]:
-            return staged_note + "Lay off (layoff Th on 3), swap jokers, meld more, then discard."
-        contract = view["contract"]["text"]
+            return staged_note + self._(
+                "Lay off (layoff Th on 3), swap jokers, meld more, then discard."
+            )
+        contract = CONTRACTS[view["deal"]].describe()
         help_ = k.hint_for(view)
         if not staged and not help_["whole"] and not help_["parts"]:
-            return f"Nothing of your contract ({contract}) to lay down yet: discard (discard Qs)."
-        return staged_note + f"Lay down your contract ({contract}): meld … (hint), then discard."
+            return self._(
+                "Nothing of your contract ({contract}) to lay down yet: discard (discard Qs).",
+                contract=contract,
+            )
+        return staged_note + self._(
+            "Lay down your contract ({contract}): meld … (hint), then discard.", contract=contract
+        )
 
     def status(self, view: Mapping[str, Any]) -> Text:
         """Deal, contract, stock and whose turn; between deals, the deal that ended."""
         end = self._ended(view)
         if end is not None:
-            out = Text(f" Kontraktsrummy · deal {end['deal'] + 1} of 7 · ")
-            out.append(f"contract: {CONTRACTS[end['deal']]}", style="bold cyan")
+            out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=end["deal"] + 1))
+            contract = CONTRACTS[end["deal"]].describe()
+            out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
             out.append(" · ")
-            out.append("the deal is over: press Enter for the next", style="bold")
+            out.append(self._("the deal is over: press Enter for the next"), style="bold")
             return out
-        out = Text(f" Kontraktsrummy · deal {view['deal'] + 1} of 7 · ")
-        out.append(f"contract: {view['contract']['text']}", style="bold cyan")
-        out.append(f" · stock {view['stock_size']} · ")
-        return append_turn(out, view, self.seat, "deal over" if self.between_deals else None)
+        out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=view["deal"] + 1))
+        contract = CONTRACTS[view["deal"]].describe()
+        out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
+        out.append(self._(" · stock {stock} · ", stock=view["stock_size"]))
+        paused = self._("deal over") if self.between_deals else None
+        return append_turn(out, view, self.seat, paused, self.lang)
 
     def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
         table = players_table(
-            "▶ to act · D dealer · g groups, r runs",
-            ("cards", "right"),
-            ("laid", "left"),
-            ("total", "right"),
+            self._("▶ to act · D dealer · g groups, r runs"),
+            (self._("cards"), "right"),
+            (self._("laid"), "left"),
+            (self._("total"), "right"),
+            lang=self.lang,
         )
         end = self._ended(view)
         real = view.get("staged_from") or view  # staged melds are not laid yet
         for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat])
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
             if end is not None:  # the deal that ended, until the person goes on
                 cards = str(len(end["hands"][seat]))
-                progress = "went out" if end["out"] == seat else f"+{end['penalties'][seat]}"
+                progress = (
+                    self._("went out") if end["out"] == seat else f"+{end['penalties'][seat]}"
+                )
                 table.add_row("", who, cards, progress, str(end["totals"][seat]))
                 continue
             laid = real["laid"][seat]
-            progress = "[green]✓ down[/green]" if laid["complete"] else _progress(laid, view)
+            progress = (
+                self._("[green]✓ down[/green]") if laid["complete"] else self._progress(laid, view)
+            )
             cards = str(real["hand_sizes"][seat])
             if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
                 cards = f"{cards}→{view['hand_sizes'][seat]}"
                 if view["laid"][seat] != laid:
-                    progress = "[yellow]staged[/yellow]"
+                    progress = self._("[yellow]staged[/yellow]")
             table.add_row(mark, who, cards, progress, str(view["totals"][seat]))
         return table
 
@@ -447,24 +507,25 @@ class KontraktAdapter(GameAdapter):
                 return self._deal_summary(ended[-1], view)
         lines: list[RenderableType] = []
         pile = view["discard_pile"]
-        head = Text("Discard pile: ")
+        head = Text(self._("Discard pile: "))
         if pile:
             head.append_text(card_text(pile[-1]))
-            head.append(f"  ({len(pile)} card{'s' if len(pile) != 1 else ''})", style="dim")
+            count = Plural("{n} card", "{n} cards", len(pile)).translated(self.lang)
+            head.append(f"  ({count})", style="dim")
         else:
-            head.append("empty", style="dim")
-        head.append(f"   Stock: {view['stock_size']}")
+            head.append(self._("empty"), style="dim")
+        head.append(self._("   Stock: {stock}", stock=view["stock_size"]))
         if view["phase"] == "upcard_offer" and view["offer_to"] is not None:
             asked = view["players"][view["offer_to"]]
-            head.append(f"   Upcard offered to {asked}", style="bold yellow")
+            head.append(self._("   Upcard offered to {name}", name=asked), style="bold yellow")
         if view["picked_up"]:
-            head.append("   (just taken: ", style="dim")
+            head.append(self._("   (just taken: "), style="dim")
             head.append_text(card_text(view["picked_up"]))
             head.append(")", style="dim")
         lines.append(head)
         melds = view["table"]
         if not melds:
-            lines.append(Text("No melds on the table yet.", style="dim"))
+            lines.append(Text(self._("No melds on the table yet."), style="dim"))
         lines += self._meld_rows(melds, view["players"], Counter(new))
         return Group(*lines)
 
@@ -478,7 +539,7 @@ class KontraktAdapter(GameAdapter):
             if not mine:
                 continue
             row = Text()
-            row.append(("You" if seat == self.seat else name) + ": ", style="bold")
+            row.append((self.you() if seat == self.seat else name) + ": ", style="bold")
             for i, m in enumerate(mine):
                 if i:
                     row.append("   ")
@@ -488,14 +549,24 @@ class KontraktAdapter(GameAdapter):
         return rows
 
     def _deal_summary(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> RenderableType:
-        names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
-        who = names[end["out"]] if end["out"] is not None else "nobody (the stock ran out)"
-        title = Text(f"Deal {end['deal'] + 1} of 7 is over: {who} went out.", style="bold yellow")
+        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+        if end["out"] is not None:
+            said = self._(
+                "Deal {deal} of 7 is over: {name} went out.",
+                deal=end["deal"] + 1,
+                name=names[end["out"]],
+            )
+        else:
+            said = self._(
+                "Deal {deal} of 7 is over: nobody (the stock ran out) went out.",
+                deal=end["deal"] + 1,
+            )
+        title = Text(said, style="bold yellow")
         table = Table(box=None, padding=(0, 1))
-        table.add_column("player")
-        table.add_column("cards left")
-        table.add_column("penalty", justify="right")
-        table.add_column("total", justify="right")
+        table.add_column(self._("player"))
+        table.add_column(self._("cards left"))
+        table.add_column(self._("penalty"), justify="right")
+        table.add_column(self._("total"), justify="right")
         for seat, name in enumerate(names):
             table.add_row(
                 name,
@@ -503,12 +574,12 @@ class KontraktAdapter(GameAdapter):
                 str(end["penalties"][seat]),
                 str(end["totals"][seat]),
             )
-        foot = Text("F4 shows the whole score sheet.", style="dim")
+        foot = Text(self._("F4 shows the whole score sheet."), style="dim")
         melds = end.get("table") or []
         final: list[RenderableType] = []
         if melds:
             final = [
-                Text("The table at the end:", style="bold"),
+                Text(self._("The table at the end:"), style="bold"),
                 *self._meld_rows(melds, view["players"], Counter()),
                 Text(""),
             ]
@@ -516,18 +587,18 @@ class KontraktAdapter(GameAdapter):
 
     def scores_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """The score sheet: each deal's penalties and the totals (K13, K14)."""
-        table = Table(title="Score sheet", expand=False)
-        table.add_column("deal")
-        table.add_column("contract")
-        names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
+        table = Table(title=self._("Score sheet"), expand=False)
+        table.add_column(self._("deal"))
+        table.add_column(self._("contract"))
+        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
         for name in names:
             table.add_column(name, justify="right")
         scores = view["scores"]
         for d in range(7):
-            row = [str(d + 1), str(CONTRACTS[d])]
+            row = [str(d + 1), CONTRACTS[d].describe().translated(self.lang)]
             row += [str(p) for p in scores[d]] if d < len(scores) else ["" for _ in names]
             table.add_row(*row)
-        table.add_row("", "total", *[str(t) for t in view["totals"]], style="bold")
+        table.add_row("", self._("total"), *[str(t) for t in view["totals"]], style="bold")
         return table
 
     def describe(
@@ -535,68 +606,86 @@ class KontraktAdapter(GameAdapter):
     ) -> Text | None:
         """One logged action or deal event in words."""
         kind = entry["type"]
-        names = ["You" if i == self.seat else n for i, n in enumerate(view["players"])]
+        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
         if kind == "deal_start":
-            out = Text(f"Deal {entry['deal'] + 1} of 7 — contract: {entry['contract']}; upcard ")
+            out = Text(
+                self._(
+                    "Deal {deal} of 7 — contract: {contract}; upcard ",
+                    deal=entry["deal"] + 1,
+                    contract=CONTRACTS[entry["deal"]].describe(),
+                )
+            )
             out.append_text(card_text(entry["upcard"]))
             out.stylize("bold cyan")
             return out
         if kind == "deal_end":
             out = Text()
-            who = names[entry["out"]] if entry["out"] is not None else "nobody"
-            out.append(f"Deal {entry['deal'] + 1} over: {who} went out. Penalties: ", "bold yellow")
+            if entry["out"] is not None:
+                said = self._(
+                    "Deal {deal} over: {name} went out. Penalties: ",
+                    deal=entry["deal"] + 1,
+                    name=names[entry["out"]],
+                )
+            else:
+                said = self._(
+                    "Deal {deal} over: nobody went out. Penalties: ", deal=entry["deal"] + 1
+                )
+            out.append(said, "bold yellow")
             out.append(_by_name(names, entry["penalties"]))
-            out.append(". Totals: ")
+            out.append(self._(". Totals: "))
             out.append(_by_name(names, entry["totals"]))
             return out
         out = Text()
-        out.append(names[entry["seat"]], style="bold")
-        shown = entry.get("shown") or []
+        name = names[entry["seat"]]
+        shown = cards_text(entry.get("shown") or [])
+        drawn = cards_text(entry.get("drawn") or [])
         if kind == "take_upcard":
-            out.append(" took the upcard ")
-            out.append_text(cards_text(shown))
+            self.sentence(out, N_("{name} took the upcard {cards}"), name, shown)
         elif kind == "decline_upcard":
-            out.append(" declined the upcard")
+            self.sentence(out, N_("{name} declined the upcard"), name)
         elif kind == "buy_upcard":
-            out.append(" bought the upcard ")
-            out.append_text(cards_text(shown))
-            out.append(" and the stock's top card")
+            self.sentence(
+                out, N_("{name} bought the upcard {cards} and the stock's top card"), name, shown
+            )
             if entry.get("drawn"):
                 out.append(" (")
-                out.append_text(cards_text(entry["drawn"]))
+                out.append_text(drawn)
                 out.append(")")
         elif kind == "pass_upcard":
-            out.append(" passed on the upcard")
+            self.sentence(out, N_("{name} passed on the upcard"), name)
         elif kind == "draw":
             if entry.get("from") == "discard":
-                out.append(" took ")
-                out.append_text(cards_text(shown))
-                out.append(" from the discard pile")
+                self.sentence(out, N_("{name} took {cards} from the discard pile"), name, shown)
+            elif entry.get("drawn"):
+                self.sentence(out, N_("{name} drew from the stock: {cards}"), name, drawn)
             else:
-                out.append(" drew from the stock")
-                if entry.get("drawn"):
-                    out.append(": ")
-                    out.append_text(cards_text(entry["drawn"]))
+                self.sentence(out, N_("{name} drew from the stock"), name)
             if entry.get("restocked"):
-                out.append(" (the discard pile was shuffled into a new stock)", style="dim")
+                out.append(self._(" (the discard pile was shuffled into a new stock)"), style="dim")
         elif kind == "meld":
-            out.append(" laid down ")
-            out.append_text(Text(" | ").join(cards_text(m) for m in entry["melds"]))
+            laid = Text(" | ").join(cards_text(m) for m in entry["melds"])
+            self.sentence(out, N_("{name} laid down {cards}"), name, laid)
         elif kind == "layoff":
-            out.append(" laid off ")
-            out.append_text(card_text(entry["card"]))
-            out.append(f" on #{entry['meld']}")
+            card = card_text(entry["card"])
+            self.sentence(
+                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=entry["meld"]
+            )
         elif kind == "swap_joker":
-            out.append(" swapped ")
-            out.append_text(card_text(entry["card"]))
-            out.append(f" for the joker on #{entry['meld']}")
+            card = card_text(entry["card"])
+            self.sentence(
+                out,
+                N_("{name} swapped {cards} for the joker on #{meld}"),
+                name,
+                card,
+                meld=entry["meld"],
+            )
         elif kind == "discard":
-            out.append(" discarded ")
-            out.append_text(card_text(entry["card"]))
+            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(entry["card"]))
         else:  # pragma: no cover - an action the log does not know
+            out.append(name, style="bold")
             out.append(f" {kind}")
         if entry.get("went_out"):
-            out.append(" and went out!", style="bold yellow")
+            out.append(self._(" and went out!"), style="bold yellow")
         return out
 
     def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
@@ -605,32 +694,26 @@ class KontraktAdapter(GameAdapter):
 
     def log_key(self, view: Mapping[str, Any]) -> object:
         """Each game has its own log."""
-        return f"game {self.number}"
+        return self._("game {number}", number=self.number)
+
+    def _progress(self, laid: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+        if view["contract"]["all_at_once"]:
+            return self._("not yet")
+        contract = view["contract"]["choices"][0]
+        parts = []
+        if contract["groups"]:
+            parts.append(self._("{laid}/{of}g", laid=laid["groups"], of=contract["groups"]))
+        if contract["runs"]:
+            parts.append(self._("{laid}/{of}r", laid=laid["runs"], of=contract["runs"]))
+        return " ".join(parts)
 
 
-def _needs(need: dict[str, int]) -> str:
-    parts = []
-    if need["groups"]:
-        parts.append(f"{need['groups']} group" + ("s" if need["groups"] > 1 else ""))
-    if need["runs"]:
-        parts.append(f"{need['runs']} run" + ("s" if need["runs"] > 1 else ""))
-    return " + ".join(parts) or "nothing"
+def _needs(need: Mapping[str, int]) -> Message:
+    return describe_melds(need["groups"], need["runs"])
 
 
 def _by_name(names: Sequence[str], numbers: Sequence[int]) -> str:
     return ", ".join(f"{n} {p}" for n, p in zip(names, numbers, strict=True))
-
-
-def _progress(laid: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    if view["contract"]["all_at_once"]:
-        return "not yet"
-    contract = view["contract"]["choices"][0]
-    parts = []
-    if contract["groups"]:
-        parts.append(f"{laid['groups']}/{contract['groups']}g")
-    if contract["runs"]:
-        parts.append(f"{laid['runs']}/{contract['runs']}r")
-    return " ".join(parts)
 
 
 def _building(

@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rummykit.cards import Card, Suit, rank_text
+from rummykit.i18n import DEFAULT, translate
 
 __all__ = [
     "RED",
@@ -30,6 +31,7 @@ __all__ = [
     "card_text",
     "cards_text",
     "hand_text",
+    "join_names",
     "meld_text",
     "sort_hand",
 ]
@@ -126,21 +128,39 @@ def hand_text(hand: Iterable[str], by: SortOrder = "suit") -> Text:
     return out
 
 
-def append_turn(out: Text, view: Mapping[str, Any], me: int, paused: str | None = None) -> Text:
+def join_names(names: Sequence[str], lang: str = DEFAULT) -> str:
+    """Names as a list in words: "Anna", "Anna and Bo", "Anna, Bo and Cilla".
+
+    >>> join_names(["Anna", "Bo", "Cilla"]), join_names(["Anna", "Bo"], "sv")
+    ('Anna, Bo and Cilla', 'Anna och Bo')
+    """
+    if len(names) < 2:
+        return "".join(names)
+    return translate("{names} and {last}", lang, names=", ".join(names[:-1]), last=names[-1])
+
+
+def append_turn(
+    out: Text,
+    view: Mapping[str, Any],
+    me: int,
+    paused: str | None = None,
+    lang: str = DEFAULT,
+) -> Text:
     """Add whose turn it is to a status line: game over, ``paused`` (between deals),
     your turn, or the player to act."""
     if view["over"]:
-        out.append("game over", style="bold")
+        out.append(translate("game over", lang), style="bold")
     elif paused is not None:
         out.append(paused, style="bold")
     elif view["turn"] == me:
-        out.append("your turn", style="bold green")
+        out.append(translate("your turn", lang), style="bold green")
     else:
-        out.append(f"to act: {view['players'][view['turn']]}", style="bold")
+        who = view["players"][view["turn"]]
+        out.append(translate("to act: {name}", lang, name=who), style="bold")
     return out
 
 
-def players_table(caption: str, *columns: tuple[str, JustifyMethod]) -> Table:
+def players_table(caption: str, *columns: tuple[str, JustifyMethod], lang: str = DEFAULT) -> Table:
     """The players panel's table: a turn mark, the player, then ``columns``
     as (heading, justify)."""
     table = Table(
@@ -154,7 +174,7 @@ def players_table(caption: str, *columns: tuple[str, JustifyMethod]) -> Table:
         caption_style="dim",
     )
     table.add_column("", width=1, no_wrap=True)
-    table.add_column("player", no_wrap=True, overflow="ellipsis", ratio=1)
+    table.add_column(translate("player", lang), no_wrap=True, overflow="ellipsis", ratio=1)
     for heading, justify in columns:  # headings whole, cells on one line (80x24 fits)
         table.add_column(heading, justify=justify, no_wrap=True, min_width=len(heading))
     return table

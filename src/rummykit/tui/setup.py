@@ -1,4 +1,8 @@
-"""Set up a game for terminal play: names, bots, adapter and controller, from the registry."""
+"""Set up a game for terminal play: names, bots, adapter and controller, from the registry.
+
+``lang`` (``sv`` or ``en``) is the language the person reads; the command line
+passes ``--lang`` (default: ``RUMMYKIT_LANG``, else the locale).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from pathlib import Path
 
 from rummykit import games
 from rummykit.bots import Bot
+from rummykit.errors import MessageError
+from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import RecordError, load_record
 from rummykit.tui.controller import BOT_NAMES, Controller, GameAdapter
 
@@ -28,11 +34,16 @@ def bot_levels(game: str, spec: str | None, bots: int) -> list[str]:
     if len(wanted) == 1:
         wanted *= bots
     if len(wanted) != bots:
-        raise ValueError(f"--bots names one level, or one for each of the {bots} bots")
+        raise MessageError(N_("--bots names one level, or one for each of the {n} bots"), n=bots)
     levels = known.bot_levels()
     for level in wanted:
         if level not in levels:
-            raise ValueError(f"no {game} bot called {level!r}: the levels are {', '.join(levels)}")
+            raise MessageError(
+                N_("no {game} bot called {level}: the levels are {levels}"),
+                game=game,
+                level=repr(level),
+                levels=", ".join(levels),
+            )
     return wanted
 
 
@@ -42,10 +53,12 @@ def make_controller(
     players: int | None = None,
     seed: int | None = None,
     bots: str | Sequence[str] | None = None,
-    name: str = "You",
+    name: str | None = None,
     records: str | Path = "records",
+    lang: str = DEFAULT,
 ) -> Controller:
-    """A controller for ``name`` at seat 0 against bots; ValueError for a bad setup."""
+    """A controller for ``name`` (default: "You" in ``lang``) at seat 0 against bots,
+    speaking ``lang``; ValueError for a bad setup."""
     spec = games.get(game)
     n = spec.default_players if players is None else players
     spec.check_players(n)
@@ -55,13 +68,16 @@ def make_controller(
     seats: list[Bot | None] = [None]
     for i, level in enumerate(chosen, start=1):
         seats.append(spec.make_bot(level, None if bot_seed is None else bot_seed + i))
-    names = [name, *BOT_NAMES[: n - 1]]
+    names = [translate("You", lang) if name is None else name, *BOT_NAMES[: n - 1]]
     adapter = spec.terminal_adapter()(names, seats, seed=seed)
     assert isinstance(adapter, GameAdapter)
+    adapter.lang = lang
     return Controller(adapter, Path(records))
 
 
-def resume_controller(path: str | Path, *, records: str | Path | None = None) -> Controller:
+def resume_controller(
+    path: str | Path, *, records: str | Path | None = None, lang: str = DEFAULT
+) -> Controller:
     """A controller for the game a record holds, where it ends (``play --resume``).
 
     The record's ``terminal`` field (written by terminal play, docs/record.md)
@@ -81,7 +97,7 @@ def resume_controller(path: str | Path, *, records: str | Path | None = None) ->
     n = len(record.players)
     person = state.get("person", 0)
     if not isinstance(person, int) or not 0 <= person < n:
-        raise RecordError(f"the record's terminal field names no seat of its {n} players")
+        raise RecordError(N_("the record's terminal field names no seat of its {n} players"), n=n)
     wanted = state.get("bots")
     levels = wanted if isinstance(wanted, list) and len(wanted) == n else [None] * n
     seed = state.get("seed")
@@ -99,11 +115,17 @@ def resume_controller(path: str | Path, *, records: str | Path | None = None) ->
     try:
         adapter = adapter_class.from_saved(record, seats, state)
     except IllegalAction as exc:
-        where = f"deal {exc.deal + 1}, action {exc.action + 1}"
         raise RecordError(
-            f"the record cannot be resumed: {where} breaks {exc.rule}: {exc.message}"
+            N_(
+                "the record cannot be resumed: deal {deal}, action {action} breaks {rule}: {reason}"
+            ),
+            deal=exc.deal + 1,
+            action=exc.action + 1,
+            rule=exc.rule,
+            reason=exc.translatable,
         ) from None
     adapter.seat = person
+    adapter.lang = lang
     folder = Path(records) if records is not None else Path(path).parent
     controller = Controller(adapter, folder)
     controller.resume_from(Path(path))

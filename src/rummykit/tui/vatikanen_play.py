@@ -20,94 +20,106 @@ from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
 from rummykit.game import Action, Event, Game
 from rummykit.games import vatikanen as v
+from rummykit.i18n import N_, Plural
 from rummykit.record import GameRecord
 from rummykit.tui.commands import VATIKANEN_WORDS, UiCommand, format_vatikanen, parse_vatikanen
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
 from rummykit.tui.render import append_turn, cards_text, meld_text, players_table
 
-__all__ = ["HELP", "VatikanenAdapter"]
+__all__ = ["HELP", "HELP_PARTS", "VatikanenAdapter"]
 
-HELP = """\
-# Vatikanen: how to play
+HELP_PARTS = (
+    N_("# Vatikanen: how to play"),
+    N_(
+        "Every message that refuses a move names the rule it applies (V1-V16): the\n"
+        "rules, by id, are in `docs/rules.md` of rummykit (what the engine decides\n"
+        "where they are silent: `docs/rules-decisions.md`)."
+    ),
+    N_(
+        "**Goal:** be the first to get rid of all your cards. The others then pay you\n"
+        "what is left in their hands (joker 25, ace 15, K Q J 10 ten each, 2-9 face\n"
+        "value) (V13)."
+    ),
+    N_(
+        "**Your turn:** either *play* cards from your hand onto the table, or *draw*\n"
+        "one card from the stock (your turn then ends) (V4)."
+    ),
+    N_(
+        "- Your **first play** (opening) must be exactly **one run** of 3 or more cards\n"
+        "  of one suit from your hand, like `7♥ 8♥ 9♥`. The table is not touched then (V7).\n"
+        "- After you have opened you may lay as many cards as you like: new melds,\n"
+        "  cards added to any meld, and you may **rearrange the whole table** as long\n"
+        "  as you add at least one card and every meld is valid afterwards (V8, V9).\n"
+        "  No card ever goes from the table back to a hand.\n"
+        "- A **run** is 3+ cards of one suit in a row (ace low A-2-3 or high Q-K-A, not\n"
+        "  K-A-2) (V5); a **group** is 3+ cards of one rank (suits may repeat) (V6)."
+    ),
+    N_("## Jokers on the table (V11, V12): what the engine does"),
+    N_(
+        "- A **joker** ★ stands for any card when it is laid. On the table it keeps\n"
+        "  standing for the card it was laid as: ★=8♥ in a run (that rank and suit),\n"
+        "  ★=8 in a group (that rank).\n"
+        "- It may move to a place where it means something else (into another meld,\n"
+        "  or to another card) only when the table you leave holds a **real card in\n"
+        "  its stead**: a real 8♥ for ★=8♥, any real 8 for ★=8. That card may come\n"
+        "  from your hand or from anywhere on the table, **even from the joker's own\n"
+        "  group**: from 5♣ 5♦ 5♠ ★ the ★ may go into a run (★ 6♥ 7♥, as 5♥), since\n"
+        "  the fives stay on the table as a group of three.\n"
+        "- **One real card frees one joker**; a freed joker must be used in a meld in\n"
+        "  the same play (it never goes to a hand). A run joker may also stay as that\n"
+        "  very card in a group of its rank (★=8♥ beside 8♣ 8♦ 8♠).\n"
+        "- The engine checks only what the table holds afterwards (V12): any\n"
+        "  arrangement of valid melds in which every table joker still stands for its\n"
+        "  card, or has been freed by its own real card.\n"
+        "- A table playing the `free_jokers` option lets table jokers move freely as\n"
+        "  wild cards (not this game's default)."
+    ),
+    N_("## The end of the stock (V14, V15)"),
+    N_(
+        "- When the stock is empty you *pass* instead of drawing (or play).\n"
+        "- **Blocked game:** when every player passes in turn with an empty stock,\n"
+        "  the game ends. The lowest hand value wins, and **each other player pays the\n"
+        "  winner the difference** between their own hand value and the winner's.\n"
+        "  Players tied for lowest share the win: they pay each other nothing, and\n"
+        "  each other player pays each of them the difference divided by the number\n"
+        "  of tied winners. (A table playing without the `blocked_game` option ends\n"
+        "  such a game with no winner and no payments.)\n"
+        "- The balances of a session carry on from game to game (zero-sum, V16)."
+    ),
+    N_("## Commands"),
+    N_(
+        "| type | does |\n"
+        "|---|---|\n"
+        "| `play 7h 8h 9h` | lay these cards; the table is arranged for you |\n"
+        "| `play 7h \\| 7h 8h 9h \\| Tc Th Ts` | lay 7h; after the first `\\|`: the **whole "
+        "new table** |\n"
+        "| Enter or `ok` | confirm the staged play (nothing is played until you confirm) |\n"
+        "| `undo` | take the staged play back |\n"
+        "| `draw` | draw a card; your turn ends |\n"
+        "| `pass` | pass (only when the stock is empty) |\n"
+        "| `hint` | the best play (most cards), put in the input line selected: Enter stages it |\n"
+        "| `sort` | sort your hand by suit or by rank |\n"
+        "| `next` | after a game: deal the next game of the session |\n"
+        "| `help` | this help |\n"
+        "| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |"
+    ),
+    N_(
+        "**Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits\n"
+        "`c d h s` (clubs, diamonds, hearts, spades); `*` is a joker (`*:8h` on a\n"
+        "table meld says what it stands for). Upper or lower case, as you like. In a\n"
+        "whole new table, write each run from low to high (`Qh Kh Ah`): a `*` stands\n"
+        "for the card of its place.\n"
+        "Start typing a card and press **Tab** (or →) to complete it from your hand."
+    ),
+    N_(
+        "**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit (asks first; the game is saved\n"
+        "and can be resumed) · Escape closes this panel."
+    ),
+)
+"""The help panel, paragraph by paragraph (each a catalog message)."""
 
-Every message that refuses a move names the rule it applies (V1-V16): the
-rules, by id, are in `docs/rules.md` of rummykit (what the engine decides
-where they are silent: `docs/rules-decisions.md`).
-
-**Goal:** be the first to get rid of all your cards. The others then pay you
-what is left in their hands (joker 25, ace 15, K Q J 10 ten each, 2-9 face
-value) (V13).
-
-**Your turn:** either *play* cards from your hand onto the table, or *draw*
-one card from the stock (your turn then ends) (V4).
-
-- Your **first play** (opening) must be exactly **one run** of 3 or more cards
-  of one suit from your hand, like `7♥ 8♥ 9♥`. The table is not touched then (V7).
-- After you have opened you may lay as many cards as you like: new melds,
-  cards added to any meld, and you may **rearrange the whole table** as long
-  as you add at least one card and every meld is valid afterwards (V8, V9).
-  No card ever goes from the table back to a hand.
-- A **run** is 3+ cards of one suit in a row (ace low A-2-3 or high Q-K-A, not
-  K-A-2) (V5); a **group** is 3+ cards of one rank (suits may repeat) (V6).
-
-## Jokers on the table (V11, V12): what the engine does
-
-- A **joker** ★ stands for any card when it is laid. On the table it keeps
-  standing for the card it was laid as: ★=8♥ in a run (that rank and suit),
-  ★=8 in a group (that rank).
-- It may move to a place where it means something else (into another meld,
-  or to another card) only when the table you leave holds a **real card in
-  its stead**: a real 8♥ for ★=8♥, any real 8 for ★=8. That card may come
-  from your hand or from anywhere on the table, **even from the joker's own
-  group**: from 5♣ 5♦ 5♠ ★ the ★ may go into a run (★ 6♥ 7♥, as 5♥), since
-  the fives stay on the table as a group of three.
-- **One real card frees one joker**; a freed joker must be used in a meld in
-  the same play (it never goes to a hand). A run joker may also stay as that
-  very card in a group of its rank (★=8♥ beside 8♣ 8♦ 8♠).
-- The engine checks only what the table holds afterwards (V12): any
-  arrangement of valid melds in which every table joker still stands for its
-  card, or has been freed by its own real card.
-- A table playing the `free_jokers` option lets table jokers move freely as
-  wild cards (not this game's default).
-
-## The end of the stock (V14, V15)
-
-- When the stock is empty you *pass* instead of drawing (or play).
-- **Blocked game:** when every player passes in turn with an empty stock,
-  the game ends. The lowest hand value wins, and **each other player pays the
-  winner the difference** between their own hand value and the winner's.
-  Players tied for lowest share the win: they pay each other nothing, and
-  each other player pays each of them the difference divided by the number
-  of tied winners. (A table playing without the `blocked_game` option ends
-  such a game with no winner and no payments.)
-- The balances of a session carry on from game to game (zero-sum, V16).
-
-## Commands
-
-| type | does |
-|---|---|
-| `play 7h 8h 9h` | lay these cards; the table is arranged for you |
-| `play 7h \\| 7h 8h 9h \\| Tc Th Ts` | lay 7h; after the first `\\|`: the **whole new table** |
-| Enter or `ok` | confirm the staged play (nothing is played until you confirm) |
-| `undo` | take the staged play back |
-| `draw` | draw a card; your turn ends |
-| `pass` | pass (only when the stock is empty) |
-| `hint` | the best play (most cards), put in the input line selected: Enter stages it |
-| `sort` | sort your hand by suit or by rank |
-| `next` | after a game: deal the next game of the session |
-| `help` | this help |
-| `quit` | leave: the record is saved, `rummykit play --resume FILE` carries on |
-
-**Cards** are written rank then suit: `7h`, `Th` or `10h`, `Qs`, `Ad`; suits
-`c d h s` (clubs, diamonds, hearts, spades); `*` is a joker (`*:8h` on a
-table meld says what it stands for). Upper or lower case, as you like. In a
-whole new table, write each run from low to high (`Qh Kh Ah`): a `*` stands
-for the card of its place.
-Start typing a card and press **Tab** (or →) to complete it from your hand.
-
-**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit (asks first; the game is saved
-and can be resumed) · Escape closes this panel.
-"""
+HELP = "\n\n".join(HELP_PARTS) + "\n"
+"""The help panel in English."""
 
 
 class VatikanenAdapter(GameAdapter):
@@ -236,7 +248,12 @@ class VatikanenAdapter(GameAdapter):
         game = self.session.next_game()
         first = game.players[game.to_act] if game.to_act is not None else "?"
         dealer = game.players[game.dealer]
-        return f"Game {game.number} is dealt. The dealer is {dealer}; the first to play is {first}."
+        return self._(
+            "Game {number} is dealt. The dealer is {dealer}; the first to play is {first}.",
+            number=game.number,
+            dealer=dealer,
+            first=first,
+        )
 
     def record(self) -> GameRecord:
         """The whole session so far as one record (one deal per game)."""
@@ -253,80 +270,117 @@ class VatikanenAdapter(GameAdapter):
         assert isinstance(engine, v.Session)
         game = engine.game
         if game.over:
-            return Reply("the game is over: type next for the next game", "info")
+            return Reply(self._("the game is over: type next for the next game"), "info")
         play = game.best_play(self.seat)
         if play is not None and game is self.current:
             self._hint = (self._position(), play)
         if play is None:
             what = "draw" if game.stock_size else "pass"
-            opened = game.opened(self.seat)
-            why = "no play is possible" if opened else "no run of 3+ cards to open with"
-            return Reply(f"hint: {why}: {what} (Enter does it)", "info", prefill=what)
+            if game.opened(self.seat):
+                text = self._("hint: no play is possible: {command} (Enter does it)", command=what)
+            else:
+                text = self._(
+                    "hint: no run of 3+ cards to open with: {command} (Enter does it)",
+                    command=what,
+                )
+            return Reply(text, "info", prefill=what)
         cards = " ".join(str(c.plain()) for c in play.add)
         shown = cards_text([str(c.plain()) for c in play.add]).plain
         n = len(play.add)
         if not game.opened(self.seat):
-            text = f"hint: open with these {n} cards: {shown} (Enter stages it)"
-        elif n == 1:
-            text = f"hint: play this card: {shown} (Enter stages it)"
+            text = self._(
+                "hint: open with these {n} cards: {cards} (Enter stages it)", n=n, cards=shown
+            )
         else:
-            text = f"hint: play these {n} cards: {shown} (Enter stages it)"
+            text = Plural(
+                "hint: play this card: {cards} (Enter stages it)",
+                "hint: play these {n} cards: {cards} (Enter stages it)",
+                n,
+                cards=shown,
+            ).translated(self.lang)
         return Reply(text, "info", prefill=f"play {cards}")
 
     def help_text(self) -> str:
-        """The help panel."""
-        return HELP
+        """The help panel, in the adapter's language."""
+        return "\n\n".join(self._(part) for part in HELP_PARTS) + "\n"
 
     # ------------------------------------------------------------ pictures
 
     def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
         """What to do now."""
         if view["over"]:
-            return self._end_text(view) + " Press Enter (next) for the next game, or quit."
+            return self._(
+                "{end} Press Enter (next) for the next game, or quit.", end=self._end_text(view)
+            )
         turn = view["turn"]
         if turn != self.seat:
-            return f"{view['players'][turn]} is playing…"
+            return self._("{name} is playing…", name=view["players"][turn])
         if staged:
-            return "Your play is staged (highlighted): Enter confirms it, undo takes it back."
-        stock = "draw" if view["stock_size"] else "pass (the stock is empty)"
-        if not view["opened"][self.seat]:
-            return (
-                f"Your turn: open with one run of 3+ cards (play 7h 8h 9h), or {stock}."
-                " hint shows one."
+            return self._(
+                "Your play is staged (highlighted): Enter confirms it, undo takes it back."
             )
-        return f"Your turn: play cards (play 7h 8h 9h), or {stock}. hint shows the best play."
+        if not view["opened"][self.seat]:
+            if view["stock_size"]:
+                return self._(
+                    "Your turn: open with one run of 3+ cards (play 7h 8h 9h), or draw."
+                    " hint shows one."
+                )
+            return self._(
+                "Your turn: open with one run of 3+ cards (play 7h 8h 9h), or pass"
+                " (the stock is empty). hint shows one."
+            )
+        if view["stock_size"]:
+            return self._(
+                "Your turn: play cards (play 7h 8h 9h), or draw. hint shows the best play."
+            )
+        return self._(
+            "Your turn: play cards (play 7h 8h 9h), or pass (the stock is empty)."
+            " hint shows the best play."
+        )
 
     def _end_text(self, view: Mapping[str, Any]) -> str:
         end = view["end"]
         names = view["players"]
         if end["reason"] == "out":
             w = end["winners"][0]
-            who = "You" if w == self.seat else names[w]
-            return f"Game over: {who} went out and won {end['payments'][w]}."
+            who = self.you() if w == self.seat else names[w]
+            return self._(
+                "Game over: {name} went out and won {amount}.", name=who, amount=end["payments"][w]
+            )
         if end["reason"] == "blocked":
             who = ", ".join(names[w] for w in end["winners"])
-            return f"Game over: the game is blocked; lowest hand: {who}."
-        return "Game over: blocked, no winner."
+            return self._("Game over: the game is blocked; lowest hand: {names}.", names=who)
+        return self._("Game over: blocked, no winner.")
 
     def status(self, view: Mapping[str, Any]) -> Text:
         """Game number, stock and whose turn."""
-        out = Text(f" Vatikanen · game {view['game_number']} · stock {view['stock_size']} · ")
-        return append_turn(out, view, self.seat)
+        out = Text(
+            self._(
+                " Vatikanen · game {number} · stock {stock} · ",
+                number=view["game_number"],
+                stock=view["stock_size"],
+            )
+        )
+        return append_turn(out, view, self.seat, lang=self.lang)
 
     def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""
         table = players_table(
-            "▶ to act · D dealer", ("cards", "right"), ("opened", "center"), ("balance", "right")
+            self._("▶ to act · D dealer"),
+            (self._("cards"), "right"),
+            (self._("opened"), "center"),
+            (self._("balance"), "right"),
+            lang=self.lang,
         )
         real = view.get("staged_from") or view  # staged cards are not played yet
         for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat])
-            opened = "yes" if real["opened"][seat] else "no"
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+            opened = self._("yes") if real["opened"][seat] else self._("no")
             cards = str(real["hand_sizes"][seat])
             if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
                 cards = f"{cards}→{view['hand_sizes'][seat]}"
                 if not real["opened"][seat]:
-                    opened = "[yellow]staged[/yellow]"
+                    opened = self._("[yellow]staged[/yellow]")
             table.add_row(mark, who, cards, opened, _money(real["balances"][seat]))
         return table
 
@@ -334,12 +388,15 @@ class VatikanenAdapter(GameAdapter):
         """The table's melds, side by side when there are many."""
         melds = view["table"]
         if not melds:
-            return Text("The table is empty: the first play must be one run (V7).", style="dim")
+            return Text(
+                self._("The table is empty: the first play must be one run (V7)."), style="dim"
+            )
         pending = Counter(new)
         texts = [meld_text(m, pending) for m in melds]
         count = sum(len(m) for m in melds)
-        what = "1 meld" if len(melds) == 1 else f"{len(melds)} melds"
-        head = Text(f"{what}, {count} cards", style="dim")
+        what = Plural("{n} meld", "{n} melds", len(melds)).translated(self.lang)
+        cards = Plural("{n} card", "{n} cards", count).translated(self.lang)
+        head = Text(self._("{melds}, {cards}", melds=what, cards=cards), style="dim")
         return Group(head, Columns(texts, padding=(0, 3)))
 
     def describe(
@@ -349,23 +406,28 @@ class VatikanenAdapter(GameAdapter):
         name = self._name(entry["seat"], view)
         kind = entry["type"]
         out = Text()
-        out.append(name, style="bold")
         if kind == "draw":
-            out.append(" drew ")
-            out.append_text(cards_text([entry["card"]]) if "card" in entry else Text("a card"))
+            if "card" in entry:
+                self.sentence(out, N_("{name} drew {cards}"), name, cards_text([entry["card"]]))
+            else:
+                self.sentence(out, N_("{name} drew a card"), name)
         elif kind == "pass":
-            out.append(" passed")
+            self.sentence(out, N_("{name} passed"), name)
         else:
             added = entry["add"]
             opening = not any(
                 e["seat"] == entry["seat"] and e["type"] == "play" for e in view["log"][:index]
             )
-            out.append(f" {'opened with' if opening else 'played'} {len(added)}: ")
-            out.append_text(cards_text(added))
+            said = (
+                N_("{name} opened with {n}: {cards}")
+                if opening
+                else N_("{name} played {n}: {cards}")
+            )
+            self.sentence(out, said, name, cards_text(added), n=len(added))
         end = entry.get("end")
         if end is not None:
             out.append("\n")
-            out.append_text(_end_line(end, view, self.seat))
+            out.append_text(self._end_line(end, view))
         return out
 
     def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
@@ -374,31 +436,30 @@ class VatikanenAdapter(GameAdapter):
 
     def log_key(self, view: Mapping[str, Any]) -> object:
         """Each game of the session has its own log."""
-        return f"game {view['game_number']}"
+        return self._("game {number}", number=view["game_number"])
 
     def _name(self, seat: int, view: Mapping[str, Any]) -> str:
-        return "You" if seat == self.seat else str(view["players"][seat])
+        return self.you() if seat == self.seat else str(view["players"][seat])
+
+    def _end_line(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> Text:
+        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+        if end["reason"] == "out":
+            head = self._("{name} went out! ", name=names[end["winners"][0]])
+        elif end["reason"] == "blocked":
+            lowest = ", ".join(names[w] for w in end["winners"])
+            head = self._("Blocked: lowest hand {names}. ", names=lowest)
+        else:
+            head = self._("Blocked, no winner. ")
+        pays = ", ".join(
+            f"{n} {_money(p)}" for n, p in zip(names, end["payments"], strict=True) if p != 0
+        )
+        return Text(head + (pays or self._("no payments")), style="bold yellow")
 
 
 def _money(value: float) -> str:
     if isinstance(value, float) and not value.is_integer():
         return f"{value:+.2f}"
     return f"{int(value):+d}"
-
-
-def _end_line(end: Mapping[str, Any], view: Mapping[str, Any], seat: int) -> Text:
-    names = ["You" if i == seat else n for i, n in enumerate(view["players"])]
-    if end["reason"] == "out":
-        w = end["winners"][0]
-        head = f"{names[w]} went out! "
-    elif end["reason"] == "blocked":
-        head = "Blocked: lowest hand " + ", ".join(names[w] for w in end["winners"]) + ". "
-    else:
-        head = "Blocked, no winner. "
-    pays = ", ".join(
-        f"{n} {_money(p)}" for n, p in zip(names, end["payments"], strict=True) if p != 0
-    )
-    return Text(head + (pays or "no payments"), style="bold yellow")
 
 
 def hand_value(hand: Sequence[str]) -> int:

@@ -12,26 +12,31 @@ Who sees what (RULES.md's invariants): a finished game's record shows every
 seat's hand; an unfinished one shows one seat's view (``--seat``, default 0),
 as that player saw the game. :class:`WatchApp` draws it with the game's own
 terminal adapter (players, table, log), the keys: → or n next, ← or p back,
-PgDn / PgUp the next / previous deal, Home / End, q quits.
+PgDn / PgUp the next / previous deal, Home / End, q quits. Everything is said
+in ``lang`` (``sv`` or ``en``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Footer, RichLog, Static
 
 from rummykit import games
+from rummykit.errors import MessageError, message_of
 from rummykit.game import Game
+from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import GameRecord, IllegalAction
+from rummykit.tui.app import translate_bindings, translate_commands
 from rummykit.tui.controller import GameAdapter
 from rummykit.tui.render import hand_text
 
@@ -53,14 +58,17 @@ class Watch:
     finished game's record may (ValueError otherwise, or for no such seat).
     """
 
-    def __init__(self, record: GameRecord, seat: int | None = None) -> None:
+    def __init__(self, record: GameRecord, seat: int | None = None, lang: str = DEFAULT) -> None:
         self.record = record
+        self.lang = lang
         self.spec = games.get(record.game)
         n = len(record.players)
         if not record.deals:
-            raise ValueError("the record holds no deal to show")
+            raise MessageError(N_("the record holds no deal to show"))
         if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"there is no seat {seat}: the seats are 0 to {n - 1}")
+            raise MessageError(
+                N_("there is no seat {seat}: the seats are 0 to {last}"), seat=seat, last=n - 1
+            )
         self.steps: list[Step] = []
         self.illegal: IllegalAction | None = None
         self._games: dict[int, Game] = {}
@@ -73,6 +81,7 @@ class Watch:
         adapter = self.spec.terminal_adapter()(list(record.players), [None] * n, seed=0)
         assert isinstance(adapter, GameAdapter)
         adapter.seat = -1 if seat is None else seat  # -1: nobody is "you"
+        adapter.lang = lang
         self.adapter = adapter
 
     def _build_steps(self) -> None:
@@ -89,8 +98,7 @@ class Watch:
                     return
                 except ValueError as exc:  # RuleError, ActionError
                     rule = getattr(exc, "rule", self.spec.turn_rule)
-                    message = getattr(exc, "message", str(exc))
-                    self.illegal = IllegalAction(k, j, rule, message)
+                    self.illegal = IllegalAction(k, j, rule, message_of(exc))
                     return
 
     def game(self, index: int) -> Game:
@@ -172,21 +180,39 @@ class Watch:
         deals = len(self.record.deals)
         total = len(self.record.deals[here.deal].actions)
         if here.done == 0:
-            return f"deal {here.deal + 1} of {deals}: as dealt, before action 1 of {total}"
-        return f"deal {here.deal + 1} of {deals}: after action {here.done} of {total}"
+            return self._(
+                "deal {deal} of {deals}: as dealt, before action 1 of {total}",
+                deal=here.deal + 1,
+                deals=deals,
+                total=total,
+            )
+        return self._(
+            "deal {deal} of {deals}: after action {done} of {total}",
+            deal=here.deal + 1,
+            deals=deals,
+            done=here.done,
+            total=total,
+        )
+
+    def _(self, message: str, /, **params: object) -> str:
+        return translate(message, self.lang, **params)
 
     def note(self) -> str:
         """What the record as a whole says: finished, unfinished, or its illegal action."""
         if self.illegal is not None:
             exc = self.illegal
-            return (
-                f"The record stops being legal at deal {exc.deal + 1}, action {exc.action + 1}:"
-                f" it breaks {exc.rule}: {exc.message}"
+            return self._(
+                "The record stops being legal at deal {deal}, action {action}:"
+                " it breaks {rule}: {reason}",
+                deal=exc.deal + 1,
+                action=exc.action + 1,
+                rule=exc.rule,
+                reason=exc.translatable,
             )
         if self.finished:
-            return "The game is over: every hand is shown." if self.seat is None else ""
+            return self._("The game is over: every hand is shown.") if self.seat is None else ""
         who = self.record.players[self.seat or 0]
-        return f"The record ends mid-game: you see what {who} saw."
+        return self._("The record ends mid-game: you see what {name} saw.", name=who)
 
 
 class WatchApp(App[None]):
@@ -205,18 +231,23 @@ class WatchApp(App[None]):
     #note { height: auto; padding: 0 1; color: $warning; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n,space", "step(1)", "next", priority=True),
-        Binding("left,p,backspace", "step(-1)", "back", priority=True),
-        Binding("pagedown", "deal(1)", "next deal", priority=True),
-        Binding("pageup", "deal(-1)", "deal start", priority=True),
-        Binding("home", "go(0)", "start", priority=True),
-        Binding("end", "go(-1)", "end", priority=True),
-        Binding("q,escape", "quit", "quit", priority=True),
+        Binding("right,n,space", "step(1)", N_("next"), priority=True),
+        Binding("left,p,backspace", "step(-1)", N_("back"), priority=True),
+        Binding("pagedown", "deal(1)", N_("next deal"), priority=True),
+        Binding("pageup", "deal(-1)", N_("deal start"), priority=True),
+        Binding("home", "go(0)", N_("start"), priority=True),
+        Binding("end", "go(-1)", N_("end"), priority=True),
+        Binding("q,escape", "quit", N_("quit"), priority=True),
     ]
 
     def __init__(self, watch: Watch) -> None:
         super().__init__()
+        translate_bindings(self, watch.lang)
         self.watch_ = watch
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's command palette commands, in the watcher's language."""
+        return translate_commands(super().get_system_commands(screen), self.watch_.lang)
 
     def compose(self) -> ComposeResult:
         """The panels."""
@@ -234,10 +265,11 @@ class WatchApp(App[None]):
 
     def on_mount(self) -> None:
         """Draw the first position."""
-        self.title = f"rummykit replay · {self.watch_.adapter.title}"
-        self.query_one("#players", Static).border_title = "Players"
-        self.query_one("#log", RichLog).border_title = "Log"
-        self.query_one("#table-box", VerticalScroll).border_title = "Table"
+        w = self.watch_
+        self.title = f"rummykit replay · {w.adapter.title}"
+        self.query_one("#players", Static).border_title = w._("Players")
+        self.query_one("#log", RichLog).border_title = w._("Log")
+        self.query_one("#table-box", VerticalScroll).border_title = w._("Table")
         self.redraw()
 
     def redraw(self) -> None:
@@ -255,10 +287,10 @@ class WatchApp(App[None]):
         hands: list[RenderableType] = []
         for name, hand in w.hands():
             line = Text(f"{name}: ", style="bold")
-            line.append_text(hand_text(hand) if hand else Text("no cards", style="dim"))
+            line.append_text(hand_text(hand) if hand else Text(w._("no cards"), style="dim"))
             hands.append(line)
         box = self.query_one("#hands", Static)
-        box.border_title = "Every hand" if w.seat is None else "Hand"
+        box.border_title = w._("Every hand") if w.seat is None else w._("Hand")
         box.update(Group(*hands))
         log = self.query_one("#log", RichLog)
         log.clear()
@@ -268,7 +300,7 @@ class WatchApp(App[None]):
                 said = adapter.describe(entry, i, view)
                 if said is not None:
                     log.write(said)
-        keys = "→ next · ← back · PgDn next deal · PgUp deal start · Home · End · q quits"
+        keys = w._("→ next · ← back · PgDn next deal · PgUp deal start · Home · End · q quits")
         note = w.note()
         self.query_one("#note", Static).update(f"{note}\n{keys}" if note else keys)
 
@@ -293,7 +325,7 @@ def _empty() -> Counter[str]:
     return Counter()
 
 
-def watch(record: GameRecord, seat: int | None = None) -> int:
-    """Run the watch app on ``record``; the exit code of ``replay --show``."""
-    WatchApp(Watch(record, seat)).run()
+def watch(record: GameRecord, seat: int | None = None, lang: str = DEFAULT) -> int:
+    """Run the watch app on ``record``, speaking ``lang``; the exit code of ``replay --show``."""
+    WatchApp(Watch(record, seat, lang)).run()
     return 0

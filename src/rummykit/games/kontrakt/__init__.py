@@ -53,6 +53,7 @@ from rummykit.games.kontrakt.records import from_record
 from rummykit.games.kontrakt.state import Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
 from rummykit.games.spec import GameSpec, OptionValue
+from rummykit.i18n import N_
 
 __all__ = [
     "CARDS_EACH",
@@ -116,8 +117,8 @@ SPEC = GameSpec(
     players_rule="K1",
     turn_rule="K8",
     higher_is_better=False,
-    score_name="penalty",
-    score_note="total of the seven deals (K13, K14); lower is better",
+    score_name=N_("penalty"),
+    score_note=N_("total of the seven deals (K13, K14); lower is better"),
     sessions=False,
     house_rules=HOUSE_RULES,
     bot_modules=(

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rummykit.cards import Card
-from rummykit.errors import ActionError
+from rummykit.errors import ActionError, message_of
+from rummykit.i18n import N_
 
 __all__ = [
     "Action",
@@ -195,11 +196,11 @@ _SIMPLE: dict[str, type[TakeUpcard | DeclineUpcard | BuyUpcard | PassUpcard]] = 
 
 def _card(value: object, name: str) -> Card:
     if not isinstance(value, str):
-        raise ActionError(f"'{name}' must be one card written as text, like '7h'")
+        raise ActionError(N_("'{field}' must be one card written as text, like '7h'"), field=name)
     try:
         return Card.parse(value)
     except ValueError as exc:
-        raise ActionError(f"'{name}': {exc}") from None
+        raise ActionError(N_("'{field}': {error}"), field=name, error=message_of(exc)) from None
 
 
 def action_from_json(data: Mapping[str, object]) -> Action:
@@ -207,33 +208,37 @@ def action_from_json(data: Mapping[str, object]) -> Action:
     seat = data.get("seat")
     kind = data.get("type")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ActionError("an action needs an integer 'seat'")
+        raise ActionError(N_("an action needs an integer 'seat'"))
     if kind in _SIMPLE:
         return _SIMPLE[kind](seat)
     if kind == "draw":
         source = data.get("from", "stock")
         if source not in ("stock", "discard"):
-            raise ActionError("a draw is 'from' the 'stock' or the 'discard' pile")
+            raise ActionError(N_("a draw is 'from' the 'stock' or the 'discard' pile"))
         restock = data.get("restock")
         if restock is not None:
             if not isinstance(restock, list):
-                raise ActionError("'restock' must be a list of cards")
+                raise ActionError(N_("'restock' must be a list of cards"))
             return Draw(seat, source, tuple(_card(c, "restock") for c in restock))
         return Draw(seat, source)
     if kind == "meld":
         melds = data.get("melds")
         if not isinstance(melds, list) or not melds:
-            raise ActionError("a meld action needs 'melds': a list of melds, each a list of cards")
+            raise ActionError(
+                N_("a meld action needs 'melds': a list of melds, each a list of cards")
+            )
         out = []
         for m in melds:
             if not isinstance(m, list):
-                raise ActionError("each meld is a list of cards")
+                raise ActionError(N_("each meld is a list of cards"))
             out.append(tuple(_card(c, "melds") for c in m))
         return LayDown(seat, tuple(out))
     if kind in ("layoff", "swap_joker"):
         meld = data.get("meld")
         if not isinstance(meld, int) or isinstance(meld, bool):
-            raise ActionError(f"a {kind} names the table meld by its number in 'meld'")
+            raise ActionError(
+                N_("a {kind} names the table meld by its number in 'meld'"), kind=kind
+            )
         card = _card(data.get("card"), "card")
         if kind == "swap_joker":
             return SwapJoker(seat, card, meld)
@@ -242,6 +247,9 @@ def action_from_json(data: Mapping[str, object]) -> Action:
     if kind == "discard":
         return Discard(seat, _card(data.get("card"), "card"))
     raise ActionError(
-        f"{kind!r} is not a Kontrakt action: the actions are take_upcard, decline_upcard,"
-        " buy_upcard, pass_upcard, draw, meld, layoff, swap_joker and discard"
+        N_(
+            "{kind} is not a Kontrakt action: the actions are take_upcard, decline_upcard,"
+            " buy_upcard, pass_upcard, draw, meld, layoff, swap_joker and discard"
+        ),
+        kind=repr(kind),
     )

@@ -10,6 +10,8 @@ seven of K4; the seventh may be met two ways and is laid all at once (K12).
 >>> from rummykit.cards import parse_cards
 >>> str(CONTRACTS[1])
 '1 group + 1 run'
+>>> CONTRACTS[6].describe().translated("sv")
+'3 tretal eller 3 färgföljder, allt på en gång'
 >>> hand = parse_cards("7h 7d 7s 4c 5c 6c Kd 2s * 9h")
 >>> [" ".join(map(str, m)) for m in find_melds(hand, groups=1, runs=1)]
 ['7d 7h 7s', '4c 5c 6c']
@@ -23,12 +25,14 @@ from dataclasses import dataclass
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.games.kontrakt.view import ContractJSON
+from rummykit.i18n import N_, Message, Plural
 from rummykit.melds import MeldKind
 
 __all__ = [
     "CONTRACTS",
     "Contract",
     "candidate_melds",
+    "describe_melds",
     "find_melds",
     "largest_part",
 ]
@@ -58,8 +62,17 @@ class Contract:
         return self.choices[0][1]
 
     def __str__(self) -> str:
-        text = " or ".join(_describe(g, r) for g, r in self.choices)
-        return text + (", all at once" if self.all_at_once else "")
+        return str(self.describe())
+
+    def describe(self) -> Message:
+        """The contract in words, to read in any language ("2 groups", "2 tretal")."""
+        parts = [describe_melds(g, r) for g, r in self.choices]
+        text = parts[0]
+        for other in parts[1:]:
+            text = Message(N_("{first} or {second}"), first=text, second=other)
+        if self.all_at_once:
+            return Message(N_("{contract}, all at once"), contract=text)
+        return text
 
     def to_json(self) -> ContractJSON:
         """The contract as plain data for views (``number``: the deal, 1-7)."""
@@ -71,13 +84,21 @@ class Contract:
         }
 
 
-def _describe(groups: int, runs: int) -> str:
-    parts = []
+def describe_melds(groups: int, runs: int) -> Message:
+    """``groups`` groups and ``runs`` runs in words ("1 group + 2 runs"; "nothing" for none).
+
+    >>> describe_melds(1, 2).translated("sv"), str(describe_melds(0, 0))
+    ('1 tretal + 2 färgföljder', 'nothing')
+    """
+    g = Plural("{n} group", "{n} groups", groups)
+    r = Plural("{n} run", "{n} runs", runs)
+    if groups and runs:
+        return Message("{groups} + {runs}", groups=g, runs=r)  # no words to translate
     if groups:
-        parts.append(f"{groups} group" + ("s" if groups > 1 else ""))
+        return g
     if runs:
-        parts.append(f"{runs} run" + ("s" if runs > 1 else ""))
-    return " + ".join(parts)
+        return r
+    return Message(N_("nothing"))
 
 
 CONTRACTS: tuple[Contract, ...] = (

@@ -65,6 +65,7 @@ from rummykit.games.kontrakt.options import (
 )
 from rummykit.games.kontrakt.state import DealState, Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
+from rummykit.i18n import N_
 from rummykit.melds import KONTRAKT, Meld, MeldError, MeldKind, read_meld
 
 if TYPE_CHECKING:
@@ -437,13 +438,18 @@ class KontraktGame:
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.n_players:
-            raise RuleError("K1", f"there is no seat {seat}: seats are 0 to {self.n_players - 1}")
+            raise RuleError(
+                "K1",
+                N_("there is no seat {seat}: seats are 0 to {last}"),
+                seat=seat,
+                last=self.n_players - 1,
+            )
 
     def _check_live(self) -> None:
         if self._s.phase is Phase.OVER:
-            raise RuleError("K4", "the game is over: all seven deals have been played")
+            raise RuleError("K4", N_("the game is over: all seven deals have been played"))
         if self._s.phase is Phase.WAITING:
-            raise RuleError("K13", "this deal is over and the next has not been dealt")
+            raise RuleError("K13", N_("this deal is over and the next has not been dealt"))
 
     def _name(self, seat: int) -> str:
         return self.players[seat]
@@ -453,19 +459,21 @@ class KontraktGame:
         self._check_seat(seat)
         s = self._s
         if s.phase is not Phase.UPCARD:
-            raise RuleError("K7", "the first upcard is only offered at the start of a deal")
+            raise RuleError("K7", N_("the first upcard is only offered at the start of a deal"))
         if seat != s.offer_to:
             assert s.offer_to is not None
             who = self._name(s.offer_to)
             if forhand_only and seat != self.forhand:
-                raise RuleError("K7", f"only förhand ({who}) may take the first upcard")
-            raise RuleError("K7", f"the upcard is now offered to {who}, not to you")
+                raise RuleError(
+                    "K7", N_("only förhand ({name}) may take the first upcard"), name=who
+                )
+            raise RuleError("K7", N_("the upcard is now offered to {name}, not to you"), name=who)
         if forhand_only and seat != self.forhand:
             raise RuleError(
-                "K7", "only förhand takes or declines the upcard; you may buy it or pass"
+                "K7", N_("only förhand takes or declines the upcard; you may buy it or pass")
             )
         if not forhand_only and seat == self.forhand:
-            raise RuleError("K7", "förhand takes or declines the upcard, and does not buy it")
+            raise RuleError("K7", N_("förhand takes or declines the upcard, and does not buy it"))
 
     def _check_turn(self, seat: int, phase: Phase) -> None:
         self._check_live()
@@ -475,18 +483,24 @@ class KontraktGame:
             assert s.offer_to is not None
             raise RuleError(
                 "K7",
-                f"the first upcard is being offered: {self._name(s.offer_to)} must answer first",
+                N_("the first upcard is being offered: {name} must answer first"),
+                name=self._name(s.offer_to),
             )
         if seat != s.turn:
             if seat == s.buyer:
                 raise RuleError(
-                    "K7", "you bought the upcard: you may not lay anything down at that moment"
+                    "K7",
+                    N_("you bought the upcard: you may not lay anything down at that moment"),
                 )
-            raise RuleError("K8", f"it is not your turn: the player to act is {self._name(s.turn)}")
+            raise RuleError(
+                "K8",
+                N_("it is not your turn: the player to act is {name}"),
+                name=self._name(s.turn),
+            )
         if phase is Phase.PLAY and s.phase is Phase.DRAW:
-            raise RuleError("K8", "draw a card first: from the stock or the discard pile")
+            raise RuleError("K8", N_("draw a card first: from the stock or the discard pile"))
         if phase is Phase.DRAW and s.phase is Phase.PLAY:
-            raise RuleError("K8", "you have drawn already: lay down, lay off, or discard")
+            raise RuleError("K8", N_("you have drawn already: lay down, lay off, or discard"))
 
     # -------------------------------------------------------- the upcard (K7)
 
@@ -502,7 +516,7 @@ class KontraktGame:
         """K7: the asked player (not förhand) may take the upcard and the top of the stock."""
         self._check_offer(seat, forhand_only=False)
         if not self._s.stock:
-            raise RuleError("K7", "the stock is empty, so the upcard cannot be bought")
+            raise RuleError("K7", N_("the stock is empty, so the upcard cannot be bought"))
 
     def verify_pass_upcard(self, seat: int) -> None:
         """K7: the asked player (not förhand) may pass."""
@@ -568,26 +582,27 @@ class KontraktGame:
         self._check_turn(seat, Phase.DRAW)
         s = self._s
         if from_ not in ("stock", "discard"):
-            raise RuleError("K8", "draw from the 'stock' or the 'discard' pile")
+            raise RuleError("K8", N_("draw from the 'stock' or the 'discard' pile"))
         if from_ == "discard":
             if s.stock_only:
                 raise RuleError(
-                    "K7", "the first upcard was offered round: förhand now draws from the stock"
+                    "K7",
+                    N_("the first upcard was offered round: förhand now draws from the stock"),
                 )
             if not s.pile:
-                raise RuleError("K8", "the discard pile is empty: draw from the stock")
+                raise RuleError("K8", N_("the discard pile is empty: draw from the stock"))
             if restock is not None:
-                raise RuleError("K15", "only a draw from an empty stock shuffles a new stock")
+                raise RuleError("K15", N_("only a draw from an empty stock shuffles a new stock"))
             return
         if restock is not None:
             if s.stock:
-                raise RuleError("K15", "the stock is not empty, so no new stock is shuffled")
+                raise RuleError("K15", N_("the stock is not empty, so no new stock is shuffled"))
             if not self.options.reshuffle_stock:
-                raise RuleError("K15", "at this table an empty stock ends the deal")
+                raise RuleError("K15", N_("at this table an empty stock ends the deal"))
             want = Counter(s.deck[i] for i in s.pile[:-1])
             if Counter(c.plain() for c in restock) != want:
                 raise RuleError(
-                    "K15", "the new stock must be the discard pile without its top card"
+                    "K15", N_("the new stock must be the discard pile without its top card")
                 )
 
     def draw(
@@ -715,7 +730,9 @@ class KontraktGame:
         (i,) = take(self._s, seat, [card], "K8")
         if i == s.picked and len(s.hands[seat]) > 1 and not self.options.rediscard_pickup:
             raise RuleError(
-                "K8", f"you just took {card.plain()} from the pile: discard another card"
+                "K8",
+                N_("you just took {card} from the pile: discard another card"),
+                card=str(card.plain()),
             )
 
     def discard(self, seat: int, card: Card) -> ActionEvent | DealEnded:
@@ -783,7 +800,7 @@ class KontraktGame:
             case Discard(seat, card):
                 self.verify_discard(seat, card)
             case _:
-                raise ActionError(f"{action!r} is not a Kontrakt action")
+                raise ActionError(N_("{action} is not a Kontrakt action"), action=repr(action))
 
     def can(self, action: AnyAction) -> bool:
         """True if ``action`` is legal now (``verify`` does not raise)."""
@@ -814,7 +831,7 @@ class KontraktGame:
                 return self.swap_joker(seat, card, meld)
             case Discard(seat, card):
                 return self.discard(seat, card)
-        raise ActionError(f"{action!r} is not a Kontrakt action")
+        raise ActionError(N_("{action} is not a Kontrakt action"), action=repr(action))
 
     def legal_actions(self) -> list[Action]:
         """Legal actions of the seat to act: every kind, with representative melds.

@@ -15,6 +15,7 @@ from rummykit.cards import Card, Meaning, format_cards
 from rummykit.errors import RuleError
 from rummykit.games.kontrakt.contracts import Contract
 from rummykit.games.kontrakt.state import DealState, TableMeld
+from rummykit.i18n import N_, Message, Plural
 from rummykit.melds import KONTRAKT, Meld, MeldError, MeldKind, read_meld
 
 __all__ = [
@@ -47,8 +48,14 @@ def take(s: DealState, seat: int, cards: Sequence[Card], rule: str) -> list[int]
             held = Counter(s.deck[i] for i in s.hands[seat])[plain]
             wanted = sum(1 for c in cards if c.plain() == plain)
             if held:
-                raise RuleError(rule, f"you hold {held} {plain} but want to use {wanted}")
-            raise RuleError(rule, f"you do not hold {plain}")
+                raise RuleError(
+                    rule,
+                    N_("you hold {held} {card} but want to use {wanted}"),
+                    held=held,
+                    card=str(plain),
+                    wanted=wanted,
+                )
+            raise RuleError(rule, N_("you do not hold {card}"), card=str(plain))
     return out
 
 
@@ -57,9 +64,12 @@ def meld_of(s: DealState, number: int, rule: str) -> TableMeld:
     table = s.table
     if isinstance(number, bool) or not 0 <= number < len(table):
         if not table:
-            raise RuleError(rule, "there are no melds on the table yet")
+            raise RuleError(rule, N_("there are no melds on the table yet"))
         raise RuleError(
-            rule, f"there is no meld {number} on the table: they are 0 to {len(table) - 1}"
+            rule,
+            N_("there is no meld {number} on the table: they are 0 to {last}"),
+            number=number,
+            last=len(table) - 1,
         )
     return table[number]
 
@@ -69,13 +79,13 @@ def read_melds(
 ) -> tuple[list[Meld], list[bool]]:
     """Read each meld (K5) and decide which are contract parts (K9, K10, K12)."""
     if not melds:
-        raise RuleError("K9", "lay down at least one meld")
+        raise RuleError("K9", N_("lay down at least one meld"))
     read: list[list[Meld]] = []
     for cards in melds:
         try:
             first = read_meld(list(cards), KONTRAKT)
         except MeldError as exc:
-            raise RuleError("K5", exc.reason("K5")) from None
+            raise RuleError("K5", exc.reason_message("K5")) from None
         options = [first]
         other = _other_reading(list(cards), first)
         if other is not None:
@@ -113,18 +123,32 @@ def contract_parts(
     if contract.all_at_once:
         raise RuleError(
             "K12",
-            "in the seventh deal nothing is laid until the whole contract goes down"
-            " in one turn: 3 groups or 3 runs",
+            N_(
+                "in the seventh deal nothing is laid until the whole contract goes down"
+                " in one turn: 3 groups or 3 runs"
+            ),
         )
     need_g, need_r = contract.groups - g_have, contract.runs - r_have
     if groups <= need_g and runs <= need_r:
         return [True] * len(melds)
-    kind, count, need = ("group", groups, need_g) if groups > need_g else ("run", runs, need_r)
-    left = f"{need} more {kind}" + ("s" if need != 1 else "") if need else f"no {kind}"
+    left: Message
+    if groups > need_g:
+        count, need = groups, need_g
+        none = Message(N_("no group"))
+        left = Plural("{n} more group", "{n} more groups", need) if need else none
+    else:
+        count, need = runs, need_r
+        none = Message(N_("no run"))
+        left = Plural("{n} more run", "{n} more runs", need) if need else none
     raise RuleError(
         "K10",
-        f"your contract ({contract}) needs {left}, not {count}: further melds"
-        " only after the whole contract is down",
+        N_(
+            "your contract ({contract}) needs {left}, not {count}: further melds"
+            " only after the whole contract is down"
+        ),
+        contract=contract.describe(),
+        left=left,
+        count=count,
     )
 
 
@@ -141,7 +165,10 @@ def check_lay_down(
     if not done and len(s.hands[seat]) - len(used) < 2:
         raise RuleError(
             "K13",
-            "you cannot go out before your whole contract is down: keep two cards, one to discard",
+            N_(
+                "you cannot go out before your whole contract is down:"
+                " keep two cards, one to discard"
+            ),
         )
     return read, parts
 
@@ -151,7 +178,9 @@ def lay_off_result(
 ) -> tuple[TableMeld, Meld, int]:
     """K10: the meld laid onto, the meld it becomes, and where the card goes; or RuleError."""
     if not s.complete[seat]:
-        raise RuleError("K10", "you may lay cards off only after laying down your whole contract")
+        raise RuleError(
+            "K10", N_("you may lay cards off only after laying down your whole contract")
+        )
     target = meld_of(s, number, "K10")
     (i,) = take(s, seat, [card], "K10")
     plain = s.deck[i]
@@ -160,11 +189,13 @@ def lay_off_result(
     if as_ is not None and as_.is_joker:  # "*:Th" says the same as "Th"
         as_ = None if as_.stands_for is None else as_.stands_for.card
     if as_ is not None and not plain.is_joker and as_.plain() != plain:
-        raise RuleError("K10", "'as' is only for a joker: what it stands for")
+        raise RuleError("K10", N_("'as' is only for a joker: what it stands for"))
     if m.kind is MeldKind.GROUP:
         if plain.is_joker:
             if as_ is not None and not as_.is_joker and as_.rank != m.start:
-                raise RuleError("K10", f"a joker on meld {number} stands for its rank")
+                raise RuleError(
+                    "K10", N_("a joker on meld {number} stands for its rank"), number=number
+                )
             new = [*old, Card(0, None, Meaning(m.start))]
         else:
             new = [*old, plain]
@@ -179,34 +210,43 @@ def lay_off_result(
             else:
                 rank, want = as_.rank, as_.suit
                 if want != suit:
-                    raise RuleError("K10", f"meld {number} is a run of {suit.symbol}")
+                    raise RuleError(
+                        "K10",
+                        N_("meld {number} is a run of {suit}"),
+                        number=number,
+                        suit=suit.symbol,
+                    )
             card_at = Card(0, None, Meaning(rank, suit)) if 1 <= rank <= 13 else None
         else:
             rank = plain.rank
             card_at = plain if plain.suit == suit else None
         if card_at is None or rank not in (low - 1, high + 1) or not 1 <= rank <= 13:
-            shown = format_cards(old)
             raise RuleError(
                 "K10",
-                f"{plain if as_ is None else as_} does not fit meld {number} ({shown}):"
-                " a run grows only at its ends, the ace low (K5)",
+                N_(
+                    "{card} does not fit meld {number} ({cards}):"
+                    " a run grows only at its ends, the ace low (K5)"
+                ),
+                card=str(plain if as_ is None else as_),
+                number=number,
+                cards=format_cards(old),
             )
         new = [card_at, *old] if rank == low - 1 else [*old, card_at]
         at = 0 if rank == low - 1 else len(old)
     try:
         result = read_meld(new, KONTRAKT)
     except MeldError as exc:
-        raise RuleError("K10", exc.reason("K10")) from None
+        raise RuleError("K10", exc.reason_message("K10")) from None
     return target, result, at
 
 
 def swap_result(s: DealState, seat: int, card: Card, number: int) -> tuple[TableMeld, int, Meld]:
     """K11: the meld, the joker's place in it and the meld with the card there; or RuleError."""
     if not s.complete[seat]:
-        raise RuleError("K11", "you may take a joker only after laying your whole contract")
+        raise RuleError("K11", N_("you may take a joker only after laying your whole contract"))
     target = meld_of(s, number, "K11")
     if card.is_joker:
-        raise RuleError("K11", "a joker is swapped for the real card it stands for")
+        raise RuleError("K11", N_("a joker is swapped for the real card it stands for"))
     take(s, seat, [card], "K11")
     m = target.meld
     for pos, c in enumerate(m.cards):
@@ -219,14 +259,17 @@ def swap_result(s: DealState, seat: int, card: Card, number: int) -> tuple[Table
             try:
                 result = read_meld(new, KONTRAKT)
             except MeldError as exc:  # pragma: no cover - a real card fits where its joker sat
-                raise RuleError("K11", exc.reason("K11")) from None
+                raise RuleError("K11", exc.reason_message("K11")) from None
             return target, pos, result
     jokers = [str(c.stands_for) for c in m.cards if c.is_joker]
     if not jokers:
-        raise RuleError("K11", f"meld {number} has no joker")
+        raise RuleError("K11", N_("meld {number} has no joker"), number=number)
     raise RuleError(
         "K11",
-        f"the joker in meld {number} stands for {', '.join(jokers)}, not {card}",
+        N_("the joker in meld {number} stands for {meanings}, not {card}"),
+        number=number,
+        meanings=", ".join(jokers),
+        card=str(card),
     )
 
 

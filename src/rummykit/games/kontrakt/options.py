@@ -9,6 +9,7 @@ from typing import Any
 from rummykit.cards import Card, full_deck
 from rummykit.errors import RuleError
 from rummykit.games.spec import HouseRule, OptionValue, check_house_rules
+from rummykit.i18n import N_
 
 __all__ = [
     "CARDS_EACH",
@@ -85,7 +86,7 @@ class KontraktOptions:
 def deck_for(players: int) -> tuple[int, int]:
     """K1, K2: (packs, jokers) for ``players``: two packs and 2 jokers up to 4, else 3 and 3."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError("K1", f"Kontraktsrummy is for 2 to 8 players, not {players}")
+        raise RuleError("K1", N_("Kontraktsrummy is for 2 to 8 players, not {n}"), n=players)
     return (2, 2) if players <= 4 else (3, 3)
 
 

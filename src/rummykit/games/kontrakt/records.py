@@ -6,11 +6,12 @@ engine and returns the live game exactly where the record ends.
 
 from __future__ import annotations
 
-from rummykit.errors import ActionError, RuleError
+from rummykit.errors import ActionError, RuleError, message_of
 from rummykit.games.kontrakt.actions import action_from_json
 from rummykit.games.kontrakt.game import KontraktGame
 from rummykit.games.kontrakt.options import DEALS, KontraktOptions
 from rummykit.games.kontrakt.state import Phase
+from rummykit.i18n import N_
 from rummykit.record import GameRecord, IllegalAction, RecordError
 
 __all__ = ["from_record"]
@@ -26,10 +27,14 @@ def from_record(record: GameRecord, seed: int | None = None) -> KontraktGame:
     try:
         options = KontraktOptions.from_json(record.options)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     if len(record.deals) > DEALS:
         raise IllegalAction(
-            DEALS, 0, "K4", f"a game is seven deals, the record has {len(record.deals)}"
+            DEALS,
+            0,
+            "K4",
+            N_("a game is seven deals, the record has {n}"),
+            n=len(record.deals),
         )
     game = KontraktGame(
         list(record.players),
@@ -46,25 +51,33 @@ def from_record(record: GameRecord, seed: int | None = None) -> KontraktGame:
                     k - 1,
                     previous,
                     "K13",
-                    f"deal {k} is not over (nobody has gone out) but the record goes on",
+                    N_("deal {deal} is not over (nobody has gone out) but the record goes on"),
+                    deal=k,
                 )
             if deal.dealer != game.dealer:
                 raise IllegalAction(
                     k,
                     0,
                     "K4",
-                    f"the deal passes to the left: seat {game.dealer} deals deal {k + 1},"
-                    f" not seat {deal.dealer}",
+                    N_(
+                        "the deal passes to the left: seat {dealer} deals deal {deal},"
+                        " not seat {given}"
+                    ),
+                    dealer=game.dealer,
+                    deal=k + 1,
+                    given=deal.dealer,
                 )
         for j, data in enumerate(deal.actions):
             try:
                 action = action_from_json(data)
             except ActionError as exc:
-                raise IllegalAction(k, j, "K8", exc.message) from None
+                raise IllegalAction(k, j, "K8", exc.translatable) from None
             if game.deal != k or game.phase in (Phase.WAITING, Phase.OVER):
-                raise IllegalAction(k, j, "K13", f"deal {k + 1} is over: someone went out")
+                raise IllegalAction(
+                    k, j, "K13", N_("deal {deal} is over: someone went out"), deal=k + 1
+                )
             try:
                 game.apply(action)
             except RuleError as exc:
-                raise IllegalAction(k, j, exc.rule, exc.message) from None
+                raise IllegalAction(k, j, exc.rule, exc.translatable) from None
     return game

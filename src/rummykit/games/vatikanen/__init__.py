@@ -36,6 +36,7 @@ from rummykit.games.vatikanen.options import HOUSE_RULES
 from rummykit.games.vatikanen.records import from_record, game_deck
 from rummykit.games.vatikanen.session import Session
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
+from rummykit.i18n import N_
 
 __all__ = [
     "CARDS_PER_PLAYER",
@@ -91,8 +92,8 @@ SPEC = GameSpec(
     players_rule="V1",
     turn_rule="V4",
     higher_is_better=True,
-    score_name="score",
-    score_note="the game's zero-sum payment (V13, V15); higher is better",
+    score_name=N_("score"),
+    score_note=N_("the game's zero-sum payment (V13, V15); higher is better"),
     sessions=True,
     house_rules=HOUSE_RULES,
     bot_modules=(

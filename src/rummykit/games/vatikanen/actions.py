@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit.cards import Card, parse_cards
-from rummykit.errors import ActionError
+from rummykit.errors import ActionError, message_of
+from rummykit.i18n import N_
 
 __all__ = ["Action", "Draw", "Pass", "Play", "action_from_json"]
 
@@ -80,11 +81,13 @@ Action = Play | Draw | Pass
 
 def _cards(value: object, field: str) -> list[Card]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise ActionError(f'\'{field}\' is a list of cards written as text, like ["7h", "8h"]')
+        raise ActionError(
+            N_('\'{field}\' is a list of cards written as text, like ["7h", "8h"]'), field=field
+        )
     try:
         return parse_cards(value)
     except ValueError as exc:
-        raise ActionError(f"'{field}': {exc}") from None
+        raise ActionError(N_("'{field}': {error}"), field=field, error=message_of(exc)) from None
 
 
 def action_from_json(data: Mapping[str, object]) -> Action:
@@ -92,7 +95,7 @@ def action_from_json(data: Mapping[str, object]) -> Action:
     seat = data.get("seat")
     kind = data.get("type")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ActionError("every action names the seat that takes it: an integer 'seat'")
+        raise ActionError(N_("every action names the seat that takes it: an integer 'seat'"))
     if kind == "draw":
         return Draw(seat)
     if kind == "pass":
@@ -103,12 +106,16 @@ def action_from_json(data: Mapping[str, object]) -> Action:
         table = None
         if raw is not None:
             if not isinstance(raw, list):
-                raise ActionError("'table' is a list of melds, each a list of cards")
+                raise ActionError(N_("'table' is a list of melds, each a list of cards"))
             table = tuple(tuple(_cards(m, "table")) for m in raw)
         return Play(seat, add, table)
     if kind == "discard":
         raise ActionError(
-            "Vatikanen has no action 'discard': no card is ever discarded (V3);"
-            " a turn is play, draw or pass (V4)"
+            N_(
+                "Vatikanen has no action 'discard': no card is ever discarded (V3);"
+                " a turn is play, draw or pass (V4)"
+            )
         )
-    raise ActionError(f"Vatikanen has no action {kind!r}: a turn is play, draw or pass (V4)")
+    raise ActionError(
+        N_("Vatikanen has no action {kind}: a turn is play, draw or pass (V4)"), kind=repr(kind)
+    )

@@ -40,6 +40,7 @@ from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play
 from rummykit.games.vatikanen.events import Event, GameEnd, number
 from rummykit.games.vatikanen.table import check_opening, check_table
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
+from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN, Meld, read_meld
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ __all__ = [
     "Objective",
     "VatikanenGame",
 ]
+
+NOT_AN_ACTION = N_("{action} is not a Vatikanen action: play, draw or pass (V4)")
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 """V1: 2-5 players."""
@@ -103,12 +106,14 @@ class VatikanenGame:
         names = player_names(players)
         n = len(names)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise RuleError("V1", f"Vatikanen is for 2 to 5 players, not {n}")
+            raise RuleError("V1", N_("Vatikanen is for 2 to 5 players, not {n}"), n=n)
         if deck is None:
             deck = shuffled_deck(PACKS, JOKERS, seed)
         deck = tuple(c.plain() for c in deck)
         if Counter(deck) != Counter(full_deck(PACKS, JOKERS)):
-            raise RuleError("V2", "the deck must be two 52-card packs and two jokers, 106 cards")
+            raise RuleError(
+                "V2", N_("the deck must be two 52-card packs and two jokers, 106 cards")
+            )
         if dealer is None:
             dealer = n - 1
         if not 0 <= dealer < n:
@@ -310,13 +315,13 @@ class VatikanenGame:
         if self.end is not None:
             if self.end.reason == "out":
                 who = self.players[self.end.winners[0]]
-                raise RuleError("V13", f"the game is over: {who} went out")
-            raise RuleError("V15", "the game is over: every player passed with an empty stock")
+                raise RuleError("V13", N_("the game is over: {name} went out"), name=who)
+            raise RuleError("V15", N_("the game is over: every player passed with an empty stock"))
         if not 0 <= seat < self.n_players:
-            raise RuleError("V1", f"there is no seat {seat} at this table")
+            raise RuleError("V1", N_("there is no seat {seat} at this table"), seat=seat)
         if seat != self._turn:
             who = self.players[self._turn]
-            raise RuleError("V4", f"it is not your turn: the player to act is {who}")
+            raise RuleError("V4", N_("it is not your turn: the player to act is {name}"), name=who)
 
     def _take_from_hand(self, seat: int, cards: Sequence[Card]) -> list[int]:
         """The ids of ``cards`` in ``seat``'s hand (first copies first); RuleError if missing."""
@@ -332,10 +337,21 @@ class VatikanenGame:
                 need = sum(1 for c in cards if c == plain)
                 have = sum(1 for i in self._hands[seat] if self.deck[i] == plain)
                 if have:
-                    why = f"you play {need} copies of {plain} but hold {have}"
-                else:
-                    why = f"you do not hold {plain}"
-                raise RuleError("V4", f"{why}: you can only play cards from your hand")
+                    raise RuleError(
+                        "V4",
+                        N_(
+                            "you play {need} copies of {card} but hold {have}:"
+                            " you can only play cards from your hand"
+                        ),
+                        need=need,
+                        card=str(plain),
+                        have=have,
+                    )
+                raise RuleError(
+                    "V4",
+                    N_("you do not hold {card}: you can only play cards from your hand"),
+                    card=str(plain),
+                )
         return taken
 
     def _check_play(self, action: Play) -> tuple[list[int], list[Meld]]:
@@ -343,17 +359,23 @@ class VatikanenGame:
         self._check_turn(action.seat)
         if not action.add:
             if action.table is None:
-                raise RuleError("V4", "a play puts at least one card from your hand on the table")
+                raise RuleError(
+                    "V4", N_("a play puts at least one card from your hand on the table")
+                )
             if not self._opened[action.seat]:
                 raise RuleError(
                     "V7",
-                    "your first play must be one run of at least 3 cards from your hand;"
-                    " you add none",
+                    N_(
+                        "your first play must be one run of at least 3 cards from your hand;"
+                        " you add none"
+                    ),
                 )
             raise RuleError(
                 "V9",
-                "a play that rearranges the table must add at least one card from your hand;"
-                " to play no card, draw (or pass when the stock is empty)",
+                N_(
+                    "a play that rearranges the table must add at least one card from your hand;"
+                    " to play no card, draw (or pass when the stock is empty)"
+                ),
             )
         ids = self._take_from_hand(action.seat, action.add)
         table = self._table
@@ -379,14 +401,24 @@ class VatikanenGame:
             ):
                 raise RuleError(
                     "V11",
-                    f"{what} fits only by moving a table joker, which stays what it stands for"
-                    " until a real copy of its card takes its place",
+                    N_(
+                        "{cards} fits only by moving a table joker, which stays what it stands"
+                        " for until a real copy of its card takes its place"
+                    ),
+                    cards=what,
                 )
             if not self._table:
-                reason = "it is no run or group"
-            else:
-                reason = "no arrangement of the table and these cards is all valid melds"
-            raise RuleError("V9", f"{what} cannot go on the table: {reason}")
+                raise RuleError(
+                    "V9", N_("{cards} cannot go on the table: it is no run or group"), cards=what
+                )
+            raise RuleError(
+                "V9",
+                N_(
+                    "{cards} cannot go on the table: no arrangement of the table and these cards"
+                    " is all valid melds"
+                ),
+                cards=what,
+            )
         new = [list(m.cards) for m in melds]
         return check_table(self._table, plain, new, free_jokers=self.free_jokers)
 
@@ -398,14 +430,14 @@ class VatikanenGame:
         """Raise RuleError unless ``action`` may draw now (V4b, V14)."""
         self._check_turn(action.seat)
         if not self._stock:
-            raise RuleError("V14", "the stock is empty: play or pass")
+            raise RuleError("V14", N_("the stock is empty: play or pass"))
 
     def verify_pass(self, action: Pass) -> None:
         """Raise RuleError unless ``action`` may pass now (V14: only with an empty stock)."""
         self._check_turn(action.seat)
         if self._stock:
             raise RuleError(
-                "V14", "you may pass only when the stock is empty: play or draw instead"
+                "V14", N_("you may pass only when the stock is empty: play or draw instead")
             )
 
     def verify(self, action: AnyAction) -> None:
@@ -417,7 +449,7 @@ class VatikanenGame:
         elif isinstance(action, Pass):
             self.verify_pass(action)
         else:
-            raise ActionError(f"{action!r} is not a Vatikanen action: play, draw or pass (V4)")
+            raise ActionError(NOT_AN_ACTION, action=repr(action))
 
     def can_play(self, action: Play) -> bool:
         """True when the play is legal now."""
@@ -478,7 +510,7 @@ class VatikanenGame:
             return self.draw(action.seat)
         if isinstance(action, Pass):
             return self.pass_turn(action.seat)
-        raise ActionError(f"{action!r} is not a Vatikanen action: play, draw or pass (V4)")
+        raise ActionError(NOT_AN_ACTION, action=repr(action))
 
     def _log(
         self,

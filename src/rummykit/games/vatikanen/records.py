@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rummykit.cards import Card, full_deck
-from rummykit.errors import ActionError, RuleError
+from rummykit.errors import ActionError, RuleError, message_of
 from rummykit.games.spec import OptionValue
 from rummykit.games.vatikanen.actions import action_from_json
 from rummykit.games.vatikanen.events import number
 from rummykit.games.vatikanen.game import JOKERS, PACKS, VatikanenGame
 from rummykit.games.vatikanen.options import HOUSE_RULES, check_options
 from rummykit.games.vatikanen.session import Session
+from rummykit.i18n import N_
 from rummykit.record import GameRecord, IllegalAction, RecordError
 
 __all__ = ["from_record", "game_deck", "session_record"]
@@ -52,7 +53,7 @@ def from_record(record: GameRecord, seed: int | None = None) -> Session:
     try:
         options = check_options(record.options)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     decks = [d.deck for d in record.deals[:1]]
     dealer = record.deals[0].dealer if record.deals else None
     session = Session(record.players, seed=seed, decks=decks, dealer=dealer, **options)
@@ -64,15 +65,17 @@ def from_record(record: GameRecord, seed: int | None = None) -> Session:
                     d - 1,
                     previous,
                     "V16",
-                    "this game is not over (nobody went out, V13/V15),"
-                    " but the record starts another deal",
+                    N_(
+                        "this game is not over (nobody went out, V13/V15),"
+                        " but the record starts another deal"
+                    ),
                 )
             session.next_game(deal.deck, dealer=deal.dealer)
         for a, raw in enumerate(deal.actions):
             try:
                 session.apply(action_from_json(raw))
             except ActionError as exc:
-                raise IllegalAction(d, a, "V4", exc.message) from None
+                raise IllegalAction(d, a, "V4", exc.translatable) from None
             except RuleError as exc:
-                raise IllegalAction(d, a, exc.rule, exc.message) from None
+                raise IllegalAction(d, a, exc.rule, exc.translatable) from None
     return session

@@ -24,6 +24,7 @@ from rummykit.games.vatikanen.actions import Action, Play
 from rummykit.games.vatikanen.events import Event
 from rummykit.games.vatikanen.game import VatikanenGame, player_names
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
+from rummykit.i18n import N_
 
 if TYPE_CHECKING:
     from rummykit.record import GameRecord
@@ -80,7 +81,7 @@ class Session:
         ``deck`` and ``dealer`` (a record's deal) override the session's own.
         """
         if self.games and not self.game.over:
-            raise RuleError("V16", "finish the current game before the next one starts")
+            raise RuleError("V16", N_("finish the current game before the next one starts"))
         k = len(self.games)
         seed = self._seed if k == 0 else self._rng.randrange(2**63)
         if deck is None and k < len(self._decks):

@@ -52,7 +52,16 @@ from dataclasses import dataclass
 
 from rummykit.cards import ACE, Card, Meaning, Suit, format_cards, rank_text
 from rummykit.errors import RuleError
-from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld, run_problem
+from rummykit.i18n import N_, Message
+from rummykit.melds import (
+    RUN_ORDER,
+    VATIKANEN,
+    Meld,
+    MeldError,
+    MeldKind,
+    read_meld,
+    run_problem_message,
+)
 
 __all__ = [
     "Reading",
@@ -60,6 +69,7 @@ __all__ = [
     "check_table",
     "describe_meaning",
     "frees_allowed",
+    "meaning_message",
     "plain_counter",
     "read_as_written",
 ]
@@ -71,10 +81,20 @@ def plain_counter(cards: Sequence[Card]) -> Counter[Card]:
 
 
 def describe_meaning(meaning: Meaning) -> str:
-    """A joker's meaning for a player: '7h', or 'a 7' for a group joker."""
+    """A joker's meaning for a player: '7h', or 'a 7' for a group joker (in English:
+    :func:`meaning_message` in any language)."""
+    return str(meaning_message(meaning))
+
+
+def meaning_message(meaning: Meaning) -> Message:
+    """:func:`describe_meaning` as a catalog message.
+
+    >>> meaning_message(Meaning(7)).translated("sv"), str(meaning_message(Meaning(7, Suit(2))))
+    ('en 7', '7h')
+    """
     if meaning.suit is None:
-        return f"a {meaning}"
-    return str(meaning)
+        return Message(N_("a {rank}"), rank=str(meaning))
+    return Message("{card}", card=str(meaning))  # a card is written alike in every language
 
 
 def frees_allowed(freed: Sequence[Meaning], table_cards: Sequence[Card]) -> bool:
@@ -136,57 +156,79 @@ def _run_start(cards: Sequence[Card]) -> int | None:
     return None
 
 
-def _run_reading(cards: Sequence[Card], suit: Suit) -> Reading | str:
+LOW_TO_HIGH = N_("a run is written from low to high: write {cards}")
+
+
+def _run_reading(cards: Sequence[Card], suit: Suit) -> Reading | Message:
     """``cards``, their natural cards of ``suit``, as a run from low to high (V5), or why not."""
     start = _run_start(cards)
     if start is None:
         backwards = list(reversed(cards))
         if _run_start(backwards) is not None:
-            return f"a run is written from low to high: write {format_cards(backwards)}"
+            return Message(LOW_TO_HIGH, cards=format_cards(backwards))
         if not any(c.is_joker for c in cards):
             ordered = sorted(cards, key=lambda c: c.rank)
             if ordered[0].rank == ACE and ordered[-1].rank == 13:
                 ordered = [*ordered[1:], ordered[0]]
             if _run_start(ordered) is not None:
-                return f"a run is written from low to high: write {format_cards(ordered)}"
+                return Message(LOW_TO_HIGH, cards=format_cards(ordered))
         naturals = [(i, c) for i, c in enumerate(cards) if not c.is_joker]
         for (i, low), (j, high) in itertools.pairwise(naturals):
             if j > i + 1 and (high.rank - low.rank) % 13 == 1:
-                return (
-                    f"{format_cards(cards)} is not a run as written: a joker stands for the card"
-                    f" of its place, and no card fits between {low} and {high}"
+                return Message(
+                    N_(
+                        "{cards} is not a run as written: a joker stands for the card"
+                        " of its place, and no card fits between {low} and {high}"
+                    ),
+                    cards=format_cards(cards),
+                    low=str(low),
+                    high=str(high),
                 )
-        why = run_problem(cards, VATIKANEN)
-        if why.endswith("must follow one another"):
-            why = (
-                f"{format_cards(cards)} is not in consecutive ranks as written: a joker stands"
-                " for the card of its place, and a run goes from low to high"
+        why = run_problem_message(cards, VATIKANEN)
+        if why.template == RUN_ORDER:
+            why = Message(
+                N_(
+                    "{cards} is not in consecutive ranks as written: a joker stands"
+                    " for the card of its place, and a run goes from low to high"
+                ),
+                cards=format_cards(cards),
             )
         return why
     places = tuple(Meaning(_rank_at(start + i), suit) for i in range(len(cards)))
     for card, place in zip(cards, places, strict=True):
         label = card.stands_for
         if label is not None and label != place:
-            text = format_cards(cards)
+            where = {"cards": format_cards(cards), "joker": str(card), "place": str(place)}
             if label.suit is None:
-                return (
-                    f"in {text} the joker written {card} stands in the place of {place}:"
-                    f" in a run a joker stands for one card; write it *:{place} or *"
+                return Message(
+                    N_(
+                        "in {cards} the joker written {joker} stands in the place of {place}:"
+                        " in a run a joker stands for one card; write it *:{place} or *"
+                    ),
+                    **where,
                 )
-            return (
-                f"in {text} the joker written {card} stands in the place of {place}: a joker"
-                f" stands for the card of its place; write it *:{place} or *, or put it where"
-                f" {label} goes"
+            return Message(
+                N_(
+                    "in {cards} the joker written {joker} stands in the place of {place}:"
+                    " a joker stands for the card of its place; write it *:{place} or *,"
+                    " or put it where {label} goes"
+                ),
+                label=str(label),
+                **where,
             )
     return Reading(MeldKind.RUN, start, places)
 
 
-def _group_reading(cards: Sequence[Card], rank: int) -> Reading | str:
+def _group_reading(cards: Sequence[Card], rank: int) -> Reading | Message:
     """``cards``, their natural cards of ``rank``, as a group (V6), or why not."""
     for card in cards:
         label = card.stands_for
         if label is not None and label.rank != rank:
-            return f"a joker written {card} cannot stand in a group of {rank_text(rank)} (V6)"
+            return Message(
+                N_("a joker written {joker} cannot stand in a group of {rank} (V6)"),
+                joker=str(card),
+                rank=rank_text(rank),
+            )
     return Reading(MeldKind.GROUP, rank, (Meaning(rank),) * len(cards))
 
 
@@ -207,19 +249,21 @@ def read_as_written(cards: Sequence[Card]) -> list[Reading]:
     """
     if len(cards) < VATIKANEN.min_size:
         raise MeldError(
-            f"{format_cards(cards)} is too short: a meld has at least {VATIKANEN.min_size} cards"
+            N_("{cards} is too short: a meld has at least {n} cards"),
+            cards=format_cards(cards),
+            n=VATIKANEN.min_size,
         )
     naturals = [c for c in cards if not c.is_joker]
     if not naturals:
-        raise MeldError("a meld needs at least one natural card, not only jokers")
+        raise MeldError(N_("a meld needs at least one natural card, not only jokers"))
     suit, rank = naturals[0].suit, naturals[0].rank
     same_suit = all(c.suit == suit for c in naturals)
     same_rank = all(c.rank == rank for c in naturals)
     if not same_suit and not same_rank:
         raise MeldError(
-            f"{format_cards(cards)} is neither a run (one suit, consecutive)"
-            " nor a group (one rank)",
+            N_("{cards} is neither a run (one suit, consecutive) nor a group (one rank)"),
             "V5, V6",
+            cards=format_cards(cards),
         )
     run = _run_reading(cards, suit) if same_suit and suit is not None else None
     group = _group_reading(cards, rank) if same_rank else None
@@ -227,20 +271,28 @@ def read_as_written(cards: Sequence[Card]) -> list[Reading]:
     if found:
         return found
     # one natural card (or copies of one card): say what the written order says
-    why = run if isinstance(run, str) and (group is None or len(naturals) == 1) else group
-    assert isinstance(why, str)
+    why = run if isinstance(run, Message) and (group is None or len(naturals) == 1) else group
+    assert isinstance(why, Message)
     raise MeldError(why)
 
 
-def _readings(cards: Sequence[Card], rule: str, opening: str = "") -> list[Reading]:
+OPENING = N_("your first play must be one run of at least 3 cards from your hand: {reason}")
+"""V7 with the reason the cards are no run."""
+
+
+def _readings(cards: Sequence[Card], rule: str, *, opening: bool = False) -> list[Reading]:
     try:
         return read_as_written(cards)
     except MeldError as exc:
+        why = exc.reason_message(rule)
         if opening:
-            raise RuleError(rule, f"{opening}: {exc.reason(rule)}") from None
-        text = format_cards(cards)
-        why = exc.reason(rule)
-        raise RuleError(rule, f"the table would hold {text}, which is no meld: {why}") from None
+            raise RuleError(rule, OPENING, reason=why) from None
+        raise RuleError(
+            rule,
+            N_("the table would hold {cards}, which is no meld: {reason}"),
+            cards=format_cards(cards),
+            reason=why,
+        ) from None
 
 
 def _meld(cards: Sequence[Card], reading: Reading, meanings: Sequence[Meaning]) -> Meld:
@@ -272,12 +324,21 @@ def check_opening(
     order), with the run added anywhere among them. Without ``new`` the run is
     ``add`` read by :func:`~rummykit.melds.read_meld` and put last.
     """
-    why = "your first play must be one run of at least 3 cards from your hand"
     if len(add) < 3:
-        raise RuleError("V7", f"{why}: {format_cards(add)} is too short")
+        raise RuleError(
+            "V7",
+            N_(
+                "your first play must be one run of at least 3 cards from your hand:"
+                " {cards} is too short"
+            ),
+            cards=format_cards(add),
+        )
     if new is None:
-        return [*table, _opening_run(add, why)]
-    untouched = f"{why}; the table is not touched that turn"
+        return [*table, _opening_run(add)]
+    untouched = N_(
+        "your first play must be one run of at least 3 cards from your hand;"
+        " the table is not touched that turn"
+    )
     if len(new) != len(table) + 1:
         raise RuleError("V7", untouched)
     old_keys = [plain_counter(m.cards) for m in table]
@@ -294,12 +355,17 @@ def check_opening(
             written, old = moved
             first_error = first_error or RuleError(
                 "V7",
-                f"{untouched}: {format_cards(written)} is not {old} as it lies on the table;"
-                " write the old melds as they lie",
+                N_(
+                    "your first play must be one run of at least 3 cards from your hand;"
+                    " the table is not touched that turn: {written} is not {old} as it lies"
+                    " on the table; write the old melds as they lie"
+                ),
+                written=format_cards(written),
+                old=str(old),
             )
             continue
         try:
-            run = _written_opening_run(cards, why)
+            run = _written_opening_run(cards)
         except RuleError as exc:
             first_error = first_error or exc
             continue
@@ -319,35 +385,45 @@ def _as_it_lies(written: Sequence[Card], old: Meld) -> bool:
     return plain_counter(written) == plain_counter(old.cards) and labels <= meanings
 
 
-def _written_opening_run(cards: Sequence[Card], why: str) -> Meld:
-    readings = _readings(cards, "V7", opening=why)
+NOT_A_GROUP = N_(
+    "your first play must be one run of at least 3 cards from your hand, not a group: {cards}"
+)
+
+
+def _written_opening_run(cards: Sequence[Card]) -> Meld:
+    readings = _readings(cards, "V7", opening=True)
     run = next((r for r in readings if r.kind is MeldKind.RUN), None)
     if run is None:
-        raise RuleError("V7", f"{why}, not a group: {format_cards(cards)}")
+        raise RuleError("V7", NOT_A_GROUP, cards=format_cards(cards))
     jokers = [p for c, p in zip(cards, run.places, strict=True) if c.is_joker]
     return _meld(cards, run, jokers)
 
 
-def _opening_run(cards: Sequence[Card], why: str) -> Meld:
+def _opening_run(cards: Sequence[Card]) -> Meld:
     try:
         run = read_meld(cards, VATIKANEN)
     except MeldError as exc:
-        raise RuleError("V7", f"{why}: {exc.reason('V7')}") from None
+        raise RuleError("V7", OPENING, reason=exc.reason_message("V7")) from None
     if run.kind is not MeldKind.RUN:
-        raise RuleError("V7", f"{why}, not a group: {format_cards(cards)}")
+        raise RuleError("V7", NOT_A_GROUP, cards=format_cards(cards))
     return run
 
 
 # ---------------------------------------------------------------- later plays (V8-V12)
 
 
-def _describe_diff(missing: Counter[Card], extra: Counter[Card]) -> str:
-    parts = []
+def _describe_diff(missing: Counter[Card], extra: Counter[Card]) -> Message:
+    left_out = format_cards(sorted(missing.elements(), key=str))
+    too_many = format_cards(sorted(extra.elements(), key=str))
+    if missing and extra:
+        return Message(
+            N_("it leaves out {missing} and it has {extra} too many"),
+            missing=left_out,
+            extra=too_many,
+        )
     if missing:
-        parts.append(f"it leaves out {format_cards(sorted(missing.elements(), key=str))}")
-    if extra:
-        parts.append(f"it has {format_cards(sorted(extra.elements(), key=str))} too many")
-    return " and ".join(parts)
+        return Message(N_("it leaves out {missing}"), missing=left_out)
+    return Message(N_("it has {extra} too many"), extra=too_many)
 
 
 def _group_meaning(rank: int, label: Meaning | None, was: Meaning | None) -> Meaning | None:
@@ -387,7 +463,8 @@ def check_table(
         diff = _describe_diff(want - have, have - want)
         raise RuleError(
             "V9",
-            f"the new table must hold exactly the old table and the cards you add; {diff}",
+            N_("the new table must hold exactly the old table and the cards you add; {diff}"),
+            diff=diff,
         )
     readings = [_readings(m, "V9") for m in new]
     slots = [(i, j) for i, m in enumerate(new) for j, c in enumerate(m) if c.is_joker]
@@ -409,9 +486,15 @@ def check_table(
                 if meaning is None:
                     label_error = label_error or RuleError(
                         "V11",
-                        f"a joker laid in a group stands for its rank: write the joker {card} in"
-                        f" {format_cards(new[i])} as *:{rank_text(reading.start)} or *"
-                        f" (only a table joker that stood for {card.stands_for} keeps it there)",
+                        N_(
+                            "a joker laid in a group stands for its rank: write the joker {joker}"
+                            " in {cards} as *:{rank} or * (only a table joker that stood for"
+                            " {label} keeps it there)"
+                        ),
+                        joker=str(card),
+                        cards=format_cards(new[i]),
+                        rank=rank_text(reading.start),
+                        label=str(card.stands_for),
                     )
                     break
                 if was is not None and meaning != was:
@@ -424,8 +507,12 @@ def check_table(
     if freed_error is not None:
         raise RuleError(
             "V11",
-            f"the joker standing for {describe_meaning(freed_error)} may leave its place only"
-            f" when a real {freed_error} is put on the table in its stead",
+            N_(
+                "the joker standing for {meaning} may leave its place only"
+                " when a real {card} is put on the table in its stead"
+            ),
+            meaning=meaning_message(freed_error),
+            card=str(freed_error),
         )
     assert label_error is not None
     raise label_error
