@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from server_helpers import Server, start
-from web_helpers import browser, new_page, shot, state, wait_state, wait_version
+from web_helpers import browser, mouse_drag, new_page, shot, state, wait_state, wait_version
 
 __all__ = ["browser"]
 
@@ -56,13 +56,20 @@ def test_make_a_table_invite_a_friend_reload_and_reconnect(browser: Any, tmp_pat
             wait_state(page, "s.status === 'playing'")
         anna.wait_for_selector(".player .clock")  # the turn clock runs for the seat to act
         play_draws(anna, bo, 2)
+        # Bo puts his last card first: his own order, kept across turns and reloads
+        last = bo.locator(".hand .card").last.get_attribute("data-card")
+        first = bo.locator(".hand .card").first.bounding_box()
+        assert first is not None
+        mouse_drag(bo, ".hand .card >> nth=-1", (first["x"] + 5, first["y"] + first["height"] / 2))
+        bo.wait_for_selector(".sort .chip.on:has-text('My order')")
+        assert bo.locator(".hand .card").first.get_attribute("data-card") == last
         # a reload: the seat's token is in the browser, Bo is back in his seat
         bo.reload()
         again = wait_state(bo, "s.seat === 1")
-        assert again["view"]["hand"] and bo.locator(".hand .card").count() == len(
-            again["view"]["hand"]
-        )
+        hand = again["view"]["hand"]
+        assert hand and bo.locator(".hand .card").count() == len(hand)
         assert bo.locator("input[name=name]").count() == 0
+        assert bo.locator(".hand .card").first.get_attribute("data-card") == last
         # the connection drops (the server dies) and comes back: no reload, no desync
         version = again["version"]
         server.kill()
@@ -75,6 +82,7 @@ def test_make_a_table_invite_a_friend_reload_and_reconnect(browser: Any, tmp_pat
             s = state(page)
             assert s is not None and s["version"] == version
         play_draws(anna, bo, 2)
+        assert bo.locator(".hand .card").first.get_attribute("data-card") == last
         summary = server.get("/api/tables/" + link.rsplit("/", 1)[-1])
         assert isinstance(summary, dict)
         for page in (anna, bo):
@@ -100,34 +108,31 @@ def play_draws(anna: Any, bo: Any, count: int) -> None:
             wait_version(p, s["version"])
 
 
-def test_the_ui_speaks_swedish_to_a_swedish_browser(browser: Any, tmp_path: Path) -> None:
-    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
-    try:
-        page = new_page(browser, locale="sv-SE")
-        page.goto(server.base + "/")
-        page.wait_for_selector("text=Nytt bord")
-        assert page.evaluate("document.documentElement.lang") == "sv"
-        page.check("input[value=kontrakt]")
-        page.fill("input[name=name]", "Astrid")
-        page.click("button:has-text('Skapa bordet')")
-        page.wait_for_selector(".contract-banner:has-text('Giv 1 av 7')")
-        page.wait_for_selector("text=Kontrakt: 2 tretal")
-        # Astrid's turn comes: she is asked about the upcard, or draws
-        page.wait_for_selector(
-            ".status-text:has-text('Du erbjuds'), .status-text:has-text('Din tur')"
-        )
-        text = page.inner_text("main")
-        for word in ("Talong", "Hög", "Din hand", "Protokoll", "Tips"):
-            assert word in text, (word, text)
-        shot(page, "swedish-kontrakt")
-        # the switch: English at once, and kept
-        page.select_option(".lang select", "en")
-        page.wait_for_selector(".contract-banner:has-text('Deal 1 of 7')")
-        page.reload()
-        page.wait_for_selector(".contract-banner:has-text('Deal 1 of 7')")
-        assert not page.errors, page.errors
-    finally:
-        server.stop()
+def test_the_ui_speaks_swedish_to_a_swedish_browser(browser: Any, shared_server: Server) -> None:
+    server = shared_server
+    page = new_page(browser, locale="sv-SE")
+    page.goto(server.base + "/")
+    page.wait_for_selector("text=Nytt bord")
+    assert page.evaluate("document.documentElement.lang") == "sv"
+    page.check("input[value=kontrakt]")
+    page.fill("input[name=name]", "Astrid")
+    page.click("button:has-text('Skapa bordet')")
+    page.wait_for_selector(".contract-banner:has-text('Giv 1 av 7')")
+    page.wait_for_selector("text=Kontrakt: 2 tretal")
+    # Astrid's turn comes: she is asked about the upcard, or draws
+    page.wait_for_selector(
+        ".status-text:has-text('Du erbjuds'), .status-text:has-text('Din tur')"
+    )
+    text = page.inner_text("main")
+    for word in ("Talong", "Hög", "Din hand", "Protokoll", "Tips"):
+        assert word in text, (word, text)
+    shot(page, "swedish-kontrakt")
+    # the switch: English at once, and kept
+    page.select_option(".lang select", "en")
+    page.wait_for_selector(".contract-banner:has-text('Deal 1 of 7')")
+    page.reload()
+    page.wait_for_selector(".contract-banner:has-text('Deal 1 of 7')")
+    assert not page.errors, page.errors
 
 
 def test_a_record_file_is_replayed_move_by_move(

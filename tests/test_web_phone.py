@@ -3,7 +3,8 @@
 The opening run is dragged with a finger (touch events, as a phone makes them)
 card by card into a new meld, the meld marked invalid until it is one, and
 played with a tap; every card and button a finger uses is at least 44 px; the
-page is never wider than the screen, at 390 and at 360 px.
+page is never wider than the screen, at 390 and at 360 px; cards have their
+names for screen readers; the four-colour switch colours the clubs green.
 """
 
 from __future__ import annotations
@@ -59,6 +60,14 @@ def test_a_phone_plays_by_touch(browser: Any, tmp_path: Path) -> None:
         page.tap("button[type=submit]")
         s = wait_state(page, "s.status === 'playing' && s.view.turn === 0")
         assert not wider_than_screen(page)
+        two = ".hand .card[data-card='2c']"
+        assert page.get_attribute(two, "aria-label") == "two of clubs"
+        assert page.get_attribute(two, "aria-pressed") == "false"
+        paths = f"{two} svg path"
+        fill = "sel => document.querySelectorAll(sel)[1].getAttribute('fill')"
+        assert page.evaluate(fill, paths) == "#1b1b1b"
+        page.tap("header .four input")  # four colours: clubs green
+        page.wait_for_function(f"sel => ({fill})(sel) === '#14753a'", arg=paths)
         # the run, dragged by finger: one card is no meld (marked), three are
         touch_drag(page, ".hand .card[data-card='2c']", centre(page, "[data-drop='new']"))
         page.wait_for_selector(".meld-box.invalid")

@@ -82,6 +82,10 @@ def test_two_friends_play_a_whole_vatikanen_game(browser: Any, tmp_path: Path) -
         pages = {0: anna, 1: bo}
         for page in pages.values():
             wait_state(page, "s.status === 'playing'")
+        watcher = new_page(browser)  # a third browser watches: the table, never a hand
+        watcher.goto(f"{server.base}/#/t/{TABLE}/watch")
+        wait_state(watcher, "s.seat === null && s.status === 'playing'")
+        watcher.wait_for_selector("text=You are watching this table.")
         table = mirror("vatikanen", ["human", "human"], SEED, {0: "Anna", 1: "Bo"})
         done: Counter[str] = Counter()
         opened = 0
@@ -123,6 +127,13 @@ def test_two_friends_play_a_whole_vatikanen_game(browser: Any, tmp_path: Path) -
                 shot(page, "vatikanen-tap-to-place")
                 page.click(".actions .primary")
                 done["tap"] += 1
+            elif not done["arrange"]:  # the solver fits the selected cards in
+                for card in move["add"]:
+                    page.click(f".hand .card[data-card='{card}']:not(.selected)")
+                page.click(".actions button:has-text('Arrange')")
+                page.wait_for_selector(".verdict.ok")
+                page.click(".actions .primary")
+                done["arrange"] += 1
             else:  # typed, as in the terminal: the server arranges the table
                 page.fill("#command", "play " + " ".join(move["add"]))
                 page.press("#command", "Enter")
@@ -134,7 +145,10 @@ def test_two_friends_play_a_whole_vatikanen_game(browser: Any, tmp_path: Path) -
             assert entry["seat"] == seat and entry["type"] == move["type"]
             action = {k: v for k, v in entry.items() if k in ("type", "add", "table")}
             table.apply("action", {"action": {**action, "seat": seat}})
-        assert done["drag"] and done["tap"] and done["hint"], f"the plan went otherwise: {done}"
+        assert done["drag"] and done["tap"] and done["hint"] and done["arrange"], done
+        watched = wait_state(watcher, "s.status === 'over'")
+        assert watched["view"]["hand"] is None and watcher.locator(".hand").count() == 0
+        assert watched["view"]["table"] == table.game.view(0)["table"]
         # the end: both see the summary with the scores
         for page in pages.values():
             page.wait_for_selector("text=The game is over")

@@ -226,6 +226,7 @@ export function KontraktBoard({ ctx }) {
     else if (target.startsWith("stage:")) stage(ctx, indexes, Number(target.slice(6)));
   });
   const ends = dealEnds(view.log);
+  if (ends.length < u.endsSeen) u.endsSeen = ends.length; // a new game: its log starts afresh
   const parts = [
     h("div", { class: "contract-banner" }, [
       h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })),

@@ -98,16 +98,17 @@ function connect(p, mine) {
 function changed(p, what, message) {
   if (page !== p) return;
   const live = p.live;
-  if (what === "state") {
+  if (what === "state" || what === "same") {
     const state = live.state;
-    p.stateAt = Date.now();
-    p.pending = false;
+    p.stateAt = Date.now(); // the clock's "remaining" is counted from here
+    if (what === "state") p.pending = false;
     if (state.seat !== null && !p.order) p.order = new HandOrder(`order.${p.id}.${state.seat}`);
     if (p.summary) p.summary = { ...p.summary, status: state.status, seats: state.seats, version: state.version };
-    if (p.error && p.error.code !== "offline") p.error = null;
+    if (what === "state" && p.error && p.error.code !== "offline") p.error = null;
   } else if (what === "error") {
     p.error = message;
   }
+  if (live.status === "open" && p.error && p.error.code === "offline") p.error = null;
   if (live.fatal && live.fatal.code === "unauthorized") {
     // the seat's token is no longer good here (a wiped server): forget it, watch instead
     keepSeat(p.id, null);
