@@ -62,11 +62,18 @@ class Server:
                 self.proc.wait(timeout=15)
 
 
-def start(db: str, *, bot_delay: float = 0.0, port: int | None = None, workers: int = 1) -> Server:
+def start(
+    db: str,
+    *,
+    bot_delay: float = 0.0,
+    port: int | None = None,
+    workers: int = 1,
+    extra: tuple[str, ...] = (),
+) -> Server:
     """Start ``rummykit serve`` and wait until it answers."""
     port = port or free_port()
     cmd = [RUMMYKIT, "serve", "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
-    cmd += ["--workers", str(workers)]
+    cmd += ["--workers", str(workers), *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     server = Server(db, port, proc)
     deadline = time.monotonic() + 60

@@ -7,6 +7,7 @@ prints the address to open. Needs the ``web`` extra.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -45,6 +46,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--workers", type=int, default=1, help="processes bots think in (default 1)")
     p.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        help="what the server logs (default warning); no log line holds a card or a token",
+    )
+    p.add_argument(
         "--allow-origin",
         action="append",
         default=[],
@@ -73,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0 or args.workers < 0:
         print("rummykit serve: --bot-delay and --workers are not negative", file=sys.stderr)
         return 2
+    logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("rummykit").setLevel(args.log_level.upper())
     hub = Hub(store, bot_delay=args.bot_delay, workers=args.workers)
     app = create_app(hub, allowed_origins=tuple(args.allow_origin))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
@@ -87,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=1 << 20,
-        log_level="warning",
+        ws_per_message_deflate=False,  # states are small; compressing each costs more CPU
+        # never the web server's debug: it writes the frames, tokens and hands included
+        log_level="info" if args.log_level == "debug" else args.log_level,
         lifespan="on",
     )
     uvicorn.Server(config).run()

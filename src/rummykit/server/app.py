@@ -23,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummykit import __version__, games
@@ -47,8 +47,10 @@ class CreateTable(BaseModel):
     """A table to make: the game, one entry per seat, the house rules, the clocks."""
 
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(description="a game of the registry: vatikanen or kontrakt")
-    seats: list[str] = Field(
+    game: str = Field(
+        description="a game of the registry", json_schema_extra={"enum": list(games.names())}
+    )
+    seats: list[Annotated[str, StringConstraints(pattern=r"^(human|bot:[a-z_]{1,20})$")]] = Field(
         min_length=2, max_length=8, description="per seat: human, or bot:LEVEL"
     )
     options: dict[str, bool | int] = Field(default_factory=dict, description="house rules")

@@ -541,18 +541,49 @@ class Hub:
             self._set_deadline(room)
 
     def _changed(self, room: Room, *, quiet: bool = False) -> None:
-        """After a change: a state to every connection; the driver looks again."""
+        """After a change: a state to every connection; the driver looks again.
+
+        Connections of one seat that have had the same log get the same text, made once.
+        """
+        made: dict[tuple[int | None, int, int], tuple[str, int]] = {}
+        seats = room.table.seats_json(room.connected(), room.stand_ins())
         for conn in list(room.conns):
-            self._send_state(room, conn)
+            start = 0 if conn.epoch != room.epoch else conn.log_sent
+            key = (conn.seat, start, conn.epoch)
+            if key in made:
+                text, conn.log_sent = made[key]
+                conn.epoch = room.epoch
+            else:
+                text = self._state_text(room, conn, seats=seats)
+                made[key] = (text, conn.log_sent)
+            conn.put(text)
         if not quiet or room.timer is None:
             self._drive(room)
 
     def _send_state(self, room: Room, conn: Conn, *, whole: bool = False) -> None:
-        conn.put(json.dumps(self.state(room, conn, whole=whole), separators=(",", ":")))
+        conn.put(self._state_text(room, conn, whole=whole))
 
-    def state(self, room: Room, conn: Conn, *, whole: bool = False) -> dict[str, object]:
+    def _state_text(
+        self,
+        room: Room,
+        conn: Conn,
+        *,
+        whole: bool = False,
+        seats: list[dict[str, object]] | None = None,
+    ) -> str:
+        state = self.state(room, conn, whole=whole, seats=seats)
+        return json.dumps(state, separators=(",", ":"))
+
+    def state(
+        self,
+        room: Room,
+        conn: Conn,
+        *,
+        whole: bool = False,
+        seats: list[dict[str, object]] | None = None,
+    ) -> dict[str, object]:
         """The ``state`` message for ``conn``: only the log entries it has not had, unless
-        ``whole`` or its first (``log_start`` 0)."""
+        ``whole`` or its first (``log_start`` 0). ``seats``: the summary's seats, if made."""
         table, game = room.table, room.table.game
         start = 0 if whole or conn.epoch != room.epoch else conn.log_sent
         view: dict[str, object] | None = None
@@ -577,7 +608,9 @@ class Hub:
             "version": table.version,
             "seat": conn.seat,
             "status": table.status,
-            "seats": table.seats_json(room.connected(), room.stand_ins()),
+            "seats": seats
+            if seats is not None
+            else table.seats_json(room.connected(), room.stand_ins()),
             "log_start": start,
             "view": view,
             "games_played": table.games_played,

@@ -134,6 +134,10 @@ class VatikanenGame:
         self._log_json: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (public, actor's)
         self.end: GameEnd | None = None
         self._position = False
+        self._shown_key: tuple[int, int] = (-1, -1)
+        self._shown_cache: tuple[
+            tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int | float, ...]
+        ] = ((), (), ())
 
     def copy(self) -> Self:
         """An independent copy (lists copied; cards, melds and events are immutable)."""
@@ -194,6 +198,7 @@ class VatikanenGame:
         game._hands = [[next(ids) for _ in h] for h in hand_cards]
         game._table = melds
         game._table_ids = [next(ids) for m in melds for _ in m.cards]
+        game._shown_key = (-1, -1)
         game._stock = list(ids)[::-1]
         game._turn = turn
         game._opened = [True] * n if opened is None else list(opened)
@@ -618,6 +623,7 @@ class VatikanenGame:
             raise ValueError(f"there is no seat {seat!r}: the seats are 0 to {self.n_players - 1}")
 
     def _view(self, seat: int | None) -> VatikanenView:
+        text, table, balances = self._shown()
         return {
             "game": "vatikanen",
             "game_number": self.number,
@@ -626,18 +632,32 @@ class VatikanenGame:
             "dealer": self.dealer,
             "forhand": forhand(self.dealer, self.n_players),
             "options": {"free_jokers": self.free_jokers, "blocked_game": self.blocked_game},
-            "hand": None if seat is None else [str(c) for c in self.hand(seat)],
-            "table": [[str(c) for c in m.cards] for m in self._table],
+            "hand": None if seat is None else [text[i] for i in self._hands[seat]],
+            "table": [list(m) for m in table],
             "hand_sizes": [len(h) for h in self._hands],
             "stock_size": len(self._stock),
             "turn": self.to_act,
             "opened": list(self._opened),
             "passes_in_row": self._passes,
-            "balances": [number(b) for b in self.balances],
+            "balances": list(balances),
             "over": self.over,
             "end": None if self.end is None else self.end.to_json(),
             "log": self.log_entries(seat),
         }
+
+    def _shown(
+        self,
+    ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int | float, ...]]:
+        """The cards' texts, the table's and the balances, made again only after a change."""
+        key = (len(self.deck), len(self.log))
+        if self._shown_key != key:
+            self._shown_key = key
+            self._shown_cache = (
+                tuple(str(c) for c in self.deck),
+                tuple(tuple(str(c) for c in m.cards) for m in self._table),
+                tuple(number(b) for b in self.balances),
+            )
+        return self._shown_cache
 
     def log_entries(self, viewer: int | None, start: int = 0) -> list[VatikanenLogEntry]:
         """The log from index ``start`` on as ``viewer`` (a seat, or None) sees it: a new list
