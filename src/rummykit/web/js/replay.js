@@ -10,7 +10,7 @@ import { t } from "./i18n.js";
 import { KontraktStatic } from "./kontrakt.js";
 import { entryText, gameTitle, vatikanenEnd } from "./logtext.js";
 import { rerender } from "./store.js";
-import { StaticCard } from "./ui.js";
+import { StaticCard, cardCount } from "./ui.js";
 import { StaticTable } from "./vatikanen.js";
 
 const CHUNK = 20;
@@ -160,13 +160,13 @@ export function ReplayPage() {
   const names = meta.players;
   const total = meta.positions;
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("Replay controls") }, [
-    h("button", { type: "button", onClick: () => go(0), "aria-label": t("To the start"), disabled: p.pos === 0 }, "⏮"),
-    h("button", { type: "button", onClick: () => dealStep(-1), "aria-label": t("Previous deal") }, "⏪"),
-    h("button", { type: "button", class: "step-back", onClick: () => go(p.pos - 1), "aria-label": t("Back one move"), disabled: p.pos === 0 }, "◀"),
-    h("button", { type: "button", onClick: toggleAutoplay, "aria-label": p.playing ? t("Pause") : t("Play the moves") }, p.playing ? "⏸" : "▶▶"),
-    h("button", { type: "button", class: "step-forward", onClick: () => go(p.pos + 1), "aria-label": t("Forward one move"), disabled: p.pos >= total - 1 }, "▶"),
-    h("button", { type: "button", onClick: () => dealStep(1), "aria-label": t("Next deal") }, "⏩"),
-    h("button", { type: "button", onClick: () => go(total - 1), "aria-label": t("To the end"), disabled: p.pos >= total - 1 }, "⏭"),
+    h("button", { type: "button", onClick: () => go(0), "aria-label": t("To the start"), disabled: p.pos === 0 }, icon("M5 5h2.5v14H5z M19 5 9.5 12 19 19z")),
+    h("button", { type: "button", onClick: () => dealStep(-1), "aria-label": t("Previous deal") }, icon("M12 5 3 12l9 7z M21 5l-9 7 9 7z")),
+    h("button", { type: "button", class: "step-back", onClick: () => go(p.pos - 1), "aria-label": t("Back one move"), disabled: p.pos === 0 }, icon("M16 5 6 12l10 7z")),
+    h("button", { type: "button", onClick: toggleAutoplay, "aria-label": p.playing ? t("Pause") : t("Play the moves") }, p.playing ? icon("M6 5h4v14H6z M14 5h4v14h-4z") : icon("M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20z M12 4a8 8 0 1 1 0 16a8 8 0 1 1 0-16z M10 7.5 16.5 12 10 16.5z")),
+    h("button", { type: "button", class: "step-forward", onClick: () => go(p.pos + 1), "aria-label": t("Forward one move"), disabled: p.pos >= total - 1 }, icon("M8 5l10 7-10 7z")),
+    h("button", { type: "button", onClick: () => dealStep(1), "aria-label": t("Next deal") }, icon("M3 5l9 7-9 7z M12 5l9 7-9 7z")),
+    h("button", { type: "button", onClick: () => go(total - 1), "aria-label": t("To the end"), disabled: p.pos >= total - 1 }, icon("M16.5 5H19v14h-2.5z M5 5l9.5 7L5 19z")),
     h("input", { type: "range", min: 0, max: total - 1, value: p.pos, "aria-label": t("Position"), onInput: (e) => go(Number(e.target.value)) }),
     h("span", { class: "position", "data-testid": "position" }, t("Move {n} of {total}", { n: p.pos, total: total - 1 })),
   ]);
@@ -192,6 +192,11 @@ export function ReplayPage() {
   ]);
 }
 
+/** A transport button's picture: system fonts lack the media symbols, so they are drawn. */
+function icon(d) {
+  return h("svg", { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true", focusable: "false" }, h("path", { d, fill: "currentColor", "fill-rule": "evenodd" }));
+}
+
 function Frame({ frame, meta, names, p }) {
   const view = frame.view;
   const log = meta.logs[frame.log] ? meta.logs[frame.log].slice(0, frame.log_size) : [];
@@ -214,14 +219,14 @@ function Frame({ frame, meta, names, p }) {
         h("li", { class: view.turn === s ? "turn" : "" }, [
           h("strong", null, name),
           " ",
-          h("span", { class: "muted" }, t("{n} cards", { n: view.hand_sizes[s] })),
+          h("span", { class: "muted" }, cardCount(view.hand_sizes[s])),
           hands[s] ? h("div", { class: "hand mini-hand", "aria-label": t("{name}'s hand: {cards}", { name, cards: shortCards(hands[s]) }) }, hands[s].map((card) => h(StaticCard, { card }))) : null,
         ]),
       ),
     ),
     h("details", { class: "log", open: true }, [
       h("summary", null, t("Log")),
-      h("ol", { class: "log-list" }, log.slice(-12).map((entry, k, shown) => h("li", { class: k === shown.length - 1 ? "current" : "" }, entryText(entry, names)))),
+      h("ol", { class: "log-list", start: Math.max(1, log.length - 11) }, log.slice(-12).map((entry, k, shown) => h("li", { class: k === shown.length - 1 ? "current" : "" }, entryText(entry, names)))),
     ]),
   ]);
 }

@@ -11,7 +11,7 @@ import { DealEnd, KontraktBoard, kontraktStanding } from "./kontrakt.js";
 import { Live } from "./live.js";
 import { botLevelName, entryText, gameTitle } from "./logtext.js";
 import { rerender, settings } from "./store.js";
-import { HandOrder, Modal } from "./ui.js";
+import { HandOrder, Modal, cardCount } from "./ui.js";
 import { VatikanenBoard, vatikanenStanding } from "./vatikanen.js";
 
 let page = null; // the table being shown: see enter()
@@ -406,7 +406,7 @@ function Players({ ctx, summary }) {
       const label = [
         s.name || t("free seat"),
         s.seat === ctx.seat ? t("(you)") : "",
-        view ? t("{n} cards", { n: view.hand_sizes[s.seat] }) : "",
+        view ? cardCount(view.hand_sizes[s.seat]) : "",
         turn ? t("to play") : "",
       ].filter(Boolean).join(", ");
       return h("li", { class: "player" + (turn ? " turn" : "") + (s.seat === ctx.seat ? " me" : ""), "aria-label": label, "data-seat": s.seat }, [
@@ -415,7 +415,7 @@ function Players({ ctx, summary }) {
           s.name || t("free seat"),
           s.seat === ctx.seat ? h("span", { class: "you" }, " " + t("(you)")) : null,
         ]),
-        view ? h("span", { class: "count", title: t("cards in hand") }, t("{n} cards", { n: view.hand_sizes[s.seat] })) : null,
+        view ? h("span", { class: "count", title: t("cards in hand") }, cardCount(view.hand_sizes[s.seat])) : null,
         standing,
         badges,
         turn && left !== null && state.clock.seat === s.seat ? h("span", { class: "clock" + (left <= 10 ? " low" : ""), role: "timer" }, formatClock(left)) : null,

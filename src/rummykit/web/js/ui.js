@@ -140,3 +140,8 @@ export function Modal({ title, onClose, children, wide }) {
 export function plural(n, one, many) {
   return n === 1 ? one : many;
 }
+
+/** "1 card", "7 cards": a hand's size in words. */
+export function cardCount(n) {
+  return n === 1 ? t("1 card") : t("{n} cards", { n });
+}
