@@ -47,23 +47,15 @@ def test_a_kontrakt_deal_against_bots_to_its_end(browser: Any, tmp_path: Path) -
     assert deal.ended and kinds["buy_upcard"] and kinds["layoff"] >= 2 and kinds["swap_joker"]
     db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
     seeded_tables(db, [(TABLE, "kontrakt", SEATS, SEED)])
-    import time as _t
-
-    _ts = _t.monotonic()
     server = start(db)
-    print("SERVER", round(_t.monotonic() - _ts, 2))
     try:
         page = new_page(browser)
         page.goto(f"{server.base}/#/t/{TABLE}")
         page.fill("input[name=name]", "Anna")
         page.click("button[type=submit]")
         done: dict[str, int] = {}
-        import time as _t
-
         for version, move in deal.moves:
-            _t0 = _t.monotonic()
             s = wait_state(page, f"s.version === {version}")
-            print("WAIT", round(_t.monotonic() - _t0, 2), move)
             view = s["view"]
             kind = move["type"]
             n = done.get(kind, 0)
@@ -107,9 +99,7 @@ def test_a_kontrakt_deal_against_bots_to_its_end(browser: Any, tmp_path: Path) -
             else:
                 raise AssertionError(f"the plan has {move}")
             done[kind] = n + 1
-            _t1 = _t.monotonic()
             after = wait_version(page, version)
-            print("ACT", round(_t1 - _t0, 2), "STATE", round(_t.monotonic() - _t1, 2))
             entry = next(e for e in reversed(after["view"]["log"]) if e.get("seat") == HUMAN)
             assert entry["type"] == kind, (entry, move)
         # the deal's end: every hand left and its penalty, the totals; then the score sheet

@@ -120,9 +120,7 @@ def test_the_ui_speaks_swedish_to_a_swedish_browser(browser: Any, shared_server:
     page.wait_for_selector(".contract-banner:has-text('Giv 1 av 7')")
     page.wait_for_selector("text=Kontrakt: 2 tretal")
     # Astrid's turn comes: she is asked about the upcard, or draws
-    page.wait_for_selector(
-        ".status-text:has-text('Du erbjuds'), .status-text:has-text('Din tur')"
-    )
+    page.wait_for_selector(".status-text:has-text('Du erbjuds'), .status-text:has-text('Din tur')")
     text = page.inner_text("main")
     for word in ("Talong", "Hög", "Din hand", "Protokoll", "Tips"):
         assert word in text, (word, text)

@@ -43,7 +43,9 @@ ARGS = [
     "--no-first-run",
 ]
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("RUMMYKIT_SCREENSHOTS") or ROOT / "build" / "screenshots")
+"""Where the tests keep a screenshot of each page; docs/screenshots/ holds a copy of the
+latest (docs/web.md, "Tests")."""
 
 Page = Any  # playwright.sync_api.Page: the module is imported only when chromium is there
 
@@ -91,14 +93,15 @@ def new_page(browser: Any, **options: Any) -> Page:
 
 
 def shot(page: Page, name: str, *, full: bool = True) -> None:
-    """Keep a screenshot of the page in docs/screenshots/NAME.jpg (the latest run's)."""
+    """Keep a screenshot of the page in SHOTS/NAME.jpg (this run's)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(
         path=str(SHOTS / f"{name}.jpg"),
         full_page=full,
         animations="disabled",
         type="jpeg",
-        quality=80,
+        quality=70,
+        scale="css",
     )
 
 
@@ -328,7 +331,9 @@ def mouse_drag(page: Page, source: str, to: tuple[float, float]) -> None:
 def touch_drag(page: Page, source: str, to: tuple[float, float]) -> None:
     """Drag with a finger: touch events through the DevTools protocol (the browser makes the
     pointer events of a touch from them, as on a phone)."""
-    cdp = page.context.new_cdp_session(page)
+    cdp = getattr(page, "touch_session", None)
+    if cdp is None:
+        cdp = page.touch_session = page.context.new_cdp_session(page)
     x, y = centre(page, source)
 
     def touch(kind: str, px: float, py: float) -> None:
@@ -339,8 +344,11 @@ def touch_drag(page: Page, source: str, to: tuple[float, float]) -> None:
     steps = 10
     for k in range(1, steps + 1):
         touch("touchMove", x + (to[0] - x) * k / steps, y + (to[1] - y) * k / steps)
+    # a finger holds still on the target before it lifts, as people drop a card: a release
+    # while moving would be a fling, and the browser keeps the next tap to stop a fling
+    time.sleep(0.12)
+    touch("touchMove", to[0], to[1])
     touch("touchEnd", to[0], to[1])
-    cdp.detach()
 
 
 DRAFT_JS = """() => {
@@ -359,6 +367,18 @@ CARD_AT_JS = """([key, k, cid]) => {
   const c = m.querySelectorAll('.card')[k];
   return !!c && c.dataset.id === cid;
 }"""
+
+
+SETTLED_JS = """() => {
+  const v = document.querySelector('.verdict');
+  return !v || v.classList.contains('ok') || v.classList.contains('bad');
+}"""
+
+
+def wait_checked(page: Page) -> None:
+    """Wait until the server has answered the draft's check: its verdict changes the height
+    of the page, and the hand below it moves."""
+    page.wait_for_function(SETTLED_JS)
 
 
 def draft(page: Page) -> dict[str, Any]:
@@ -406,6 +426,7 @@ def play_by_hand(page: Page, target: list[list[str]], how: str, drag: Callable[.
                     chosen.append(found)
             if not chosen:
                 continue  # nothing to bring: what leaves this meld goes with its own meld
+            wait_checked(page)
             for cid in chosen:
                 page.click(f'[data-id="{cid}"]')
             before = {m["key"] for m in draft(page)["melds"]}
@@ -418,6 +439,7 @@ def play_by_hand(page: Page, target: list[list[str]], how: str, drag: Callable[.
                     settled.add(c["id"])
             continue
         for k, card in enumerate(want):
+            wait_checked(page)
             now = draft(page)
             meld = next((m for m in now["melds"] if m["key"] == key), None)
             if meld is not None and k < len(meld["cards"]):
