@@ -74,3 +74,17 @@ def test_every_module_the_page_imports_exists() -> None:
     for path in (WEB / "js").glob("*.js"):
         for target in re.findall(r'^import [^;]*? from "(\./[^"]+)";', path.read_text(), re.M):
             assert (path.parent / target).exists(), (path.name, target)
+
+
+def test_every_screenshot_and_file_the_docs_show_exists() -> None:
+    root = WEB.parents[2]
+    for doc in (root / "README.md", root / "docs" / "web.md"):
+        text = doc.read_text(encoding="utf-8")
+        images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+        assert images, doc
+        for target in images:
+            assert not target.startswith(("http:", "https:")), (doc.name, target)
+            assert (doc.parent / target).is_file(), (doc.name, target)
+        for target in re.findall(r"\]\(([^)#]+)\)", text):
+            assert not target.startswith(("http:", "https:")), (doc.name, target)
+            assert (doc.parent / target).exists(), (doc.name, target)
