@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from importlib import resources
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -113,6 +113,16 @@ class Problem(BaseModel):
 
     error: str
     message: str
+
+
+class ReplayAsk(BaseModel):
+    """A record to step through, and which of its positions to send."""
+
+    model_config = ConfigDict(extra="forbid")
+    record: dict[str, object] = Field(description="a record (docs/record.md)")
+    seat: int | None = Field(None, ge=0, le=7, description="whose view; null: every hand")
+    start: int = Field(0, ge=0, description="the first position to send")
+    count: int = Field(20, ge=0, le=200, description="how many positions to send")
 
 
 class HouseRuleInfo(BaseModel):
@@ -282,6 +292,15 @@ def create_app(
             return _problem(409, "not_over", "the record is given once the game is over")
         return JSONResponse(room.table.record().to_json())
 
+    @app.post("/api/replay", responses=ERRORS)
+    async def replay_record(body: ReplayAsk) -> object:
+        """A record step by step, for the replay viewer: positions ``start`` on, each with the
+        view (every hand once the game is over), and the logs."""
+        answer = await hub.replay(body.record, body.seat, body.start, body.count)
+        if "error" in answer:
+            return _problem(400, "bad_record", str(answer["error"]))
+        return JSONResponse(answer)
+
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str) -> None:
         """PROTOCOL.md's live play: hello, then states, actions and errors."""
@@ -301,7 +320,8 @@ def create_app(
         async def home() -> Response:
             return JSONResponse({"server": "rummykit-online/1", "api": "/api/tables"})
 
-    app.add_middleware(LimitBody, limit=hub.limits.max_message)
+    app.add_middleware(LimitBody, limit=hub.limits.max_message, larger={"/api/replay": 1 << 22})
+    app.add_middleware(Revalidate)
     return app
 
 
@@ -377,19 +397,21 @@ class _Socket:
 class LimitBody:
     """ASGI middleware: refuse an HTTP body over the limit (400) before the app reads it."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(str(scope.get("path", "")), self.limit)
         raw = scope.get("headers")
         headers = dict(raw) if isinstance(raw, list) else {}
         length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.limit:
-            await _too_large(send)
+        if length is not None and length.isdigit() and int(length) > limit:
+            await _too_large(send, limit)
             return
         seen = 0
 
@@ -399,22 +421,47 @@ class LimitBody:
             body = message.get("body")
             if isinstance(body, bytes | bytearray):
                 seen += len(body)
-                if seen > self.limit:
+                if seen > limit:
                     raise _TooLarge
             return message
 
         try:
             await self.app(scope, counted, send)
         except _TooLarge:
-            await _too_large(send)
+            await _too_large(send, limit)
+
+
+class Revalidate:
+    """ASGI middleware: the browser UI's files are asked for again (ETag, 304) on every load,
+    so that a page never runs the scripts of an older rummykit."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or path.startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+
+        async def revalidated(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                raw = message.get("headers")
+                headers = list(raw) if isinstance(raw, list) else []
+                headers.append((b"cache-control", b"no-cache"))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, revalidated)
 
 
 class _TooLarge(Exception):
     pass
 
 
-async def _too_large(send: Send) -> None:
-    body = json.dumps({"error": "bad_request", "message": "a body is at most 64 KiB"}).encode()
+async def _too_large(send: Send, limit: int) -> None:
+    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+    body = json.dumps({"error": "bad_request", "message": f"a body is at most {size}"}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -15,10 +15,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from rummykit import games
 from rummykit.cards import parse_cards
-from rummykit.errors import RuleError
-from rummykit.game import Game
+from rummykit.errors import ActionError, RuleError
+from rummykit.game import Action, Game
+from rummykit.melds import KONTRAKT, MeldError, read_meld
 
-__all__ = ["assist", "bot_seed", "make_pool", "think"]
+__all__ = ["assist", "bot_seed", "check", "make_pool", "think"]
 
 
 def bot_seed(table_seed: int, version: int, seat: int) -> int:
@@ -50,6 +51,45 @@ def assist(game: Game, seat: int, kind: str, cards: list[str]) -> dict[str, obje
     except RuleError as exc:
         return {"rule": exc.rule, "message": exc.message}
     return {"action": dict(play.to_json())}
+
+
+def check(game: Game, action: Action) -> dict[str, object]:
+    """The engine's verdict on ``action`` for a player's draft: it changes nothing.
+
+    Answers ``{"ok", "rule", "message", "melds"}``: ``ok`` and the rule and
+    message :meth:`~rummykit.game.Game.verify` gives; ``melds``, for an action
+    that names melds (a Vatikanen play's ``table``, a Kontrakt ``meld``), one
+    verdict per meld read alone, as the engine reads it: ``{"ok", "kind"}`` or
+    ``{"ok": false, "rule", "message"}``.
+    """
+    out: dict[str, object] = {"ok": True, "rule": None, "message": None}
+    try:
+        game.copy().verify(action)
+    except (RuleError, ActionError) as exc:
+        out.update(ok=False, rule=getattr(exc, "rule", None), message=exc.message)
+    data = action.to_json()
+    written = data.get("table") if game.name == "vatikanen" else data.get("melds")
+    if isinstance(written, list):
+        out["melds"] = [_meld_verdict(game.name, list(map(str, m))) for m in written]
+    return out
+
+
+def _meld_verdict(name: str, cards: list[str]) -> dict[str, object]:
+    """One meld read alone: Vatikanen's exactly as written (V5, V6, V9), Kontrakt's in any
+    order (K5)."""
+    try:
+        parsed = parse_cards(cards)
+        if name == "vatikanen":
+            from rummykit.games.vatikanen.table import read_as_written
+
+            kinds = sorted({r.kind.value for r in read_as_written(parsed)})
+            return {"ok": True, "kind": kinds[0] if len(kinds) == 1 else "either"}
+        return {"ok": True, "kind": read_meld(parsed, KONTRAKT).kind.value}
+    except MeldError as exc:
+        rule = exc.rule or ("V9" if name == "vatikanen" else "K5")
+        return {"ok": False, "rule": rule, "message": exc.message}
+    except ValueError as exc:
+        return {"ok": False, "rule": None, "message": str(exc)}
 
 
 def make_pool(workers: int) -> Executor:

@@ -35,7 +35,8 @@ from typing import Protocol
 from rummykit import games
 from rummykit.cards import parse_cards
 from rummykit.errors import ActionError, RuleError
-from rummykit.server.bots import assist, bot_seed, make_pool, think
+from rummykit.server.bots import assist, bot_seed, check, make_pool, think
+from rummykit.server.replay import replay_request
 from rummykit.server.store import Conflict, Store, TableRow
 from rummykit.server.tables import (
     SeatSpec,
@@ -311,6 +312,13 @@ class Hub:
         self._changed(room)
         return seat, token
 
+    async def replay(
+        self, record: object, seat: int | None, start: int, count: int
+    ) -> dict[str, object]:
+        """The replay viewer's frames of a record (``POST /api/replay``), made in a worker."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, replay_request, record, seat, start, count)
+
     # ------------------------------------------------------------ live play (WebSocket)
 
     def hello(self, room: Room, data: object) -> int | None:
@@ -364,7 +372,9 @@ class Hub:
                 return
 
     async def message(self, room: Room, conn: Conn, text: str) -> None:
-        """One message after hello: an action, or the next game. Errors go to ``conn``."""
+        """One message after hello: an action, the next game, a hint, an arrangement, a
+        check, a resync. Errors go to ``conn``, with the message's ``ref`` if it had one."""
+        ref: int | str | None = None
         try:
             if len(text.encode("utf-8")) > self.limits.max_message:
                 raise ProtocolError("bad_message", "a message is at most 64 KiB")
@@ -376,19 +386,31 @@ class Hub:
                 raise ProtocolError("bad_message", "a message is one JSON object") from None
             if not isinstance(data, dict):
                 raise ProtocolError("bad_message", "a message is one JSON object")
+            given = data.get("ref")
+            if given is not None:
+                if (
+                    isinstance(given, bool)
+                    or not isinstance(given, int | str)
+                    or len(str(given)) > 64
+                ):
+                    raise ProtocolError("bad_message", "'ref' is a number or a text of 64 at most")
+                ref = given
             kind = data.get("type")
             if kind == "action":
                 await self._action(room, conn, data)
             elif kind == "next":
                 await self._next(room, conn, data)
-            elif kind in ("hint", "arrange"):
-                await self._assist(room, conn, data, kind)
+            elif kind in ("hint", "arrange", "check"):
+                await self._assist(room, conn, data, kind, ref)
             elif kind == "hello":
                 self._send_state(room, conn, whole=True)
             else:
                 raise ProtocolError("bad_message", f"unknown message type {kind!r}")
         except ProtocolError as exc:
-            conn.put(json.dumps(exc.to_json()))
+            error = exc.to_json()
+            if ref is not None:
+                error["ref"] = ref
+            conn.put(json.dumps(error))
 
     def _version(self, room: Room, data: Mapping[str, object]) -> None:
         version = data.get("version")
@@ -431,28 +453,51 @@ class Hub:
             await self._commit(room, "next", {"by": conn.seat})
         self._changed(room)
 
-    async def _assist(self, room: Room, conn: Conn, data: Mapping[str, object], kind: str) -> None:
-        """A hint or an arrangement for the seat to act: it changes no table, and only the
-        asking connection hears it."""
+    async def _assist(
+        self,
+        room: Room,
+        conn: Conn,
+        data: Mapping[str, object],
+        kind: str,
+        ref: int | str | None,
+    ) -> None:
+        """A hint, an arrangement or a check for the seat to act: it changes no table, and
+        only the asking connection hears it (with the request's ``ref``, if any)."""
         table, game = room.table, room.table.game
         if conn.seat is None or game is None or game.to_act != conn.seat:
             raise ProtocolError("not_your_turn", "help is given to the seat to act")
-        raw = data.get("cards", [])
+        version = table.version
+        loop = asyncio.get_running_loop()
+        if kind == "check":
+            try:
+                action = table.spec.action_from_json(data.get("action"), seat=conn.seat)
+            except ActionError as exc:
+                raise ProtocolError("bad_message", exc.message) from None
+            raw = action.to_json()
+            if table.spec.arranger is not None and raw["type"] == "play" and "table" not in raw:
+                # the engine would arrange the table with the solver: not on the event loop
+                answer = await loop.run_in_executor(self._pool, check, game.copy(), action)
+            else:
+                answer = check(game, action)
+            out = {"type": "checked", "version": version, **answer}
+            if ref is not None:
+                out["ref"] = ref
+            conn.put(json.dumps(out, separators=(",", ":")))
+            return
+        raw_cards = data.get("cards", [])
         cards: list[str] = []
         if kind == "arrange":
             if (
-                not isinstance(raw, list)
-                or not raw
-                or not all(isinstance(c, str) and len(c) <= 8 for c in raw)
+                not isinstance(raw_cards, list)
+                or not raw_cards
+                or not all(isinstance(c, str) and len(c) <= 8 for c in raw_cards)
             ):
                 raise ProtocolError("bad_message", "'cards' is a list of cards, like [\"7h\"]")
-            cards = [str(c) for c in raw]
+            cards = [str(c) for c in raw_cards]
             try:
                 parse_cards(cards)
             except ValueError as exc:
                 raise ProtocolError("bad_message", str(exc)) from None
-        version = table.version
-        loop = asyncio.get_running_loop()
         answer = await loop.run_in_executor(self._pool, assist, game.copy(), conn.seat, kind, cards)
         if "message" in answer:
             rule = answer.get("rule")
@@ -460,6 +505,8 @@ class Hub:
                 "illegal", str(answer["message"]), rule if isinstance(rule, str) else None
             )
         out = {"type": "hint" if kind == "hint" else "arranged", "version": version, **answer}
+        if ref is not None:
+            out["ref"] = ref
         conn.put(json.dumps(out, separators=(",", ":")))
 
     # ------------------------------------------------------------ changes

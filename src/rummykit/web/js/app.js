@@ -1,0 +1,84 @@
+// The page: the header (home, language, four colours), and the route from the address:
+//   #/            the lobby
+//   #/t/ID        a table (the invite link); #/t/ID/watch watches it
+//   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby
+
+import { h, render } from "preact";
+import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
+import { enterLobby, leaveLobby, LobbyPage } from "./lobby.js";
+import { enterReplay, leaveReplay, ReplayPage } from "./replay.js";
+import { rerender, setRenderer, setSetting, settings } from "./store.js";
+import { enterTable, leaveTable, TablePage, tableState } from "./table.js";
+
+let route = { name: "lobby" };
+
+function readRoute() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "t" && parts[1]) return { name: "table", id: parts[1], watch: parts[2] === "watch" };
+  if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1] };
+  const query = new URLSearchParams(location.search);
+  if (query.get("table")) return { name: "table", id: query.get("table"), watch: false };
+  return { name: "lobby" };
+}
+
+function follow() {
+  const next = readRoute();
+  if (next.name !== "lobby") leaveLobby();
+  if (next.name !== "table") leaveTable();
+  if (next.name !== "replay") leaveReplay();
+  route = next;
+  if (next.name === "lobby") enterLobby();
+  else if (next.name === "table") enterTable(next.id, next.watch);
+  else enterReplay(next.source);
+  window.scrollTo(0, 0);
+  rerender();
+}
+
+async function switchLanguage(code) {
+  localStorage.setItem("rummykit.lang", code);
+  await loadLanguage(code);
+  document.title = t("rummykit: Vatikanen and Kontraktsrummy");
+  rerender();
+}
+
+function Header() {
+  return h("header", { class: "top" }, [
+    h("a", { class: "home", href: "#/" }, [h("span", { class: "logo", "aria-hidden": "true" }, "♠♥"), "rummykit"]),
+    h("nav", { class: "top-tools" }, [
+      h("label", { class: "four", title: t("Four colours: clubs green, diamonds blue") }, [
+        h("input", { type: "checkbox", checked: settings.fourColours, onChange: (e) => setSetting("fourColours", e.target.checked) }),
+        t("4 colours"),
+      ]),
+      h("label", { class: "lang" }, [
+        h("span", { class: "visually-hidden" }, t("Language")),
+        h(
+          "select",
+          { value: language(), "aria-label": t("Language"), onChange: (e) => switchLanguage(e.target.value) },
+          LANGUAGES.map((code) => h("option", { value: code }, code === "sv" ? "Svenska" : "English")),
+        ),
+      ]),
+    ]),
+  ]);
+}
+
+function App() {
+  let body;
+  if (route.name === "table") body = h(TablePage, null);
+  else if (route.name === "replay") body = h(ReplayPage, null);
+  else body = h(LobbyPage, null);
+  return [h(Header, null), body];
+}
+
+async function boot() {
+  await loadLanguage(chosenLanguage());
+  document.title = t("rummykit: Vatikanen and Kontraktsrummy");
+  const root = document.getElementById("app");
+  root.textContent = "";
+  setRenderer(() => render(h(App, null), root));
+  window.addEventListener("hashchange", follow);
+  follow();
+  window.rummykit = { ready: true, state: tableState };
+}
+
+boot();

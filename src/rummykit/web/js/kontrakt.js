@@ -1,0 +1,607 @@
+// The Kontraktsrummy table: the deal's contract, the stock and the discard pile, every
+// player's melds, the first upcard's offer, the hand, melds staged to lay down, lay-offs,
+// joker swaps, the discard, the score sheet and each deal's end.
+
+import { h } from "preact";
+import { cardBack, cardValue, parseCard, shortCard, shortCards } from "./cards.js";
+import { t } from "./i18n.js";
+import { CONTRACTS, contractText } from "./logtext.js";
+import { rerender } from "./store.js";
+import { Card, Modal, SortButtons, StaticCard } from "./ui.js";
+
+function ui(ctx) {
+  const u = ctx.ui;
+  if (!u.kontrakt) {
+    u.kontrakt = true;
+    u.sel = [];
+    u.staged = [];
+    u.verdict = null;
+    u.hint = null;
+    u.version = null;
+    u.endsSeen = dealEnds(ctx.view.log).length;
+    u.showScores = false;
+  }
+  if (u.version !== ctx.state.version) {
+    u.version = ctx.state.version;
+    u.sel = [];
+    u.hint = null;
+    u.staged = keepStaged(u.staged, ctx.view.hand || []);
+    u.verdict = null;
+    if (u.staged.length && ctx.myTurn && ctx.view.phase === "play") scheduleCheck(ctx);
+  }
+  return u;
+}
+
+function dealEnds(log) {
+  return log.filter((e) => e.type === "deal_end");
+}
+
+/** The staged melds whose cards are still in the hand. */
+function keepStaged(staged, hand) {
+  const left = hand.slice();
+  const out = [];
+  for (const meld of staged) {
+    const kept = [];
+    for (const card of meld) {
+      const k = left.indexOf(card);
+      if (k >= 0) {
+        left.splice(k, 1);
+        kept.push(card);
+      }
+    }
+    if (kept.length) out.push(kept);
+  }
+  return out;
+}
+
+/** The hand's indexes that are staged. */
+function stagedIndexes(u, hand) {
+  const used = new Set();
+  for (const meld of u.staged) {
+    for (const card of meld) {
+      const k = hand.findIndex((c, i) => c === card && !used.has(i));
+      if (k >= 0) used.add(k);
+    }
+  }
+  return used;
+}
+
+function scheduleCheck(ctx) {
+  const u = ctx.ui;
+  clearTimeout(u.checkTimer);
+  u.checkTimer = setTimeout(async () => {
+    if (!u.staged.length) {
+      u.verdict = null;
+      rerender();
+      return;
+    }
+    const staged = JSON.stringify(u.staged);
+    const answer = await ctx.request({ type: "check", action: { type: "meld", melds: u.staged } });
+    if (JSON.stringify(u.staged) !== staged) return;
+    u.verdict = answer.type === "checked" ? answer : null;
+    rerender();
+  }, 120);
+}
+
+function selectedCards(ctx) {
+  const u = ui(ctx);
+  return u.sel.map((i) => ctx.view.hand[i]);
+}
+
+function toggle(ctx, i) {
+  const u = ui(ctx);
+  u.sel = u.sel.includes(i) ? u.sel.filter((x) => x !== i) : [...u.sel, i];
+  rerender();
+}
+
+function stage(ctx, indexes, into) {
+  const u = ui(ctx);
+  const cards = indexes.map((i) => ctx.view.hand[i]);
+  if (!cards.length) {
+    ctx.notify(t("Select the cards of a meld in your hand first."));
+    return;
+  }
+  if (into === undefined || into === null || !u.staged[into]) u.staged.push(cards);
+  else u.staged[into] = u.staged[into].concat(cards);
+  u.sel = [];
+  u.verdict = null;
+  scheduleCheck(ctx);
+  rerender();
+}
+
+function unstage(ctx, meld, pos) {
+  const u = ui(ctx);
+  u.staged[meld].splice(pos, 1);
+  u.staged = u.staged.filter((m) => m.length);
+  u.verdict = null;
+  scheduleCheck(ctx);
+  rerender();
+}
+
+async function layDown(ctx) {
+  const u = ui(ctx);
+  if (!u.staged.length) {
+    ctx.notify(t("Stage your melds first: select cards, then press Meld."));
+    return false;
+  }
+  const ok = await ctx.act({ type: "meld", melds: u.staged });
+  if (ok) u.staged = [];
+  rerender();
+  return ok;
+}
+
+function oneSelected(ctx, what) {
+  const cards = selectedCards(ctx);
+  if (cards.length !== 1) {
+    ctx.notify(what);
+    return null;
+  }
+  return cards[0];
+}
+
+function discard(ctx, card) {
+  card = card || oneSelected(ctx, t("Select the one card to discard."));
+  if (card) ctx.act({ type: "discard", card });
+}
+
+function layOff(ctx, number, card) {
+  card = card || oneSelected(ctx, t("Select the one card to lay off, then the meld."));
+  if (card) ctx.act({ type: "layoff", card, meld: number });
+}
+
+function swap(ctx, number, card) {
+  card = card || oneSelected(ctx, t("Select the real card that the joker stands for, then the meld."));
+  if (card) ctx.act({ type: "swap_joker", card, meld: number });
+}
+
+/** Could ``card`` take a joker's place in ``meld``? A hint for the buttons; the server decides. */
+function swapsJoker(meld, card) {
+  const c = parseCard(card);
+  if (!c || c.joker) return false;
+  return meld.cards.some((x) => {
+    const j = parseCard(x);
+    return j && j.joker && j.label && j.label.rank === c.rank && (!j.label.suit || j.label.suit === c.suit);
+  });
+}
+
+// ------------------------------------------------------------------ what it looks like
+
+export function kontraktStanding(view, seat) {
+  const laid = view.laid[seat];
+  const bits = [];
+  if (laid.complete) bits.push(h("span", { class: "badge opened", title: t("has laid the whole contract") }, t("contract laid")));
+  else if (laid.groups || laid.runs) bits.push(h("span", { class: "badge part" }, t("laid {n}", { n: laid.groups + laid.runs })));
+  bits.push(h("span", { class: "balance", title: t("penalty points so far (lower is better)") }, t("{n} pts", { n: view.totals[seat] })));
+  return bits;
+}
+
+function phaseText(ctx) {
+  const { view, names, seat } = ctx;
+  const who = view.turn !== null && view.turn !== undefined ? names[view.turn] : "";
+  switch (view.phase) {
+    case "upcard_offer": {
+      const asked = view.offer_to;
+      if (asked === seat) {
+        return asked === view.forhand
+          ? t("You are förhand: take the upcard, or decline it.")
+          : t("You are offered the upcard: buy it (you take the top of the stock too, as a penalty card), or pass.");
+      }
+      return asked === view.forhand
+        ? t("{name} (förhand) may take the upcard.", { name: names[asked] })
+        : t("{name} is offered the upcard.", { name: names[asked] });
+    }
+    case "draw":
+      return view.turn === seat ? t("Your turn: draw from the stock or take the top of the discard pile.") : t("{name} draws.", { name: who });
+    case "play":
+      return view.turn === seat
+        ? t("Lay down, lay off or swap a joker if you can; then discard a card.")
+        : t("{name} is playing.", { name: who });
+    case "game_over":
+      return t("The seven deals are played.");
+    default:
+      return "";
+  }
+}
+
+export function KontraktBoard({ ctx }) {
+  const u = ui(ctx);
+  const view = ctx.view;
+  const me = ctx.seat;
+  const hand = view.hand || [];
+  const myPlay = ctx.myTurn && view.phase === "play";
+  const complete = me !== null && view.laid[me].complete;
+  ctx.ui.command = (command) => kontraktCommand(ctx, command);
+  ctx.setDrop((payload, target, index) => {
+    if (payload.game !== "kontrakt") return;
+    const indexes = payload.indexes;
+    if (target === "hand") {
+      if (payload.staged) unstage(ctx, payload.staged[0], payload.staged[1]);
+      else reorder(ctx, indexes, index);
+      return;
+    }
+    if (!myPlay) return;
+    if (target === "pile" && indexes.length === 1) discard(ctx, hand[indexes[0]]);
+    else if (target.startsWith("kmeld:") && indexes.length === 1) layOff(ctx, Number(target.slice(6)), hand[indexes[0]]);
+    else if (target === "stage:new") stage(ctx, indexes);
+    else if (target.startsWith("stage:")) stage(ctx, indexes, Number(target.slice(6)));
+  });
+  const ends = dealEnds(view.log);
+  if (ends.length < u.endsSeen) u.endsSeen = ends.length; // a new game: its log starts afresh
+  const parts = [
+    h("div", { class: "contract-banner" }, [
+      h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })),
+      " · ",
+      t("Contract: {contract}", { contract: contractText(view.contract) }),
+      h("button", { type: "button", class: "chip scores-button", onClick: () => { u.showScores = true; rerender(); } }, t("Score sheet")),
+    ]),
+  ];
+  if (view.contract.all_at_once && !view.over) {
+    parts.push(h("p", { class: "rule-note", "data-rule": "K12" }, [h("span", { class: "rule" }, "K12"), t("The seventh deal: nothing may be laid down until you can lay the whole contract (at least nine cards) in one turn; then lay-offs and joker swaps are open as usual.")]));
+  }
+  parts.push(h("div", { class: "status-line" }, h("span", { class: "status-text", "data-testid": "status" }, phaseText(ctx))));
+  parts.push(Piles({ ctx, myPlay }));
+  parts.push(Melds({ ctx, u, myPlay, complete }));
+  if (me !== null) {
+    if (myPlay || u.staged.length) parts.push(Staged({ ctx, u, myPlay }));
+    parts.push(ActionBar({ ctx, u, myPlay }));
+    if (u.hint) parts.push(HintList({ ctx, u }));
+    parts.push(Hand({ ctx, u, hand }));
+  }
+  if (u.showScores) parts.push(h(ScoreSheet, { ctx, close: () => { u.showScores = false; rerender(); } }));
+  if (ends.length > u.endsSeen && !view.over) {
+    const entry = ends[ends.length - 1];
+    parts.push(
+      h(Modal, { title: t("Deal {n} is over", { n: entry.deal + 1 }), onClose: () => { u.endsSeen = ends.length; rerender(); } }, [
+        h(DealEnd, { entry, names: ctx.names }),
+        h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", onClick: () => { u.endsSeen = ends.length; rerender(); } }, t("On to deal {n}", { n: entry.deal + 2 }))),
+      ]),
+    );
+  }
+  return h("div", { class: "board kontrakt" }, parts);
+}
+
+function Piles({ ctx, myPlay }) {
+  const view = ctx.view;
+  const pile = view.discard_pile;
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const canDraw = ctx.myTurn && view.phase === "draw";
+  const stockButton = h(
+    "button",
+    { type: "button", class: "pile-card stock-card", disabled: !canDraw || ctx.pending, "aria-label": t("Draw from the stock ({n} cards)", { n: view.stock_size }), onClick: () => ctx.act({ type: "draw", from: "stock" }) },
+    cardBack(),
+  );
+  const pileProps = {
+    class: "discard-pile" + (myPlay ? " target" : ""),
+    "data-drop": "pile",
+    "aria-label": top ? t("Discard pile: {card} on top, {n} cards", { card: shortCard(top), n: pile.length }) : t("The discard pile is empty"),
+  };
+  const takeable = canDraw && top && !view.stock_only;
+  return h("div", { class: "piles" }, [
+    h("div", { class: "stock-pile" }, [stockButton, h("span", { class: "pile-count" }, t("Stock: {n}", { n: view.stock_size }))]),
+    h("div", pileProps, [
+      top
+        ? takeable
+          ? h(Card, { card: top, title: t("Take {card} from the discard pile", { card: shortCard(top) }), onTap: () => ctx.act({ type: "draw", from: "discard" }), extra: "pile-card" })
+          : h(StaticCard, { card: top, extra: "pile-card" })
+        : h("span", { class: "pile-empty" }, t("empty")),
+      h("span", { class: "pile-count" }, t("Discard pile: {n}", { n: pile.length })),
+      view.phase === "upcard_offer" ? h("span", { class: "pile-count upcard-note" }, t("The upcard")) : null,
+    ]),
+  ]);
+}
+
+function Melds({ ctx, u, myPlay, complete }) {
+  const view = ctx.view;
+  const owners = ctx.names.map((name, seat) => ({ name, seat, melds: view.table.filter((m) => m.owner === seat) })).filter((o) => o.melds.length);
+  const one = u.sel.length === 1 ? view.hand[u.sel[0]] : null;
+  return h("section", { class: "table-area kontrakt-table", "aria-label": t("The melds on the table") }, [
+    owners.length
+      ? owners.map((o) =>
+          h("div", { class: "owner-melds" }, [
+            h("h3", null, o.seat === ctx.seat ? t("Your melds") : t("{name}'s melds", { name: o.name })),
+            h(
+              "div",
+              { class: "melds-row" },
+              o.melds.map((m) => {
+                const canSwap = myPlay && complete && one && swapsJoker(m, one);
+                const kind = m.kind === "run" ? t("run") : t("group");
+                return h("div", { class: "meld-box" }, [
+                  h(
+                    "div",
+                    {
+                      class: "meld" + (myPlay && complete ? " target" : ""),
+                      role: "group",
+                      "data-drop": myPlay && complete ? "kmeld:" + m.number : undefined,
+                      "data-meld": String(m.number),
+                      "aria-label": t("Meld #{n}, {kind}: {cards}", { n: m.number, kind, cards: shortCards(m.cards) }),
+                    },
+                    [h("span", { class: "meld-no", "aria-hidden": "true" }, "#" + m.number), m.cards.map((card, j) => h(StaticCard, { card, key: j }))],
+                  ),
+                  myPlay && complete && one
+                    ? h("div", { class: "meld-actions" }, [
+                        h("button", { type: "button", class: "chip", "data-layoff": m.number, onClick: () => layOff(ctx, m.number) }, t("Lay off here")),
+                        canSwap ? h("button", { type: "button", class: "chip", "data-swap": m.number, onClick: () => swap(ctx, m.number) }, t("Swap for the joker")) : null,
+                      ])
+                    : null,
+                ]);
+              }),
+            ),
+          ]),
+        )
+      : h("p", { class: "muted empty-table" }, t("No melds on the table yet.")),
+  ]);
+}
+
+function Staged({ ctx, u, myPlay }) {
+  const v = u.verdict;
+  return h("section", { class: "staged", "aria-label": t("Melds you are about to lay down") }, [
+    h("h3", null, t("To lay down")),
+    h("div", { class: "melds-row" }, [
+      u.staged.map((meld, k) => {
+        const mv = v && v.melds ? v.melds[k] : null;
+        return h("div", { class: "meld-box" + (mv ? (mv.ok ? " valid" : " invalid") : " pending") }, [
+          h(
+            "div",
+            { class: "meld", "data-drop": "stage:" + k, role: "group", "aria-label": t("Staged meld {n}: {cards}", { n: k + 1, cards: shortCards(meld) }) },
+            meld.map((card, j) =>
+              h(Card, {
+                card,
+                slot: j,
+                title: t("{card}: tap to take it back", { card: shortCard(card) }),
+                onTap: () => unstage(ctx, k, j),
+                drag: { game: "kontrakt", indexes: [], staged: [k, j] },
+              }),
+            ),
+          ),
+          h("div", { class: "meld-verdict" }, mv ? (mv.ok ? "✓ " + (mv.kind === "run" ? t("run") : t("group")) : [h("span", { class: "rule" }, mv.rule || ""), mv.message]) : ""),
+        ]);
+      }),
+      myPlay
+        ? h("div", { class: "meld-box new-meld" }, h("div", { class: "meld new", "data-drop": "stage:new" }, h("button", { type: "button", class: "place-new", disabled: !u.sel.length, onClick: () => stage(ctx, u.sel.slice()) }, u.sel.length ? t("+ Meld") : t("New meld: drop or select cards"))))
+        : null,
+    ]),
+    u.staged.length && v
+      ? h("p", { class: "verdict" + (v.ok ? " ok" : " bad"), role: "status", "data-testid": "verdict" }, v.ok ? t("The server checked these melds: you may lay them down.") : [h("span", { class: "rule" }, v.rule || ""), v.message])
+      : null,
+  ]);
+}
+
+function ActionBar({ ctx, u, myPlay }) {
+  const view = ctx.view;
+  const me = ctx.seat;
+  const buttons = [];
+  const pending = ctx.pending;
+  if (view.phase === "upcard_offer" && view.offer_to === me) {
+    const up = shortCard(view.discard_pile[view.discard_pile.length - 1]);
+    if (me === view.forhand) {
+      buttons.push(h("button", { type: "button", class: "primary", disabled: pending, onClick: () => ctx.act({ type: "take_upcard" }) }, t("Take the upcard {card}", { card: up })));
+      buttons.push(h("button", { type: "button", disabled: pending, onClick: () => ctx.act({ type: "decline_upcard" }) }, t("Decline")));
+    } else {
+      buttons.push(h("button", { type: "button", class: "primary", disabled: pending, onClick: () => ctx.act({ type: "buy_upcard" }) }, t("Buy {card} (+1 penalty card)", { card: up })));
+      buttons.push(h("button", { type: "button", disabled: pending, onClick: () => ctx.act({ type: "pass_upcard" }) }, t("Pass")));
+    }
+  } else if (ctx.myTurn && view.phase === "draw") {
+    const pile = view.discard_pile;
+    buttons.push(h("button", { type: "button", class: "primary", disabled: pending, onClick: () => ctx.act({ type: "draw", from: "stock" }) }, t("Draw from the stock")));
+    buttons.push(
+      h(
+        "button",
+        { type: "button", disabled: pending || view.stock_only || !pile.length, onClick: () => ctx.act({ type: "draw", from: "discard" }) },
+        pile.length ? t("Take {card} from the pile", { card: shortCard(pile[pile.length - 1]) }) : t("Take from the pile"),
+      ),
+    );
+  } else if (myPlay) {
+    buttons.push(h("button", { type: "button", disabled: !u.sel.length, onClick: () => stage(ctx, u.sel.slice()) }, t("Meld")));
+    buttons.push(h("button", { type: "button", class: u.staged.length ? "primary" : "", disabled: pending || !u.staged.length, onClick: () => layDown(ctx) }, t("Lay down")));
+    buttons.push(h("button", { type: "button", class: "discard", disabled: pending || u.sel.length !== 1, onClick: () => discard(ctx) }, u.sel.length === 1 ? t("Discard {card}", { card: shortCard(view.hand[u.sel[0]]) }) : t("Discard")));
+  }
+  if (ctx.myTurn || (view.phase === "upcard_offer" && view.offer_to === me)) {
+    buttons.push(h("button", { type: "button", disabled: u.busy, onClick: () => hint(ctx) }, t("Hint")));
+  }
+  return h("div", { class: "actions", role: "toolbar", "aria-label": t("Your actions") }, buttons);
+}
+
+async function hint(ctx) {
+  const u = ui(ctx);
+  u.busy = true;
+  rerender();
+  const answer = await ctx.request({ type: "hint" });
+  u.busy = false;
+  if (answer.type === "hint") u.hint = answer.actions;
+  else ctx.showError(answer);
+  rerender();
+}
+
+function actionText(a) {
+  switch (a.type) {
+    case "take_upcard":
+      return t("take the upcard");
+    case "decline_upcard":
+      return t("decline the upcard");
+    case "buy_upcard":
+      return t("buy the upcard");
+    case "pass_upcard":
+      return t("pass");
+    case "draw":
+      return a.from === "discard" ? t("take from the pile") : t("draw from the stock");
+    case "meld":
+      return t("lay down {melds}", { melds: a.melds.map(shortCards).join(" · ") });
+    case "layoff":
+      return t("lay {card} off on #{n}", { card: shortCard(a.card), n: a.meld });
+    case "swap_joker":
+      return t("swap {card} for the joker of #{n}", { card: shortCard(a.card), n: a.meld });
+    case "discard":
+      return t("discard {card}", { card: shortCard(a.card) });
+    default:
+      return a.type;
+  }
+}
+
+function HintList({ ctx, u }) {
+  const view = ctx.view;
+  const all = u.hint;
+  const best = all.filter((a) => a.type !== "discard").slice(0, 6);
+  const discards = all.filter((a) => a.type === "discard").sort((a, b) => cardValue(b.card, "kontrakt") - cardValue(a.card, "kontrakt"));
+  if (discards.length) best.push(discards[0]);
+  const use = (a) => {
+    u.hint = null;
+    if (a.type === "meld") {
+      u.staged = a.melds.map((m) => m.slice());
+      scheduleCheck(ctx);
+      rerender();
+      return;
+    }
+    const { seat, ...action } = a;
+    void seat;
+    ctx.act(action);
+  };
+  return h("div", { class: "hints", role: "region", "aria-label": t("Hints") }, [
+    h("strong", null, t("Hints:")),
+    best.map((a) => h("button", { type: "button", class: "chip hint-" + a.type, onClick: () => use(a) }, actionText(a))),
+    view.phase === "play" ? h("span", { class: "muted small" }, t("(a lay-down is staged first)")) : null,
+    h("button", { type: "button", class: "close", "aria-label": t("Close"), onClick: () => { u.hint = null; rerender(); } }, "×"),
+  ]);
+}
+
+function reorder(ctx, indexes, index) {
+  const hand = ctx.view.hand;
+  const u = ui(ctx);
+  const order = ctx.order.arrange(hand);
+  const staged = stagedIndexes(u, hand);
+  const shown = order.filter((i) => !staged.has(i));
+  const target = index < shown.length ? order.indexOf(shown[index]) : order.length;
+  ctx.order.move(hand, indexes, target);
+  rerender();
+}
+
+function Hand({ ctx, u, hand }) {
+  const order = ctx.order.arrange(hand);
+  const staged = stagedIndexes(u, hand);
+  const shown = order.filter((i) => !staged.has(i));
+  const sel = new Set(u.sel);
+  const picked = ctx.view.picked_up;
+  const payload = (i) => ({
+    game: "kontrakt",
+    get indexes() {
+      return sel.has(i) ? u.sel.slice() : [i];
+    },
+    elements() {
+      const list = sel.has(i) ? u.sel : [i];
+      return list.map((k) => document.querySelector(`.hand [data-id="h${k}"]`));
+    },
+  });
+  let pickedMarked = false;
+  return h("section", { class: "hand-area" }, [
+    h("div", { class: "hand-head" }, [h("h2", null, t("Your hand ({n})", { n: hand.length })), h(SortButtons, { order: ctx.order, hand, onChange: rerender })]),
+    h(
+      "div",
+      { class: "hand", "data-drop": "hand", role: "group", "aria-label": t("Your hand") },
+      shown.map((i, k) => {
+        const isPicked = picked && hand[i] === picked && !pickedMarked;
+        if (isPicked) pickedMarked = true;
+        return h(Card, {
+          key: "h" + i,
+          id: "h" + i,
+          card: hand[i],
+          slot: k,
+          selected: sel.has(i),
+          extra: isPicked ? "picked" : "",
+          onTap: () => toggle(ctx, i),
+          drag: payload(i),
+        });
+      }),
+    ),
+  ]);
+}
+
+// ------------------------------------------------------------------ the score sheet and a deal's end
+
+export function DealEnd({ entry, names }) {
+  const out = entry.out;
+  return h("div", { class: "deal-end" }, [
+    h("p", null, out !== null && out !== undefined ? t("{name} went out.", { name: names[out] }) : t("No card was left to draw.")),
+    h("table", { class: "scores" }, [
+      h("thead", null, h("tr", null, [h("th", null, t("Player")), h("th", null, t("Cards left")), h("th", null, t("Penalty")), h("th", null, t("Total"))])),
+      h(
+        "tbody",
+        null,
+        names.map((name, s) =>
+          h("tr", null, [
+            h("td", null, name),
+            h("td", { class: "cards-cell" }, entry.hands[s].length ? h("span", { class: "mini-cards" }, entry.hands[s].map((card) => h(StaticCard, { card, extra: "mini" }))) : t("none: out")),
+            h("td", null, String(entry.penalties[s])),
+            h("td", null, String(entry.totals[s])),
+          ]),
+        ),
+      ),
+    ]),
+  ]);
+}
+
+function ScoreSheet({ ctx, close }) {
+  const view = ctx.view;
+  const names = ctx.names;
+  const rows = [];
+  for (let d = 0; d < 7; d++) {
+    const scores = view.scores[d];
+    rows.push(
+      h("tr", { class: d === view.deal && !view.over ? "current" : "" }, [
+        h("th", { scope: "row" }, [t("Deal {n}", { n: d + 1 }), h("span", { class: "muted small" }, " " + contractText(CONTRACTS[d]))]),
+        names.map((_, s) => h("td", null, scores ? String(scores[s]) : d === view.deal && !view.over ? "…" : "")),
+      ]),
+    );
+  }
+  rows.push(h("tr", { class: "total" }, [h("th", { scope: "row" }, t("Total")), names.map((_, s) => h("td", null, String(view.totals[s])))]));
+  return h(Modal, { title: t("Score sheet"), onClose: close, wide: true }, [
+    h("table", { class: "scores sheet" }, [h("thead", null, h("tr", null, [h("th", null, ""), names.map((n) => h("th", { scope: "col" }, n))])), h("tbody", null, rows)]),
+    h("p", { class: "muted" }, t("Penalty points (K6): joker and ace 15, K Q J 10 count 10, the others their value; the lowest total after seven deals wins (K14).")),
+  ]);
+}
+
+/** The static picture of a Kontrakt position, for the replay viewer. */
+export function KontraktStatic({ view, names }) {
+  const pile = view.discard_pile;
+  return h("div", { class: "board kontrakt" }, [
+    h("div", { class: "contract-banner" }, [h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })), " · ", t("Contract: {contract}", { contract: contractText(view.contract) })]),
+    h("div", { class: "piles" }, [
+      h("div", { class: "stock-pile" }, [h("span", { class: "pile-card" }, cardBack()), h("span", { class: "pile-count" }, t("Stock: {n}", { n: view.stock_size }))]),
+      h("div", { class: "discard-pile" }, [
+        pile.length ? h(StaticCard, { card: pile[pile.length - 1], extra: "pile-card" }) : h("span", { class: "pile-empty" }, t("empty")),
+        h("span", { class: "pile-count" }, t("Discard pile: {n}", { n: pile.length })),
+      ]),
+    ]),
+    h(Melds, { ctx: { view, names, seat: null }, u: { sel: [] }, myPlay: false, complete: false }),
+  ]);
+}
+
+async function kontraktCommand(ctx, command) {
+  switch (command.ui) {
+    case "ok":
+      return layDown(ctx);
+    case "undo":
+    case "reset": {
+      const u = ui(ctx);
+      if (command.ui === "undo") u.staged.pop();
+      else u.staged = [];
+      scheduleCheck(ctx);
+      rerender();
+      return true;
+    }
+    case "hint":
+      await hint(ctx);
+      return true;
+    case "scores":
+      ui(ctx).showScores = true;
+      rerender();
+      return true;
+    case "sort": {
+      const next = { suit: "rank", rank: "suit", own: "suit" }[ctx.order.mode];
+      ctx.order.setMode(next, ctx.view.hand);
+      rerender();
+      return true;
+    }
+    default:
+      ctx.notify(t("Arranging is for Vatikanen: in Kontraktsrummy lay your melds yourself."));
+      return false;
+  }
+}

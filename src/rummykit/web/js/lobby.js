@@ -1,0 +1,234 @@
+// The lobby (#/): make a table, join or watch the open ones, replay finished games or a
+// record file.
+
+import { h } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, keepSeat, save, seatOf } from "./api.js";
+import { t } from "./i18n.js";
+import { botLevelName, gameBlurb, gameTitle, houseRuleName, houseRuleText } from "./logtext.js";
+import { keepRecordText } from "./replay.js";
+import { rerender, settings } from "./store.js";
+
+const lobby = { games: null, open: [], over: [], error: null, timer: null };
+
+export function enterLobby() {
+  refresh();
+  clearInterval(lobby.timer);
+  lobby.timer = setInterval(refresh, 5000);
+}
+
+export function leaveLobby() {
+  clearInterval(lobby.timer);
+  lobby.timer = null;
+}
+
+async function refresh() {
+  try {
+    if (!lobby.games) lobby.games = (await api("GET", "api/games")).games;
+    const [open, over] = await Promise.all([api("GET", "api/tables"), api("GET", "api/tables?status=over")]);
+    lobby.open = open.tables;
+    lobby.over = over.tables;
+    lobby.error = null;
+  } catch (err) {
+    lobby.error = t("The server cannot be reached: {why}", { why: err.message });
+  }
+  rerender();
+}
+
+export function LobbyPage() {
+  return h("main", { class: "page lobby" }, [
+    h("h1", { class: "visually-hidden" }, t("Lobby")),
+    lobby.error ? h("p", { class: "error", role: "alert" }, lobby.error) : null,
+    lobby.games ? h(NewTable, { games: lobby.games }) : h("p", { class: "muted" }, t("Loading…")),
+    h(OpenTables),
+    h(Finished),
+    h(RecordFile),
+  ]);
+}
+
+function NewTable({ games }) {
+  const [game, setGame] = useState(games[0].name);
+  const spec = games.find((g) => g.name === game);
+  const [count, setCount] = useState(spec.default_players);
+  const [seats, setSeats] = useState({});
+  const [options, setOptions] = useState({});
+  const [clock, setClock] = useState(0);
+  const [name, setName] = useState(settings.name || "");
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState(null);
+  useEffect(() => {
+    setCount(spec.default_players);
+    setSeats({});
+    setOptions({});
+  }, [game]);
+  const seatKind = (s) => seats[s] || (s === 0 ? "human" : "bot:" + spec.default_bot);
+  const create = async (event) => {
+    event.preventDefault();
+    if (!name.trim()) {
+      setProblem(t("Write your name first."));
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    const list = [];
+    for (let s = 0; s < count; s++) list.push(seatKind(s));
+    const chosen = {};
+    for (const rule of spec.house_rules) chosen[rule.name] = rule.name in options ? options[rule.name] : rule.default;
+    try {
+      const table = await api("POST", "api/tables", { game, seats: list, options: chosen, clock: Number(clock) });
+      const joined = await api("POST", `api/tables/${encodeURIComponent(table.id)}/join`, { name: name.trim(), seat: 0 });
+      keepSeat(table.id, { seat: joined.seat, token: joined.token, name: name.trim() });
+      settings.name = name.trim();
+      save("name", settings.name);
+      location.hash = `#/t/${table.id}`;
+    } catch (err) {
+      setProblem(err.message);
+      setBusy(false);
+    }
+  };
+  const counts = [];
+  for (let n = spec.min_players; n <= spec.max_players; n++) counts.push(n);
+  return h("section", { class: "card-panel new-table" }, [
+    h("h2", null, t("New table")),
+    h("form", { onSubmit: create }, [
+      h("fieldset", { class: "games" }, [
+        h("legend", null, t("Game")),
+        games.map((g) =>
+          h("label", { class: "game-choice" + (g.name === game ? " on" : "") }, [
+            h("input", { type: "radio", name: "game", value: g.name, checked: g.name === game, onChange: () => setGame(g.name) }),
+            h("span", { class: "game-name" }, gameTitle(g.name)),
+            h("span", { class: "muted small" }, gameBlurb(g.name)),
+          ]),
+        ),
+      ]),
+      h("label", null, [t("Your name"), h("input", { name: "name", value: name, maxLength: 40, autocomplete: "nickname", required: true, onInput: (e) => setName(e.target.value) })]),
+      h("label", null, [
+        t("Players"),
+        h("select", { name: "players", value: count, onChange: (e) => setCount(Number(e.target.value)) }, counts.map((n) => h("option", { value: n }, String(n)))),
+      ]),
+      h("fieldset", { class: "seat-kinds" }, [
+        h("legend", null, t("Seats")),
+        Array.from({ length: count }, (_, s) =>
+          s === 0
+            ? h("div", { class: "seat-row" }, [h("span", null, t("Seat {n}", { n: 1 })), h("span", null, t("You"))])
+            : h("label", { class: "seat-row" }, [
+                h("span", null, t("Seat {n}", { n: s + 1 })),
+                h(
+                  "select",
+                  { name: "seat" + s, value: seatKind(s), onChange: (e) => setSeats({ ...seats, [s]: e.target.value }) },
+                  [h("option", { value: "human" }, t("a friend (send the invite link)")), spec.bots.map((b) => h("option", { value: "bot:" + b }, t("bot: {level}", { level: botLevelName(b) })))],
+                ),
+              ]),
+        ),
+      ]),
+      spec.house_rules.length
+        ? h("fieldset", { class: "house-rules" }, [
+            h("legend", null, t("House rules")),
+            spec.house_rules.map((rule) =>
+              h("label", { class: "check" }, [
+                h("input", {
+                  type: "checkbox",
+                  name: rule.name,
+                  checked: rule.name in options ? options[rule.name] : rule.default,
+                  onChange: (e) => setOptions({ ...options, [rule.name]: e.target.checked }),
+                }),
+                h("span", null, [h("strong", null, houseRuleName(rule)), " ", h("span", { class: "rule" }, rule.rule), " ", houseRuleText(rule)]),
+              ]),
+            ),
+          ])
+        : null,
+      h("label", null, [
+        t("Turn clock"),
+        h("select", { name: "clock", value: clock, onChange: (e) => setClock(Number(e.target.value)) }, [
+          h("option", { value: 0 }, t("none")),
+          [30, 60, 120, 300].map((s) => h("option", { value: s }, s < 60 ? t("{n} seconds a turn", { n: s }) : t("{n} minutes a turn", { n: s / 60 }))),
+        ]),
+      ]),
+      h("p", { class: "muted small" }, t("With a clock, a turn not played in time is played by a bot; a player away for a minute is stood in for by a bot until they are back.")),
+      problem ? h("p", { class: "error", role: "alert" }, problem) : null,
+      h("button", { type: "submit", class: "primary", disabled: busy }, t("Create the table")),
+    ]),
+  ]);
+}
+
+function seatsLine(table) {
+  return table.seats.map((s) => (s.kind === "bot" ? `${s.name} (${t("bot")})` : s.taken ? s.name : t("free"))).join(", ");
+}
+
+function statusText(status) {
+  return { waiting: t("waiting for players"), playing: t("playing"), over: t("over") }[status] || status;
+}
+
+function OpenTables() {
+  return h("section", { class: "card-panel" }, [
+    h("h2", null, t("Open tables")),
+    lobby.open.length
+      ? h(
+          "ul",
+          { class: "tables" },
+          lobby.open.map((table) => {
+            const mine = seatOf(table.id);
+            const free = table.seats.some((s) => s.kind === "human" && !s.taken);
+            return h("li", { class: "table-row" }, [
+              h("span", { class: "table-game" }, gameTitle(table.game)),
+              h("span", { class: "table-seats" }, seatsLine(table)),
+              h("span", { class: "muted small" }, statusText(table.status)),
+              h("span", { class: "table-buttons" }, [
+                mine
+                  ? h("a", { class: "button primary", href: `#/t/${table.id}` }, t("Back to my seat"))
+                  : free
+                    ? h("a", { class: "button primary", href: `#/t/${table.id}` }, t("Join"))
+                    : null,
+                mine ? null : h("a", { class: "button", href: `#/t/${table.id}/watch` }, t("Watch")),
+              ]),
+            ]);
+          }),
+        )
+      : h("p", { class: "muted" }, t("No table is open. Make one above and send the link to your friends.")),
+  ]);
+}
+
+function Finished() {
+  if (!lobby.over.length) return null;
+  return h("section", { class: "card-panel" }, [
+    h("h2", null, t("Finished games")),
+    h(
+      "ul",
+      { class: "tables" },
+      lobby.over.slice(0, 30).map((table) =>
+        h("li", { class: "table-row" }, [
+          h("span", { class: "table-game" }, gameTitle(table.game)),
+          h("span", { class: "table-seats" }, seatsLine(table)),
+          h("span", { class: "table-buttons" }, [
+            h("a", { class: "button", href: `#/r/${table.id}` }, t("Replay")),
+            seatOf(table.id) ? h("a", { class: "button", href: `#/t/${table.id}` }, t("Back to the table")) : null,
+          ]),
+        ]),
+      ),
+    ),
+  ]);
+}
+
+function RecordFile() {
+  const [problem, setProblem] = useState(null);
+  const open = async (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      setProblem(t("This file is not a record: it is not JSON."));
+      return;
+    }
+    keepRecordText(text);
+    location.hash = "#/r/file";
+    rerender();
+  };
+  return h("section", { class: "card-panel" }, [
+    h("h2", null, t("Replay a record file")),
+    h("p", { class: "muted small" }, t("Any game record (docs/record.md): saved by rummykit play in the terminal, by simulate --records, or by this server.")),
+    h("input", { type: "file", accept: ".json,application/json", "aria-label": t("Open a record file"), onChange: open }),
+    problem ? h("p", { class: "error", role: "alert" }, problem) : null,
+  ]);
+}

@@ -1,0 +1,579 @@
+// A table's page (#/t/ID): joining a seat, the waiting room with the invite link, the
+// players, the game's board, the log, errors, keyboard play, the game's end and "Play again".
+
+import { h } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, keepSeat, save, seatOf } from "./api.js";
+import { CommandError, commandHelp, parseCommand } from "./commands.js";
+import { setDropHandler } from "./drag.js";
+import { t } from "./i18n.js";
+import { DealEnd, KontraktBoard, kontraktStanding } from "./kontrakt.js";
+import { Live } from "./live.js";
+import { botLevelName, entryText, gameTitle } from "./logtext.js";
+import { rerender, settings } from "./store.js";
+import { HandOrder, Modal, cardCount } from "./ui.js";
+import { VatikanenBoard, vatikanenStanding } from "./vatikanen.js";
+
+let page = null; // the table being shown: see enter()
+
+/** Open the page of table ``id``. */
+export function enterTable(id, watch) {
+  if (page && page.id === id && page.watchOnly === !!watch) return;
+  leaveTable();
+  page = {
+    id,
+    summary: null,
+    missing: false,
+    live: null,
+    mine: watch ? null : seatOf(id),
+    watchOnly: !!watch,
+    watching: false,
+    error: null,
+    notice: null,
+    pending: false,
+    ui: {},
+    order: null,
+    overClosed: null,
+    showHelp: false,
+    clockTimer: null,
+    drop: null,
+  };
+  setDropHandler((payload, target, index) => page && page.drop && page.drop(payload, target, index));
+  loadSummary();
+}
+
+/** The table's latest state (tests and the console read it; it is the player's own view). */
+export function tableState() {
+  return page && page.live ? page.live.state : null;
+}
+
+export function leaveTable() {
+  if (!page) return;
+  if (page.live) page.live.close();
+  clearInterval(page.clockTimer);
+  clearInterval(page.poll);
+  page = null;
+}
+
+async function loadSummary() {
+  const p = page;
+  try {
+    p.summary = await api("GET", `api/tables/${encodeURIComponent(p.id)}`);
+  } catch (err) {
+    if (err.status === 404) p.missing = true;
+    else p.error = { message: t("The server cannot be reached: {why}", { why: err.message }) };
+    rerender();
+    return;
+  }
+  if (page !== p) return;
+  if (p.mine || p.watchOnly || p.summary.status !== "waiting" || !freeSeats(p.summary).length) connect(p, p.mine);
+  else {
+    // a visitor of a waiting table picks a name and a seat first; keep the seats fresh
+    p.poll = setInterval(async () => {
+      if (page !== p || p.live) return clearInterval(p.poll);
+      try {
+        p.summary = await api("GET", `api/tables/${encodeURIComponent(p.id)}`);
+        rerender();
+      } catch (err) {
+        // try again at the next beat
+      }
+    }, 3000);
+  }
+  rerender();
+}
+
+function freeSeats(summary) {
+  return summary.seats.filter((s) => s.kind === "human" && !s.taken).map((s) => s.seat);
+}
+
+function connect(p, mine) {
+  clearInterval(p.poll);
+  p.watching = !mine;
+  p.live = new Live(p.id, mine ? mine.token : null, (what, message) => changed(p, what, message));
+  p.clockTimer = setInterval(() => {
+    if (page === p && p.live && p.live.state && p.live.state.clock) rerender();
+  }, 1000);
+}
+
+function changed(p, what, message) {
+  if (page !== p) return;
+  const live = p.live;
+  if (what === "state" || what === "same") {
+    const state = live.state;
+    p.stateAt = Date.now(); // the clock's "remaining" is counted from here
+    if (what === "state") p.pending = false;
+    if (state.seat !== null && !p.order) p.order = new HandOrder(`order.${p.id}.${state.seat}`);
+    if (p.summary) p.summary = { ...p.summary, status: state.status, seats: state.seats, version: state.version };
+    if (what === "state" && p.error && p.error.code !== "offline") p.error = null;
+  } else if (what === "error") {
+    p.error = message;
+  }
+  if (live.status === "open" && p.error && p.error.code === "offline") p.error = null;
+  if (live.fatal && live.fatal.code === "unauthorized") {
+    // the seat's token is no longer good here (a wiped server): forget it, watch instead
+    keepSeat(p.id, null);
+    p.mine = null;
+    live.close();
+    p.live = null;
+    p.error = { message: t("This browser's seat at the table is not known to the server any more; you are watching.") };
+    connect(p, null);
+  }
+  rerender();
+}
+
+// ------------------------------------------------------------------ what a board is given
+
+function context(p) {
+  const live = p.live;
+  const state = live.state;
+  const view = state.view;
+  const seat = state.seat;
+  const names = state.seats.map((s) => s.name || t("seat {n}", { n: s.seat + 1 }));
+  const ctx = {
+    id: p.id,
+    state,
+    view,
+    seat,
+    names,
+    live,
+    ui: p.ui,
+    order: p.order,
+    pending: p.pending,
+    myTurn: state.status === "playing" && seat !== null && view && view.turn === seat,
+    act: async (action) => {
+      if (p.pending) return false;
+      p.pending = true;
+      p.error = null;
+      rerender();
+      const answer = await live.act(action);
+      p.pending = false;
+      if (answer.type === "error") {
+        showError(p, answer);
+        rerender();
+        return false;
+      }
+      rerender();
+      return true;
+    },
+    request: (message) => live.request(message),
+    showError: (err) => {
+      showError(p, err);
+      rerender();
+    },
+    notify: (text) => {
+      p.notice = text;
+      p.error = null;
+      clearTimeout(p.noticeTimer);
+      p.noticeTimer = setTimeout(() => {
+        if (p.notice === text) {
+          p.notice = null;
+          rerender();
+        }
+      }, 4000);
+      rerender();
+    },
+    clearError: () => {
+      p.error = null;
+    },
+    setDrop: (fn) => {
+      p.drop = fn;
+    },
+  };
+  return ctx;
+}
+
+function showError(p, err) {
+  if (err.code === "offline") {
+    p.error = { code: "offline", message: t("Not connected: wait until the connection is back, then try again.") };
+  } else if (err.code === "stale") {
+    p.error = { message: t("The table changed meanwhile: here it is as it is now.") };
+  } else if (err.code === "not_your_turn") {
+    p.error = { message: t("It is not your turn.") };
+  } else {
+    p.error = err;
+  }
+}
+
+// ------------------------------------------------------------------ the page
+
+export function TablePage() {
+  const p = page;
+  if (!p) return null;
+  if (p.missing) {
+    return h("main", { class: "page narrow" }, [
+      h("h1", null, t("No such table")),
+      h("p", null, t("The link may be mistyped, or the server was started afresh.")),
+      h("p", null, h("a", { href: "#/" }, t("Back to the lobby"))),
+    ]);
+  }
+  if (!p.summary) return h("main", { class: "page narrow" }, [ErrorLine({ p }), h("p", { class: "muted" }, t("Loading…"))]);
+  if (!p.live) return h(JoinForm, { p });
+  const state = p.live.state;
+  if (!state) {
+    return h("main", { class: "page narrow" }, [
+      ConnectionBadge({ live: p.live }),
+      p.live.fatal ? h("p", { class: "error" }, fatalText(p.live.fatal)) : h("p", { class: "muted" }, t("Connecting…")),
+      h("p", null, h("a", { href: "#/" }, t("Back to the lobby"))),
+    ]);
+  }
+  const ctx = context(p);
+  const game = p.summary.game;
+  return h("main", { class: `page table-page game-${game}` + (state.seat === null ? " spectating" : "") }, [
+    h("div", { class: "table-head" }, [
+      h("h1", null, [gameTitle(game), state.games_played > 1 ? h("span", { class: "muted" }, " · " + t("game {n}", { n: state.games_played })) : null]),
+      ConnectionBadge({ live: p.live }),
+      h(InviteButton, { p }),
+    ]),
+    state.seat === null ? h("p", { class: "banner" }, t("You are watching this table.")) : null,
+    h(Players, { ctx, summary: p.summary }),
+    state.status === "waiting" ? h(WaitingRoom, { p, ctx }) : null,
+    ctx.view ? (game === "vatikanen" ? h(VatikanenBoard, { ctx }) : h(KontraktBoard, { ctx })) : null,
+    h(ErrorLine, { p }),
+    ctx.seat !== null && state.status !== "waiting" ? h(CommandLine, { ctx, p }) : null,
+    ctx.view ? h(LogPanel, { ctx }) : null,
+    state.status === "over" && p.overClosed !== state.version ? h(GameOver, { ctx, p }) : null,
+    p.showHelp ? h(HelpDialog, { p, game }) : null,
+  ]);
+}
+
+function fatalText(fatal) {
+  if (fatal.code === "not_found" || fatal.code === "4404") return t("No such table.");
+  if (fatal.code === "unauthorized" || fatal.code === "4401") return t("This seat's secret is not known at this table.");
+  if (fatal.code === "4403") return t("This page may not connect to the server from another site.");
+  return fatal.message || t("The server closed the connection.");
+}
+
+function ConnectionBadge({ live }) {
+  const status = live.status;
+  const text = {
+    connecting: t("Connecting…"),
+    open: t("Connected"),
+    reconnecting: t("Connection lost: reconnecting…"),
+    closed: t("Disconnected"),
+  }[status];
+  return h("span", { class: `conn conn-${status}`, role: "status", "aria-live": "polite", "data-status": status }, [
+    h("span", { class: "dot", "aria-hidden": "true" }),
+    text,
+  ]);
+}
+
+function ErrorLine({ p }) {
+  if (p.error) {
+    const err = p.error;
+    return h("div", { class: "error-line", role: "alert" }, [
+      err.rule ? h("span", { class: "rule" }, err.rule) : null,
+      h("span", { class: "error-text" }, err.message || err.code),
+      h("button", { type: "button", class: "close", "aria-label": t("Dismiss"), onClick: () => { p.error = null; rerender(); } }, "×"),
+    ]);
+  }
+  if (p.notice) return h("div", { class: "notice-line", role: "status" }, p.notice);
+  return null;
+}
+
+function inviteLink(id) {
+  const url = new URL(document.baseURI);
+  url.hash = `#/t/${id}`;
+  return url.href;
+}
+
+function InviteButton({ p }) {
+  const [copied, setCopied] = useState(false);
+  const link = inviteLink(p.id);
+  const copy = async () => {
+    try {
+      if (navigator.share && matchMedia("(pointer: coarse)").matches) {
+        await navigator.share({ title: "rummykit", url: link });
+        return;
+      }
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+    } catch (err) {
+      window.prompt(t("Copy this link and send it to your friends:"), link);
+    }
+  };
+  return h("button", { type: "button", class: "chip invite", onClick: copy, title: link }, copied ? t("Link copied") : t("Invite link"));
+}
+
+function WaitingRoom({ p }) {
+  const link = inviteLink(p.id);
+  const free = freeSeats(p.summary).length;
+  return h("section", { class: "waiting", "aria-label": t("Waiting for players") }, [
+    h("h2", null, t("Waiting for players")),
+    h("p", null, free === 1 ? t("One seat is free. Send this link to a friend:") : t("{n} seats are free. Send this link to your friends:", { n: free })),
+    h("div", { class: "invite-row" }, [
+      h("input", { class: "invite-link", readOnly: true, value: link, "aria-label": t("Invite link"), onFocus: (e) => e.target.select() }),
+      h(InviteButton, { p }),
+    ]),
+    h("p", { class: "muted" }, t("The game starts when every seat is taken. A friend who opens the link picks a name and a free seat.")),
+  ]);
+}
+
+function JoinForm({ p }) {
+  const summary = p.summary;
+  const free = freeSeats(summary);
+  const [name, setName] = useState(settings.name || "");
+  const [seat, setSeat] = useState(free.length ? free[0] : null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState(null);
+  const join = async (event) => {
+    event.preventDefault();
+    if (!name.trim()) {
+      setProblem(t("Write your name first."));
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await api("POST", `api/tables/${encodeURIComponent(p.id)}/join`, { name: name.trim(), seat });
+      const mine = { seat: answer.seat, token: answer.token, name: name.trim() };
+      keepSeat(p.id, mine);
+      settings.name = name.trim();
+      save("name", settings.name);
+      p.mine = mine;
+      connect(p, mine);
+      rerender();
+    } catch (err) {
+      setBusy(false);
+      if (err.code === "no_free_seat") {
+        setProblem(t("That seat was just taken: pick another."));
+        loadSummaryAgain(p);
+      } else setProblem(err.message);
+    }
+  };
+  return h("main", { class: "page narrow" }, [
+    h("h1", null, t("Join a table of {game}", { game: gameTitle(summary.game) })),
+    h("ul", { class: "seat-list" }, summary.seats.map((s) => h("li", null, seatText(s)))),
+    free.length
+      ? h("form", { class: "join", onSubmit: join }, [
+          h("label", null, [t("Your name"), h("input", { name: "name", value: name, maxLength: 40, autocomplete: "nickname", required: true, onInput: (e) => setName(e.target.value) })]),
+          h("fieldset", { class: "seats" }, [
+            h("legend", null, t("Your seat")),
+            free.map((s) =>
+              h("label", { class: "radio" }, [
+                h("input", { type: "radio", name: "seat", value: s, checked: seat === s, onChange: () => setSeat(s) }),
+                t("Seat {n}", { n: s + 1 }),
+              ]),
+            ),
+          ]),
+          problem ? h("p", { class: "error", role: "alert" }, problem) : null,
+          h("div", { class: "buttons" }, [
+            h("button", { type: "submit", class: "primary", disabled: busy }, t("Take the seat")),
+            h("button", { type: "button", onClick: () => { connect(p, null); rerender(); } }, t("Just watch")),
+          ]),
+        ])
+      : h("p", null, [t("Every seat is taken."), " ", h("button", { type: "button", onClick: () => { connect(p, null); rerender(); } }, t("Watch"))]),
+  ]);
+}
+
+async function loadSummaryAgain(p) {
+  try {
+    p.summary = await api("GET", `api/tables/${encodeURIComponent(p.id)}`);
+  } catch (err) {
+    return;
+  }
+  rerender();
+}
+
+export function seatText(s) {
+  if (s.kind === "bot") return t("Seat {n}: {name} (bot, {level})", { n: s.seat + 1, name: s.name, level: botLevelName(s.level) });
+  if (!s.taken) return t("Seat {n}: free", { n: s.seat + 1 });
+  return t("Seat {n}: {name}", { n: s.seat + 1, name: s.name });
+}
+
+// ------------------------------------------------------------------ the players
+
+function clockLeft(p, state) {
+  if (!state.clock) return null;
+  const at = p.stateAt || Date.now();
+  return Math.max(0, Math.ceil(state.clock.remaining - (Date.now() - at) / 1000));
+}
+
+function Players({ ctx, summary }) {
+  const { state, view } = ctx;
+  const game = summary.game;
+  const left = clockLeft(page, state);
+  return h(
+    "ul",
+    { class: "players", "aria-label": t("Players") },
+    state.seats.map((s) => {
+      const turn = view && (view.turn === s.seat || (view.phase === "upcard_offer" && view.offer_to === s.seat));
+      const badges = [];
+      if (s.kind === "bot") badges.push(h("span", { class: "badge bot", title: botLevelName(s.level) }, t("bot")));
+      else if (!s.taken) badges.push(h("span", { class: "badge free" }, t("free seat")));
+      else if (s.stand_in) badges.push(h("span", { class: "badge stand-in" }, t("away: a bot plays for now")));
+      else if (!s.connected) badges.push(h("span", { class: "badge away" }, t("away")));
+      const standing = view ? (game === "vatikanen" ? vatikanenStanding(view, s.seat) : kontraktStanding(view, s.seat)) : null;
+      const label = [
+        s.name || t("free seat"),
+        s.seat === ctx.seat ? t("(you)") : "",
+        view ? cardCount(view.hand_sizes[s.seat]) : "",
+        turn ? t("to play") : "",
+      ].filter(Boolean).join(", ");
+      return h("li", { class: "player" + (turn ? " turn" : "") + (s.seat === ctx.seat ? " me" : ""), "aria-label": label, "data-seat": s.seat }, [
+        h("span", { class: "name" }, [
+          s.kind === "human" && s.taken ? h("span", { class: "dot " + (s.connected ? "on" : "off"), "aria-hidden": "true" }) : null,
+          s.name || t("free seat"),
+          s.seat === ctx.seat ? h("span", { class: "you" }, " " + t("(you)")) : null,
+        ]),
+        view ? h("span", { class: "count", title: t("cards in hand") }, cardCount(view.hand_sizes[s.seat])) : null,
+        standing,
+        badges,
+        turn && left !== null && state.clock.seat === s.seat ? h("span", { class: "clock" + (left <= 10 ? " low" : ""), role: "timer" }, formatClock(left)) : null,
+      ]);
+    }),
+  );
+}
+
+function formatClock(seconds) {
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+
+// ------------------------------------------------------------------ the log
+
+function LogPanel({ ctx }) {
+  const list = useRef(null);
+  const log = ctx.view.log;
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [log.length]);
+  const shown = log.slice(-200);
+  return h("details", { class: "log", open: matchMedia("(min-width: 900px)").matches || undefined }, [
+    h("summary", null, t("Log")),
+    h(
+      "ol",
+      { class: "log-list", ref: list, "aria-live": "polite", start: log.length - shown.length + 1 },
+      shown.map((entry) => h("li", { class: "log-" + entry.type }, entryText(entry, ctx.names))),
+    ),
+  ]);
+}
+
+// ------------------------------------------------------------------ keyboard play
+
+function CommandLine({ ctx, p }) {
+  const [text, setText] = useState("");
+  const [problem, setProblem] = useState(null);
+  const game = p.summary.game;
+  const run = async (event) => {
+    event.preventDefault();
+    let command;
+    try {
+      command = parseCommand(text, game);
+    } catch (err) {
+      if (err instanceof CommandError) {
+        setProblem(err.message);
+        return;
+      }
+      throw err;
+    }
+    setProblem(null);
+    if (command.ui === "help") {
+      p.showHelp = true;
+      setText("");
+      rerender();
+      return;
+    }
+    if (command.ui === "next") {
+      setText("");
+      await nextGame(ctx);
+      return;
+    }
+    if (command.action) {
+      const ok = await ctx.act(command.action);
+      if (ok) setText("");
+      return;
+    }
+    const handled = ctx.ui.command ? await ctx.ui.command(command) : false;
+    if (handled !== false) setText("");
+  };
+  return h("form", { class: "command", onSubmit: run }, [
+    h("label", { class: "visually-hidden", for: "command" }, t("Type a command")),
+    h("input", {
+      id: "command",
+      value: text,
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: false,
+      placeholder: game === "vatikanen" ? t("Type a command: play 7h 8h 9h, draw, hint, help") : t("Type a command: draw, meld 7h 7d 7s, discard Qs, help"),
+      onInput: (e) => setText(e.target.value),
+    }),
+    h("button", { type: "submit" }, t("Do it")),
+    h("button", { type: "button", class: "chip", onClick: () => { p.showHelp = true; rerender(); }, "aria-label": t("Commands") }, "?"),
+    problem ? h("p", { class: "error", role: "alert" }, problem) : null,
+  ]);
+}
+
+function HelpDialog({ p, game }) {
+  const close = () => {
+    p.showHelp = false;
+    rerender();
+  };
+  return h(Modal, { title: t("Commands"), onClose: close }, [
+    h("p", null, t("Cards are written as in the terminal: rank A 2-9 T J Q K, then suit c d h s; a joker is *.")),
+    h("table", { class: "help-table" }, h("tbody", null, commandHelp(game).map(([cmd, what]) => h("tr", null, [h("td", null, h("code", null, cmd)), h("td", null, what)])))),
+  ]);
+}
+
+// ------------------------------------------------------------------ the end
+
+async function nextGame(ctx) {
+  if (ctx.seat === null) return;
+  const answer = await ctx.live.next();
+  if (answer.type === "error") ctx.showError(answer);
+}
+
+function GameOver({ ctx, p }) {
+  const { view, state, names } = ctx;
+  const game = p.summary.game;
+  const rows = [];
+  let headline;
+  let winners = view.winners || [];
+  let last = null;
+  if (game === "vatikanen") {
+    const end = view.end;
+    winners = end ? end.winners : [];
+    headline = end && end.winners.length ? t("{names} won", { names: end.winners.map((s) => names[s]).join(", ") }) : t("Nobody won");
+    names.forEach((name, s) => {
+      rows.push([
+        name,
+        end ? String(end.hand_values[s]) : "",
+        end ? signed(end.payments[s]) : "",
+        signed((view.balances[s] || 0) + (end ? end.payments[s] : 0)),
+      ]);
+    });
+  } else {
+    headline = t("{names} won with the lowest total", { names: winners.map((s) => names[s]).join(", ") });
+    names.forEach((name, s) => rows.push([name, String(view.totals[s])]));
+    const ends = view.log.filter((e) => e.type === "deal_end");
+    last = ends.length ? ends[ends.length - 1] : null;
+  }
+  const heads =
+    game === "vatikanen"
+      ? [t("Player"), t("Left in hand"), t("This game"), t("Balance")]
+      : [t("Player"), t("Penalty points")];
+  const close = () => {
+    p.overClosed = state.version;
+    rerender();
+  };
+  return h(Modal, { title: t("The game is over"), onClose: close }, [
+    h("p", { class: "headline" }, headline),
+    h("table", { class: "scores" }, [
+      h("thead", null, h("tr", null, heads.map((x) => h("th", null, x)))),
+      h("tbody", null, rows.map((r, s) => h("tr", { class: winners.includes(s) ? "winner" : "" }, r.map((x) => h("td", null, x))))),
+    ]),
+    last ? h("h3", null, t("The last deal")) : null,
+    last ? h(DealEnd, { entry: last, names }) : null,
+    game === "kontrakt" ? h("p", { class: "muted" }, t("Lower is better: the penalty points of the seven deals.")) : h("p", { class: "muted" }, t("The balance carries on from game to game at this table.")),
+    h("div", { class: "buttons" }, [
+      ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
+      h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}` }, t("Replay this game")),
+      h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
+    ]),
+  ]);
+}
+
+function signed(x) {
+  const n = Math.round(x * 100) / 100;
+  return n > 0 ? "+" + n : String(n);
+}

@@ -1,0 +1,133 @@
+"""A phone: 390 x 844, touch, and 360 px wide.
+
+The opening run is dragged with a finger (touch events, as a phone makes them)
+card by card into a new meld, the meld marked invalid until it is one, and
+played with a tap; every card and button a finger uses is at least 44 px; the
+page is never wider than the screen, at 390 and at 360 px; cards have their
+names for screen readers; the four-colour switch colours the clubs green.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from server_helpers import start
+from web_helpers import browser, new_page, seeded_tables, shot, touch_drag, wait_state, wait_version
+
+__all__ = ["browser"]
+
+SEED = 5  # seat 0 opens with 2c 3c 4c at once
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
+
+def too_small(page: Any, selector: str) -> list[str]:
+    """The elements of ``selector`` a finger gets less than 44 x 44 px of."""
+    found: list[str] = page.evaluate(
+        """sel => [...document.querySelectorAll(sel)].filter(el => el.offsetParent !== null)
+           .map(el => [el, el.getBoundingClientRect()])
+           .filter(([el, r]) => r.width < 43.5 || r.height < 43.5)
+           .map(([el, r]) => `${el.className} ${r.width}x${r.height}`)
+        """,
+        selector,
+    )
+    return found
+
+
+def wider_than_screen(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth"))
+
+
+def test_a_phone_plays_by_touch(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_tables(
+        db,
+        [
+            ("phoneV", "vatikanen", ["human", "bot:greedy"], SEED),
+            ("phoneK", "kontrakt", ["human", "bot:basic", "bot:basic"], 3),
+        ],
+    )
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/t/phoneV")
+        page.fill("input[name=name]", "Anna")
+        page.tap("button[type=submit]")
+        s = wait_state(page, "s.status === 'playing' && s.view.turn === 0")
+        assert not wider_than_screen(page)
+        two = ".hand .card[data-card='2c']"
+        assert page.get_attribute(two, "aria-label") == "two of clubs"
+        assert page.get_attribute(two, "aria-pressed") == "false"
+        paths = f"{two} svg path"
+        fill = "sel => document.querySelectorAll(sel)[1].getAttribute('fill')"
+        assert page.evaluate(fill, paths) == "#1b1b1b"
+        page.tap("header .four input")  # four colours: clubs green
+        page.wait_for_function(f"sel => ({fill})(sel) === '#14753a'", arg=paths)
+        # the run, dragged by finger: one card is no meld (marked), three are
+        touch_drag(page, ".hand .card[data-card='2c']", centre(page, "[data-drop='new']"))
+        page.wait_for_selector(".meld-box.invalid")
+        touch_drag(
+            page, ".hand .card[data-card='3c']", right_of(page, ".drafting [data-meld='n1'] .card")
+        )
+        touch_drag(
+            page,
+            ".hand .card[data-card='4c']",
+            right_of(page, ".drafting [data-meld='n1'] .card >> nth=1"),
+        )
+        page.wait_for_selector(".meld-box.valid")
+        page.wait_for_selector(".verdict.ok")
+        cards = page.eval_on_selector_all(
+            ".drafting [data-meld='n1'] .card", "els => els.map(e => e.dataset.card)"
+        )
+        assert cards == ["2c", "3c", "4c"]
+        assert (
+            too_small(
+                page, ".card, .actions button, .chip, .place-new, header button, header select"
+            )
+            == []
+        )
+        shot(page, "phone-vatikanen")
+        page.tap(".actions .primary")
+        after = wait_version(page, s["version"])
+        assert after["view"]["opened"][0] is True
+        # the bot plays, then a tap draws
+        s = wait_state(page, "s.view.turn === 0")
+        page.tap(".actions .draw")
+        wait_version(page, s["version"])
+        # a Kontrakt table on the phone, and both at 360 px
+        page.goto(f"{server.base}/#/t/phoneK")
+        page.fill("input[name=name]", "Anna")
+        page.tap("button[type=submit]")
+        wait_state(page, "s.status === 'playing'")
+        page.wait_for_selector(".contract-banner")
+        assert not wider_than_screen(page)
+        assert too_small(page, ".hand .card, .actions button, .chip") == []
+        shot(page, "phone-kontrakt")
+        page.set_viewport_size({"width": 360, "height": 740})
+        assert not wider_than_screen(page)
+        page.goto(f"{server.base}/#/t/phoneV")
+        page.wait_for_selector(".hand .card")
+        assert not wider_than_screen(page)
+        page.goto(f"{server.base}/")
+        page.wait_for_selector("text=New table")
+        assert not wider_than_screen(page)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def right_of(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] * 0.85, box["y"] + box["height"] / 2

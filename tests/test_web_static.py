@@ -1,0 +1,90 @@
+"""The browser UI's files as shipped: translated, self-contained, licensed (no browser)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+WEB = Path(__file__).resolve().parents[1] / "src" / "rummykit" / "web"
+LOCALES = WEB.parent / "i18n" / "locales"
+T_CALL = re.compile(r'(?<![\w.$])t\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+def messages_in_code() -> set[str]:
+    """Every ``t("...")`` literal of the page's modules (the vendored ones aside)."""
+    found = set()
+    for path in (WEB / "js").glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"^\s*//.*$", "", text, flags=re.MULTILINE)  # comments show examples
+        found.update(json.loads(f'"{m}"') for m in T_CALL.findall(text))
+    return found
+
+
+def test_every_message_of_the_page_is_in_the_catalogs_and_translated() -> None:
+    code = messages_in_code()
+    assert len(code) > 300
+    with (LOCALES / "sv" / "LC_MESSAGES" / "web.po").open("rb") as f:
+        catalog = {m.id: m.string for m in read_po(f) if m.id}
+    assert code - set(catalog) == set(), "run: python tools/i18n.py update, translate, compile"
+    swedish = json.loads((WEB / "i18n" / "sv.json").read_text(encoding="utf-8"))
+    assert {m for m in code if not swedish.get(m)} == set()
+    for message in code:  # the same {fields} in both languages
+        assert set(re.findall(r"\{\w+\}", message)) == set(re.findall(r"\{\w+\}", swedish[message]))
+
+
+def test_swedish_uses_the_words_swedish_players_use() -> None:
+    swedish = json.loads((WEB / "i18n" / "sv.json").read_text(encoding="utf-8"))
+    assert swedish["Stock: {n}"] == "Talong: {n}"
+    assert swedish["Discard pile: {n}"] == "Hög: {n}"
+    assert swedish["group"] == "tretal" and swedish["run"] == "färgföljd"
+    assert swedish["Discard"] == "Saka" and swedish["Draw"] == "Dra" and swedish["Pass"] == "Passa"
+    assert "förhand" in swedish["You are förhand: take the upcard, or decline it."]
+    assert swedish["{name} went out"] == "{name} gick ut"
+    assert swedish["Contract: {contract}"].startswith("Kontrakt")
+
+
+def test_nothing_is_loaded_from_the_internet() -> None:
+    for path in WEB.rglob("*"):
+        if path.suffix not in {".html", ".js", ".css", ".svg", ".json"}:
+            continue
+        text = path.read_text(encoding="utf-8")
+        for url in re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"')]*", text):
+            assert "www.w3.org/2000/svg" in url or path.parent.name == "preact", (path, url)
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    for src in re.findall(r'(?:src|href)="([^"]+)"', html):
+        assert not src.startswith(("http:", "https:", "//")), src
+        assert (WEB / src).exists(), src
+    imports = json.loads(re.search(r'type="importmap">\s*(\{.*?\})\s*<', html, re.S).group(1))  # type: ignore[union-attr]
+    for target in imports["imports"].values():
+        assert (WEB / target).exists(), target
+
+
+def test_the_vendored_library_is_there_with_its_licence() -> None:
+    folder = WEB / "vendor" / "preact"
+    assert "MIT License" in (folder / "LICENSE").read_text(encoding="utf-8")
+    assert "10.29.8" in (folder / "VERSION").read_text(encoding="utf-8")
+    for name in ("preact.module.js", "hooks.module.js"):
+        assert "sourceMappingURL" not in (folder / name).read_text(encoding="utf-8")
+
+
+def test_every_module_the_page_imports_exists() -> None:
+    for path in (WEB / "js").glob("*.js"):
+        for target in re.findall(r'^import [^;]*? from "(\./[^"]+)";', path.read_text(), re.M):
+            assert (path.parent / target).exists(), (path.name, target)
+
+
+def test_every_screenshot_and_file_the_docs_show_exists() -> None:
+    root = WEB.parents[2]
+    for doc in (root / "README.md", root / "docs" / "web.md"):
+        text = doc.read_text(encoding="utf-8")
+        images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+        assert images, doc
+        for target in images:
+            assert not target.startswith(("http:", "https:")), (doc.name, target)
+            assert (doc.parent / target).is_file(), (doc.name, target)
+        for target in re.findall(r"\]\(([^)#]+)\)", text):
+            assert not target.startswith(("http:", "https:")), (doc.name, target)
+            assert (doc.parent / target).exists(), (doc.name, target)
