@@ -60,12 +60,23 @@ class Live:
     limited: bool = False
 
     @classmethod
-    def open(cls, ws_base: str, table: str, token: str | None, version: int | None = None) -> Live:
-        """Connect and say hello; the first message (a state, or an error) is read."""
+    def open(
+        cls,
+        ws_base: str,
+        table: str,
+        token: str | None,
+        version: int | None = None,
+        lang: str | None = None,
+    ) -> Live:
+        """Connect and say hello (in ``lang``, if given); the first message (a state, or an
+        error) is read."""
         opener = connect(f"{ws_base}/api/tables/{table}/live", open_timeout=30, max_size=None)
         ws = opener.__enter__()
         live = cls(ws)
-        ws.send(json.dumps({"type": "hello", "token": token, "version": version}))
+        hello: dict[str, object] = {"type": "hello", "token": token, "version": version}
+        if lang is not None:
+            hello["lang"] = lang
+        ws.send(json.dumps(hello))
         live.read()
         return live
 

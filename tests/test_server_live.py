@@ -304,3 +304,40 @@ def test_hint_and_arrange_answer_the_seat_to_act_and_change_nothing(
         assert state["view"]["opened"][0] is True
     anna.close()
     bo.close()
+
+
+def test_V14_a_rule_error_is_sent_in_the_language_the_hello_asks_for(
+    shared_server: Server,
+) -> None:
+    """``"lang"`` in a hello (added to the protocol): the engine's rule errors, and the
+    verdicts of a check, come in that language; without it, in English."""
+    from rummykit.errors import RuleError
+    from rummykit.games.vatikanen import Pass
+
+    engine = games.get("vatikanen").new(2, seed=1)
+    with pytest.raises(RuleError) as caught:
+        engine.verify(Pass(engine.to_act or 0))  # V14: pass only with an empty stock
+    swedish, english = caught.value.translated("sv"), caught.value.translated("en")
+    assert swedish != english
+
+    made = table(shared_server, "vatikanen", ["human", "human"])
+    tokens = [join(shared_server, made["id"], f"P{seat}", seat)["token"] for seat in (0, 1)]
+    watcher = Live.open(shared_server.ws, made["id"], None)
+    watcher.until(lambda s: s["status"] == "playing")
+    assert watcher.state is not None
+    first = watcher.state["view"]["turn"]
+    watcher.close()
+    english_live = Live.open(shared_server.ws, made["id"], tokens[first])
+    swedish_live = Live.open(shared_server.ws, made["id"], tokens[first], lang="sv-SE")
+    for live, expected in ((english_live, english), (swedish_live, swedish)):
+        live.until(lambda s: s["status"] == "playing")
+        assert live.state is not None and live.my_turn()
+        version = live.state["version"]
+        live.send({"type": "action", "version": version, "action": {"type": "pass"}})
+        error = live.next_error()
+        assert (error["code"], error["rule"], error["message"]) == ("illegal", "V14", expected)
+        live.send({"type": "check", "action": {"type": "pass"}})
+        while (checked := live.read())["type"] != "checked":
+            pass
+        assert checked["ok"] is False and checked["message"] == expected
+        live.close()

@@ -361,7 +361,7 @@ async def _live(hub: Hub, websocket: WebSocket, table_id: str) -> None:
     except ProtocolError as exc:
         await fail(exc, 4401 if exc.code == "unauthorized" else 4400)
         return
-    conn = Conn(_Socket(websocket), seat)
+    conn = Conn(_Socket(websocket), seat, lang=hub.language(data))
     try:
         await hub.attach(room, conn)
     except ProtocolError as exc:

@@ -34,9 +34,12 @@ def think(game: str, level: str, seed: int, view: Mapping[str, object]) -> dict[
     return dict(bot.choose(view).to_json())
 
 
-def assist(game: Game, seat: int, kind: str, cards: list[str]) -> dict[str, object]:
+def assist(
+    game: Game, seat: int, kind: str, cards: list[str], lang: str = "en"
+) -> dict[str, object]:
     """A player's help, in a worker (the solver may take a while): the ``hint`` (the
     engine's legal actions for the seat) or the ``arrange`` of ``cards`` into the table.
+    Messages are in ``lang`` (``sv``, ``en``).
 
     Answers ``{"actions": [...]}``, ``{"action": {...}}``, or ``{"rule", "message"}``
     when the cards cannot go on the table.
@@ -49,12 +52,13 @@ def assist(game: Game, seat: int, kind: str, cards: list[str]) -> dict[str, obje
     try:
         play = spec.arranger(game, seat, parse_cards(cards))
     except RuleError as exc:
-        return {"rule": exc.rule, "message": exc.message}
+        return {"rule": exc.rule, "message": exc.translated(lang)}
     return {"action": dict(play.to_json())}
 
 
-def check(game: Game, action: Action) -> dict[str, object]:
+def check(game: Game, action: Action, lang: str = "en") -> dict[str, object]:
     """The engine's verdict on ``action`` for a player's draft: it changes nothing.
+    Messages are in ``lang`` (``sv``, ``en``).
 
     Answers ``{"ok", "rule", "message", "melds"}``: ``ok`` and the rule and
     message :meth:`~rummykit.game.Game.verify` gives; ``melds``, for an action
@@ -66,15 +70,15 @@ def check(game: Game, action: Action) -> dict[str, object]:
     try:
         game.copy().verify(action)
     except (RuleError, ActionError) as exc:
-        out.update(ok=False, rule=getattr(exc, "rule", None), message=exc.message)
+        out.update(ok=False, rule=getattr(exc, "rule", None), message=exc.translated(lang))
     data = action.to_json()
     written = data.get("table") if game.name == "vatikanen" else data.get("melds")
     if isinstance(written, list):
-        out["melds"] = [_meld_verdict(game.name, list(map(str, m))) for m in written]
+        out["melds"] = [_meld_verdict(game.name, list(map(str, m)), lang) for m in written]
     return out
 
 
-def _meld_verdict(name: str, cards: list[str]) -> dict[str, object]:
+def _meld_verdict(name: str, cards: list[str], lang: str) -> dict[str, object]:
     """One meld read alone: Vatikanen's exactly as written (V5, V6, V9), Kontrakt's in any
     order (K5)."""
     try:
@@ -87,7 +91,7 @@ def _meld_verdict(name: str, cards: list[str]) -> dict[str, object]:
         return {"ok": True, "kind": read_meld(parsed, KONTRAKT).kind.value}
     except MeldError as exc:
         rule = exc.rule or ("V9" if name == "vatikanen" else "K5")
-        return {"ok": False, "rule": rule, "message": exc.message}
+        return {"ok": False, "rule": rule, "message": exc.translated(lang)}
     except ValueError as exc:
         return {"ok": False, "rule": None, "message": str(exc)}
 

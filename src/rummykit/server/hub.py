@@ -35,6 +35,7 @@ from typing import Protocol
 from rummykit import games
 from rummykit.cards import parse_cards
 from rummykit.errors import ActionError, RuleError
+from rummykit.i18n import language_from
 from rummykit.server.bots import assist, bot_seed, check, make_pool, think
 from rummykit.server.replay import replay_request
 from rummykit.server.store import Conflict, Store, TableRow
@@ -97,6 +98,7 @@ class Conn:
 
     link: Link
     seat: int | None
+    lang: str = "en"
     epoch: int = -1
     log_sent: int = 0
     tokens: float = 0.0
@@ -321,6 +323,13 @@ class Hub:
 
     # ------------------------------------------------------------ live play (WebSocket)
 
+    @staticmethod
+    def language(data: Mapping[str, object]) -> str:
+        """The language a ``hello`` asks for (``"lang"``, added to the protocol): ``sv``
+        for any Swedish tag (``sv``, ``sv-SE``), else ``en``. Rule errors are sent in it."""
+        lang = data.get("lang")
+        return language_from(lang[:35]) if isinstance(lang, str) else language_from(None)
+
     def hello(self, room: Room, data: object) -> int | None:
         """The seat a ``hello`` message speaks for (None: a spectator); ProtocolError if bad."""
         if not isinstance(data, dict) or data.get("type") != "hello":
@@ -403,6 +412,8 @@ class Hub:
             elif kind in ("hint", "arrange", "check"):
                 await self._assist(room, conn, data, kind, ref)
             elif kind == "hello":
+                if "lang" in data:
+                    conn.lang = self.language(data)
                 self._send_state(room, conn, whole=True)
             else:
                 raise ProtocolError("bad_message", f"unknown message type {kind!r}")
@@ -437,9 +448,9 @@ class Hub:
                 action = table.spec.action_from_json(data.get("action"), seat=conn.seat)
                 game.verify(action)
             except ActionError as exc:
-                raise ProtocolError("bad_message", exc.message) from None
+                raise ProtocolError("bad_message", exc.translated(conn.lang)) from None
             except RuleError as exc:
-                raise ProtocolError("illegal", exc.message, exc.rule) from None
+                raise ProtocolError("illegal", exc.translated(conn.lang), exc.rule) from None
             await self._commit(room, "action", {"action": action.to_json(), "by": "player"})
         self._changed(room)
 
@@ -472,13 +483,15 @@ class Hub:
             try:
                 action = table.spec.action_from_json(data.get("action"), seat=conn.seat)
             except ActionError as exc:
-                raise ProtocolError("bad_message", exc.message) from None
+                raise ProtocolError("bad_message", exc.translated(conn.lang)) from None
             raw = action.to_json()
             if table.spec.arranger is not None and raw["type"] == "play" and "table" not in raw:
                 # the engine would arrange the table with the solver: not on the event loop
-                answer = await loop.run_in_executor(self._pool, check, game.copy(), action)
+                answer = await loop.run_in_executor(
+                    self._pool, check, game.copy(), action, conn.lang
+                )
             else:
-                answer = check(game, action)
+                answer = check(game, action, conn.lang)
             out = {"type": "checked", "version": version, **answer}
             if ref is not None:
                 out["ref"] = ref
@@ -498,7 +511,9 @@ class Hub:
                 parse_cards(cards)
             except ValueError as exc:
                 raise ProtocolError("bad_message", str(exc)) from None
-        answer = await loop.run_in_executor(self._pool, assist, game.copy(), conn.seat, kind, cards)
+        answer = await loop.run_in_executor(
+            self._pool, assist, game.copy(), conn.seat, kind, cards, conn.lang
+        )
         if "message" in answer:
             rule = answer.get("rule")
             raise ProtocolError(
