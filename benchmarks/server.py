@@ -29,6 +29,7 @@ import json
 import os
 import platform
 import re
+import secrets
 import socket
 import statistics
 import subprocess
@@ -36,6 +37,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +93,7 @@ async def player(url: str, token: str, load: Load, pace: float, stop: asyncio.Ev
         await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
         log: list[Any] = []
         sent: tuple[int, float] | None = None
+        acted = -1
         last_move = time.monotonic()
         while not stop.is_set():
             try:
@@ -118,10 +122,13 @@ async def player(url: str, token: str, load: Load, pace: float, stop: asyncio.Ev
                 continue
             if message["status"] != "playing" or view["turn"] != message["seat"]:
                 continue
+            if message["version"] <= acted:  # the same state again (someone came or went)
+                continue
             wait = pace - (time.monotonic() - last_move)
             if wait > 0:
                 await asyncio.sleep(wait)
             sent = (message["version"], time.monotonic())
+            acted = message["version"]
             action = simple_move(view)
             await ws.send(
                 json.dumps({"type": "action", "version": message["version"], "action": action})
@@ -254,8 +261,10 @@ def write_doc(text: str, args: argparse.Namespace) -> None:
         " tables Vatikanen (greedy bots), half Kontraktsrummy (basic bots); each has two human"
         " seats played by simulated clients over WebSockets on loopback, two bot seats and two"
         " spectators (four connections), and a move about every 2 s. *Latency*: a client's"
-        " action sent to the state holding it received. The first row is the baseline measured"
-        " in the same run: one table alone.\n\n"
+        " action sent to the state holding it received. Each database's first row is its baseline,"
+        " measured in the same run: one table alone. Each row starts on an empty database (a new"
+        " SQLite file, a new PostgreSQL schema). *stale*: at a game's end both players ask for"
+        " the next game with the same version, and the second is told the first was first.\n\n"
         f"{text}\n{END}"
     )
     if START in doc:
@@ -263,6 +272,36 @@ def write_doc(text: str, args: argparse.Namespace) -> None:
     else:
         doc = doc.rstrip("\n") + "\n\n" + body + "\n"
     DOC.write_text(doc, encoding="utf-8")
+
+
+@contextmanager
+def fresh_schema(url: str | None) -> Iterator[str | None]:
+    """A PostgreSQL URL on a new, empty schema (dropped afterwards), so that tables of
+    earlier runs, which a starting server rebuilds and whose bots play on, weigh nothing;
+    any other URL as it is."""
+    if url is None or not url.startswith("postgres"):
+        yield url
+        return
+    import psycopg
+
+    schema = f"bench_{secrets.token_hex(6)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def measured(tables: int, seconds: float, db: str | None) -> dict[str, Any]:
+    """One row, measured on a fresh database (a new SQLite file or PostgreSQL schema), and
+    printed at once."""
+    with fresh_schema(db) as url:
+        row = measure(tables, seconds, url, PACE)
+    print(table([row]).splitlines()[-1], flush=True)
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -273,10 +312,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--postgres", help="also measure on this PostgreSQL database")
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args(argv)
-    rows = [measure(1, min(args.seconds, 20), args.db, PACE)]
-    rows.append(measure(args.tables, args.seconds, args.db, PACE))
+    rows = [measured(1, min(args.seconds, 20), args.db)]
+    rows.append(measured(args.tables, args.seconds, args.db))
     if args.postgres:
-        rows.append(measure(args.tables, args.seconds, args.postgres, PACE))
+        rows.append(measured(1, min(args.seconds, 20), args.postgres))
+        rows.append(measured(args.tables, args.seconds, args.postgres))
     text = table(rows)
     print(text)
     if not args.no_write:
