@@ -174,7 +174,7 @@ class KontraktMachine(RuleBasedStateMachine):
 
 
 KontraktMachine.TestCase.settings = settings(
-    max_examples=12,
+    max_examples=8,
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
