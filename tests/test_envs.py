@@ -41,7 +41,7 @@ from rummykit.envs.vatikanen_encoding import ACTIONS as VATIKANEN_ACTIONS
 from rummykit.envs.vatikanen_encoding import longest_run
 from rummykit.game import Game
 from rummykit.games.kontrakt import Discard, Draw, LayDown, LayOff, SwapJoker
-from rummykit.record import DealRecord, GameRecord
+from test_conformance import hidden_from, swapped
 
 MODULES = [vatikanen_v0, kontrakt_v0]
 IDS = ["vatikanen", "kontrakt"]
@@ -349,23 +349,6 @@ def _texts(actions: dict[int, Any]) -> dict[int, str]:
     return {i: repr(a) for i, a in actions.items()}
 
 
-def _unseen(game: Game, viewer: int) -> set[int]:
-    places = game.card_places()
-    out = set(places["stock"])
-    for seat in range(game.n_players):
-        if seat != viewer:
-            out.update(places[f"hand{seat}"])
-    return out
-
-
-def _swapped(record: GameRecord, a: int, b: int) -> GameRecord:
-    last = record.deals[-1]
-    deck = list(last.deck)
-    deck[a], deck[b] = deck[b], deck[a]
-    deals = (*record.deals[:-1], DealRecord(last.dealer, tuple(deck), last.actions))
-    return GameRecord(record.game, record.players, deals, record.options, record.result)
-
-
 class Soak:
     """Random masked play through the raw AEC environment, checked at every step."""
 
@@ -425,7 +408,7 @@ class Soak:
     def _track(self) -> None:
         """The cards each seat has not seen at any moment of the current deal."""
         deals = int(self.game.spectator_view().get("deal", 0))  # type: ignore[call-overload]
-        now = [_unseen(self.game, s) for s in range(self.game.n_players)]
+        now = [hidden_from(self.game, s) for s in range(self.game.n_players)]
         if deals != self.deals:
             self.deals, self.unseen = deals, now
         else:
@@ -442,7 +425,7 @@ class Soak:
         if not pairs:
             return
         a, b = self.rng.choice(pairs)
-        twin = self.spec.from_record(_swapped(record, a, b))
+        twin = self.spec.from_record(swapped(record, a, b))
         assert twin.to_act == seat
         legal = self.encoder.engine_legal(twin, twin.view(seat))
         assert _texts(legal) == _texts(self.env.table.legal), "the mask depends on a hidden card"
