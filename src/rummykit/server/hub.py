@@ -52,6 +52,8 @@ __all__ = ["Hub", "Limits", "Link", "ProtocolError", "Room"]
 
 log = logging.getLogger("rummykit.server")
 
+PING = '{"type":"ping"}'
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -67,6 +69,8 @@ class Limits:
     """Messages a connection may send at once."""
     connections_per_table: int = 64
     hello_timeout: float = 20.0
+    ping_after: float = 5.0
+    """Seconds of silence on a connection before the server sends a ``ping``."""
     max_tables: int = 100_000
 
 
@@ -105,6 +109,8 @@ class Conn:
     stamp: float = field(default_factory=time.monotonic)
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     writer: asyncio.Task[None] | None = None
+    ref: int | str | None = None
+    """The ``ref`` of this connection's accepted action, until a state holding it is sent."""
 
     def allow(self, limits: Limits) -> bool:
         """The rate limit (a token bucket): True if one more message may be taken now."""
@@ -374,7 +380,15 @@ class Hub:
             self._changed(room, quiet=True)
 
     async def _write(self, conn: Conn) -> None:
-        while (text := await conn.outbox.get()) is not None:
+        """Send what is queued; after ``ping_after`` seconds with nothing to send, a ``ping``
+        (PROTOCOL.md, Heartbeat), so a client hears the link is alive."""
+        while True:
+            try:
+                text = await asyncio.wait_for(conn.outbox.get(), self.limits.ping_after)
+            except TimeoutError:
+                text = PING
+            if text is None:
+                return
             try:
                 await conn.link.send(text)
             except Exception:  # the socket is gone: the reader will see it close
@@ -405,10 +419,15 @@ class Hub:
                     raise ProtocolError("bad_message", "'ref' is a number or a text of 64 at most")
                 ref = given
             kind = data.get("type")
-            if kind == "action":
-                await self._action(room, conn, data)
+            if kind == "ping":
+                pong: dict[str, object] = {"type": "pong"}
+                if ref is not None:
+                    pong["ref"] = ref
+                conn.put(json.dumps(pong))
+            elif kind == "action":
+                await self._action(room, conn, data, ref)
             elif kind == "next":
-                await self._next(room, conn, data)
+                await self._next(room, conn, data, ref)
             elif kind in ("hint", "arrange", "check"):
                 await self._assist(room, conn, data, kind, ref)
             elif kind == "hello":
@@ -432,7 +451,9 @@ class Hub:
                 "stale", f"version {version} is not the table's version {room.table.version}"
             )
 
-    async def _action(self, room: Room, conn: Conn, data: Mapping[str, object]) -> None:
+    async def _action(
+        self, room: Room, conn: Conn, data: Mapping[str, object], ref: int | str | None = None
+    ) -> None:
         async with room.lock:
             self._version(room, data)
             table, game = room.table, room.table.game
@@ -452,9 +473,12 @@ class Hub:
             except RuleError as exc:
                 raise ProtocolError("illegal", exc.translated(conn.lang), exc.rule) from None
             await self._commit(room, "action", {"action": action.to_json(), "by": "player"})
+            conn.ref = ref
         self._changed(room)
 
-    async def _next(self, room: Room, conn: Conn, data: Mapping[str, object]) -> None:
+    async def _next(
+        self, room: Room, conn: Conn, data: Mapping[str, object], ref: int | str | None = None
+    ) -> None:
         async with room.lock:
             self._version(room, data)
             if conn.seat is None:
@@ -462,6 +486,7 @@ class Hub:
             if room.table.status != "over":
                 raise ProtocolError("not_over", "the next game starts only when this one is over")
             await self._commit(room, "next", {"by": conn.seat})
+            conn.ref = ref
         self._changed(room)
 
     async def _assist(
@@ -571,6 +596,9 @@ class Hub:
             else:
                 text = self._state_text(room, conn, seats=seats)
                 made[key] = (text, conn.log_sent)
+            if conn.ref is not None:  # Acknowledgement: the sender's own action went through
+                text = f'{text[:-1]},"ref":{json.dumps(conn.ref)}}}'
+                conn.ref = None
             conn.put(text)
         if not quiet or room.timer is None:
             self._drive(room)
