@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 
 from rummykit import games
-from rummykit.server.bots import bot_seed, think
-from rummykit.server.store import TableRow, open_store
-from rummykit.server.tables import SeatSpec, Table, TableSettings
+from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings
+from rummykit.server.store import TableMeta, TableRow, open_store
+from rummykit.server.workers import bot_seed, think
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -117,8 +117,14 @@ def seeded_tables(db: str, tables: Sequence[tuple[str, str, list[str], int]]) ->
         try:
             for table_id, game, seats, seed in tables:
                 settings = settings_of(game, seats, seed)
-                row = TableRow(table_id, game, json.dumps(settings.to_json()), time.time())
-                await store.create_table(row)
+                table = HostedTable(table_id, settings, time.time())
+                n = len(seats)
+                summary = json.dumps(table.summary([False] * n, [False] * n))
+                meta = TableMeta("waiting", 0, summary)
+                row = TableRow(
+                    table_id, game, json.dumps(settings.to_json()), table.created, meta
+                )
+                await store.create_table(row, None)
         finally:
             await store.close()
 
@@ -137,12 +143,17 @@ def settings_of(game: str, seats: list[str], seed: int) -> TableSettings:
     )
 
 
-def mirror(game: str, seats: list[str], seed: int, names: dict[int, str]) -> Table:
+def mirror(game: str, seats: list[str], seed: int, names: dict[int, str]) -> HostedTable:
     """The table as the server will hold it, once the humans in ``names`` have joined."""
-    table = Table("mirror", settings_of(game, seats, seed), 0.0)
+    table = HostedTable("mirror", settings_of(game, seats, seed), 0.0)
     for seat, name in sorted(names.items()):
-        table.apply("join", {"seat": seat, "name": name, "token_hash": "x" * 64})
+        table.join(seat, name, "x" * 64)
     return table
+
+
+def take(table: HostedTable, action: dict[str, Any]) -> None:
+    """The engine takes ``action`` at the mirrored table, as the server would."""
+    table.take(table.spec.action_from_json(action))
 
 
 # ---------------------------------------------------------------- Vatikanen: plays
@@ -161,7 +172,7 @@ def _plain(card: str) -> str:
     return "*" if card.startswith("*") else card
 
 
-def vatikanen_move(table: Table) -> dict[str, Any]:
+def vatikanen_move(table: HostedTable) -> dict[str, Any]:
     """What the test plays for the seat to act: the solver's best play, else draw or pass."""
     session = table.game
     assert session is not None
@@ -185,7 +196,7 @@ def vatikanen_game(seed: int, limit: int = 200) -> tuple[list[dict[str, Any]], b
         view = table.game.view(table.game.to_act)  # type: ignore[arg-type]
         move = vatikanen_move(table)
         moves.append({**move, "seat": view["seat"], "before": view["table"]})
-        table.apply("action", {"action": {**move, "seat": view["seat"]}})
+        take(table, {**move, "seat": view["seat"]})
     return moves, False
 
 
@@ -270,7 +281,7 @@ def kontrakt_deal(seats: list[str], seed: int, human: int, limit: int = 400) -> 
             level = table.settings.seats[seat].level
             assert level is not None
             move = think("kontrakt", level, bot_seed(seed, table.version, seat), game.view(seat))
-        table.apply("action", {"action": {**move, "seat": seat}})
+        take(table, {**move, "seat": seat})
     return out
 
 

@@ -62,6 +62,12 @@ class Event(Protocol):
         """The entry as ``viewer`` (a seat, or None for a spectator) may see it."""
         ...
 
+    def record_json(self) -> Mapping[str, object]:
+        """The action that made this entry as a record writes it (RECORD.md), complete as
+        the engine checked it: replaying it takes no search (a Vatikanen play carries the
+        table it made) and no chance (a Kontrakt draw carries a new stock's order)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -125,11 +131,12 @@ class Game(Protocol):
         """True when the current game is over (a session may still go on)."""
         ...
 
-    def view(self, seat: int) -> Mapping[str, object]:
-        """Everything ``seat`` may know, as fresh JSON data; ValueError for no such seat."""
+    def view(self, seat: int, *, log: bool = True) -> Mapping[str, object]:
+        """Everything ``seat`` may know, as fresh JSON data; ValueError for no such seat.
+        ``log=False`` leaves the log out (a host sends it from :meth:`log_entries`)."""
         ...
 
-    def spectator_view(self) -> Mapping[str, object]:
+    def spectator_view(self, *, log: bool = True) -> Mapping[str, object]:
         """What someone who holds no seat may know: no hand at all."""
         ...
 

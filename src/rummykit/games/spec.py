@@ -77,11 +77,20 @@ def check_house_rules(
     return out
 
 
+Visit = Callable[[int, int, "Game"], None]
+"""Called at each position of a record being replayed: (deal, actions done in it, game)."""
+
 Starter = Callable[
-    [tuple[str, ...], int | None, Sequence[Sequence[Card]] | None, dict[str, OptionValue]],
+    [
+        tuple[str, ...],
+        int | None,
+        Sequence[Sequence[Card]] | None,
+        dict[str, OptionValue],
+        Mapping[str, object] | None,
+    ],
     "Game",
 ]
-"""Starts a game: (names, seed, decks, complete options) -> the game."""
+"""Starts a game: (names, seed, decks, complete options, carried) -> the game."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,19 @@ class GameSpec:
     view (``docs/schemas/`` holds its JSON Schema). ``arranger``, where the
     game has one, fits cards a player names into the table exactly (Vatikanen:
     the solver) and returns the play to send, or raises RuleError.
+    ``draft_melds`` gives the melds an action (as JSON) writes out, for a
+    player's draft to be checked meld by meld (a Vatikanen play's whole
+    ``table``, a Kontrakt lay-down's ``melds``), and ``meld_kind`` reads one
+    meld as the game reads it (``run``, ``group`` or ``either``; MeldError
+    saying why it is none; ``meld_rule`` is the rule a meld that is none breaks).
+    ``searches`` says whether the engine would search to check an action (a
+    Vatikanen play sent without its table: the engine arranges it), so that a
+    host completes it off its event loop first. ``carrier`` says, as JSON,
+    what the next hosted unit at the same table takes from a finished one (a
+    Vatikanen session's next game: its number, the balances, the dealer;
+    nothing for a new Kontrakt game): ``new(..., carried=...)`` starts it, so
+    a host keeps finished units apart and rebuilds only the current one; an
+    empty carry starts a new record.
     """
 
     name: str
@@ -121,7 +143,12 @@ class GameSpec:
     view_type: object
     arranger: Callable[[Game, int, list[Card]], Action] | None
     starter: Starter
-    rebuilder: Callable[[GameRecord, int | None], Game]
+    carrier: Callable[[Game], dict[str, object]]
+    draft_melds: Callable[[Mapping[str, object]], list[list[str]] | None]
+    meld_kind: Callable[[Sequence[Card]], str]
+    meld_rule: str
+    searches: Callable[[Mapping[str, object]], bool]
+    rebuilder: Callable[[GameRecord, int | None, Visit | None], Game]
     reader: Callable[[Mapping[str, object]], Action]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
 
@@ -161,12 +188,14 @@ class GameSpec:
         seed: int | None = None,
         decks: Sequence[Sequence[Card]] | None = None,
         options: Mapping[str, object] | None = None,
+        carried: Mapping[str, object] | None = None,
     ) -> Game:
         """A new game for ``players`` (a count, or the names), shuffled from ``seed``.
 
         ``decks`` (top card first, one per deal) plays given decks instead;
         after them, later deals are shuffled from ``seed`` (or, with no seed,
-        the game waits). ValueError for a wrong table or option.
+        the game waits). ``carried``: what a finished unit hands on
+        (:meth:`carried`). ValueError for a wrong table or option.
         """
         names = (
             tuple(f"Player {i + 1}" for i in range(players))
@@ -174,19 +203,28 @@ class GameSpec:
             else tuple(players)
         )
         self.check_players(len(names))
-        return self.starter(names, seed, decks, self.check_options(options))
+        return self.starter(names, seed, decks, self.check_options(options), carried)
 
-    def from_record(self, record: GameRecord, *, seed: int | None = None) -> Game:
+    def carried(self, game: Game) -> dict[str, object]:
+        """What the next hosted unit at the table takes from ``game`` (see ``carrier``)."""
+        return self.carrier(game)
+
+    def from_record(
+        self, record: GameRecord, *, seed: int | None = None, visit: Visit | None = None
+    ) -> Game:
         """The live game exactly where ``record`` ends, every action checked on the way.
 
         Raises :class:`~rummykit.record.IllegalAction` at the first illegal
         action. ``seed`` shuffles what comes after the record (later deals, a
         new stock): give the seed the game was started with to carry on as it
         would have; without one the game waits where a new deck is needed.
+        ``visit(deal, done, game)`` is called at every position on the way
+        (each deal as dealt, then after each action): one pass through a
+        record, for a viewer or a review (copy the game to keep a position).
         """
         if record.game != self.name:
             raise ValueError(f"a {record.game} record is not a {self.title} game")
-        return self.rebuilder(record, seed)
+        return self.rebuilder(record, seed, visit)
 
     def action_from_json(self, data: object, *, seat: int | None = None) -> Action:
         """The game's action from its RECORD.md JSON object; ActionError if it is none.

@@ -418,13 +418,15 @@ class KontraktGame:
         self._history.append((dealer, deck, self._state.actions))
         self.log.append(DealStarted(number, dealer, deck[upcard]))
 
-    def _end_deal(self, out: int | None, reason: Literal["out", "stock", "limit"]) -> DealEnded:
+    def _end_deal(
+        self, out: int | None, reason: Literal["out", "stock", "limit"], cause: ActionEvent
+    ) -> DealEnded:
         s = self._s
         hands = tuple(tuple(s.deck[i] for i in h) for h in s.hands)
         penalties = tuple(sum(kontrakt_value(c) for c in h) for h in hands)
         self.scores.append(penalties)
         event = DealEnded(
-            s.number, out, hands, penalties, tuple(self.totals), tuple(s.table), reason
+            s.number, out, hands, penalties, tuple(self.totals), tuple(s.table), reason, cause
         )
         self.log.append(event)
         if s.number + 1 >= DEALS:
@@ -613,8 +615,8 @@ class KontraktGame:
         s = self._s
         s.draws += 1
         if s.draws > TURN_LIMIT * self.n_players:  # no deal runs for ever
-            self._record(Draw(seat, "discard" if from_ == "discard" else "stock"))
-            return self._end_deal(None, "limit")
+            cause = self._record(Draw(seat, "discard" if from_ == "discard" else "stock"))
+            return self._end_deal(None, "limit", cause)
         if from_ == "discard":
             card = s.pile.pop()
             s.hands[seat].append(card)
@@ -625,8 +627,8 @@ class KontraktGame:
         if not s.stock:
             ending = not self.options.reshuffle_stock or len(s.pile) <= 1
             if ending:
-                self._record(Draw(seat, "stock"))
-                return self._end_deal(None, "stock")
+                cause = self._record(Draw(seat, "stock"))
+                return self._end_deal(None, "stock", cause)
             new_stock = self._restock(restock)
         card = s.stock.pop()
         s.hands[seat].append(card)
@@ -774,8 +776,8 @@ class KontraktGame:
         """K13: with an empty hand the player has gone out and the deal ends."""
         if self._s.hands[seat]:
             return self._record(action)
-        self._record(action, went_out=True)
-        return self._end_deal(seat, "out")
+        cause = self._record(action, went_out=True)
+        return self._end_deal(seat, "out", cause)
 
     def verify(self, action: AnyAction) -> None:
         """Raise :class:`RuleError` if ``action`` is not legal now; ActionError if it is no

@@ -41,6 +41,10 @@ class Session:
     ``VatikanenGame(seed=seed)``), each later one from a seed drawn from it, so
     a session is reproducible. ``decks`` (top card first) are played first,
     one per game, in order. Options are those of :class:`VatikanenGame`.
+
+    ``number`` and ``balances`` carry a session on from where another left off:
+    the first game here is game ``number`` of the series, its balances start
+    at ``balances`` (a host that keeps finished games apart, :meth:`carried`).
     """
 
     name = "vatikanen"
@@ -54,6 +58,8 @@ class Session:
         dealer: int | None = None,
         free_jokers: bool = False,
         blocked_game: bool = True,
+        number: int = 1,
+        balances: Sequence[Fraction | int] | None = None,
     ) -> None:
         self._players = player_names(players)
         n = len(self._players)
@@ -63,6 +69,8 @@ class Session:
         self._rng = random.Random(seed)
         self._decks = [tuple(d) for d in decks]
         self._first_dealer = n - 1 if dealer is None else dealer
+        self._first_number = number
+        self._first_balances = tuple(Fraction(b) for b in balances) if balances else None
         self.games: list[VatikanenGame] = []
         self.next_game()
 
@@ -95,8 +103,8 @@ class Session:
             dealer=dealer,
             free_jokers=self.free_jokers,
             blocked_game=self.blocked_game,
-            number=k + 1,
-            balances=self.balances if self.games else None,
+            number=self._first_number + k,
+            balances=self.balances if self.games else self._first_balances,
         )
         self.games.append(game)
         return game
@@ -110,6 +118,16 @@ class Session:
     def standings(self) -> tuple[float, ...]:
         """Each seat's balance so far (V16)."""
         return tuple(float(b) for b in self.balances)
+
+    def carried(self) -> dict[str, object]:
+        """What the next game of the series starts from, as JSON (its number, the balances
+        as exact fractions, its dealer): ``Session(..., **carried)`` goes on from here."""
+        game = self.game
+        return {
+            "number": game.number + 1,
+            "balances": [str(b) for b in self.balances],
+            "dealer": (game.dealer + 1) % self.n_players,
+        }
 
     def options(self) -> dict[str, bool]:
         """The house rules, by their record names."""
@@ -137,13 +155,13 @@ class Session:
         """True once the current game is over (V13, V15); :meth:`next_game` may follow."""
         return self.game.over
 
-    def view(self, seat: int) -> VatikanenView:
+    def view(self, seat: int, *, log: bool = True) -> VatikanenView:
         """The current game's view for ``seat`` (see :meth:`VatikanenGame.view`)."""
-        return self.game.view(seat)
+        return self.game.view(seat, log=log)
 
-    def spectator_view(self) -> VatikanenView:
+    def spectator_view(self, *, log: bool = True) -> VatikanenView:
         """The current game's view for a spectator."""
-        return self.game.spectator_view()
+        return self.game.spectator_view(log=log)
 
     def log_entries(self, viewer: int | None, start: int = 0) -> list[VatikanenLogEntry]:
         """The current game's log from ``start`` on, as ``viewer`` sees it."""

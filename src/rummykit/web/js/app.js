@@ -3,7 +3,7 @@
 //   #/t/ID        a table (the invite link); #/t/ID/watch watches it
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby
 
-import { h, render } from "preact";
+import { h, render } from "../vendor/preact/preact.module.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { enterLobby, leaveLobby, LobbyPage } from "./lobby.js";
 import { enterReplay, leaveReplay, ReplayPage } from "./replay.js";
