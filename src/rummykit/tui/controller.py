@@ -62,6 +62,12 @@ STAGED_FIRST = N_(
 )
 """The answer to an action that cannot follow what is staged."""
 
+HINT_STAGED = N_(
+    "your play is staged: press Enter (ok) to confirm it, or undo to take it back"
+    " and then ask for a hint"
+)
+"""The answer to a hint while what is staged ends the turn or the deal."""
+
 Staging = Literal["stage", "now", "commit"]
 """How an action is taken: staged until confirmed, at once, or confirming what is staged."""
 
@@ -562,12 +568,33 @@ class Controller:
             self._preview = None
             return Reply(self._("took back: {command}", command=self.adapter.format(gone)), "info")
         if name == "hint":
-            return self.adapter.hint(self.preview())
+            return self._hint()
         if name == "quit":
             return Reply(self._("bye"), "info", ui="quit")
         if name in ("help", "scores", "sort"):
             return Reply("", "info", ui=name)
         return Reply(f"unknown command {name}", "error")  # pragma: no cover
+
+    def _hint(self) -> Reply:
+        """The adapter's hint, asked only where it can be played: on the person's turn,
+        from the position the next typed action starts from.
+
+        A bot's turn has no hint for the person. A staged Vatikanen play ends the
+        turn when confirmed (V4: one play a turn), and staged cards that empty the
+        hand end the deal, so the preview is then no position to play from: the
+        reply says what to do with what is staged instead.
+        """
+        if self.adapter.paused():
+            return self.adapter.hint(self.adapter.engine)
+        turn = self.adapter.to_act()
+        if turn != self.seat:
+            name = "?" if turn is None else self.adapter.names[turn]
+            return Reply(
+                self._("it is {name}'s turn: a hint is for your own turn", name=name), "info"
+            )
+        if self.staged and (not self.adapter.stages_more or self.goes_out()):
+            return Reply(self._(HINT_STAGED), "info")
+        return self.adapter.hint(self.preview())
 
     # ------------------------------------------------------------ records
 

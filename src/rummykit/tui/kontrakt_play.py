@@ -286,6 +286,8 @@ class KontraktAdapter(GameAdapter):
         my_turn = view["turn"] == self.seat
         phase = view["phase"]
         hand = [Card.parse(c) for c in view["hand"] or []]
+        if my_turn and phase in ("upcard_offer", "draw"):
+            return self._pickup_hint(view)
         steps: list[k.Action] = []
         if help_["complete"]:
             acts = [
@@ -324,13 +326,7 @@ class KontraktAdapter(GameAdapter):
                 needs = Message(N_("{first} or {second}"), first=needs, second=_needs(more))
             text = self._("no contract meld in your hand yet (still needed: {needs})", needs=needs)
         prefill = format_kontrakt(steps[0]) if steps else None
-        if phase == "upcard_offer" and my_turn:
-            prefill = None
-            text = self._("{hint} (first answer the upcard offer)", hint=text)
-        elif phase == "draw" and my_turn:
-            prefill = None
-            text = self._("{hint} (first draw)", hint=text)
-        elif not my_turn:
+        if not my_turn:
             prefill = None
         elif phase == "play":
             discard = self._discard_after(game, steps)
@@ -338,6 +334,66 @@ class KontraktAdapter(GameAdapter):
                 text = self._("{hint}; then {command}", hint=text, command=format_kontrakt(discard))
                 prefill = prefill or format_kontrakt(discard)
         return Reply(self._("hint: {hint}", hint=text), "info", prefill=prefill)
+
+    def _pickup_hint(self, view: Mapping[str, Any]) -> Reply:
+        """Before drawing (or at the upcard offer): whether the discard pile's top card (the
+        upcard) is worth taking, as the basic bot judges it (K7, K8), and why. Its command
+        is put in the input line."""
+        choice = make_bot("kontrakt", "basic", 0).choose(view)
+        assert isinstance(choice, _ACTIONS)
+        pile = view["discard_pile"]
+        top = Card.parse(pile[-1]) if pile else None
+        card = "" if top is None else card_label(top)
+        taken = isinstance(choice, k.TakeUpcard | k.BuyUpcard) or (
+            isinstance(choice, k.Draw) and choice.from_ == "discard"
+        )
+        reason = ""
+        if top is not None:
+            reason = self._gain(view, top) if taken else self._no_gain(view, card)
+        match choice:
+            case k.Draw(from_="discard"):
+                said = N_("take {card} from the discard pile: {reason} (Enter does it)")
+            case k.Draw() if top is None or view["stock_only"]:
+                said = N_("draw from the stock (Enter does it)")
+            case k.Draw():
+                said = N_("draw from the stock: {reason} (Enter does it)")
+            case k.TakeUpcard():
+                said = N_("take the upcard {card}: {reason} (Enter does it)")
+            case k.DeclineUpcard():
+                said = N_("decline the upcard: {reason} (Enter does it)")
+            case k.BuyUpcard():
+                said = N_(
+                    "buy the upcard {card} (the stock's top card comes with it): {reason}"
+                    " (Enter does it)"
+                )
+            case _:
+                said = N_(
+                    "pass on the upcard {card}: it lets you lay no more of your contract,"
+                    " and buying brings an extra card (Enter does it)"
+                )
+        text = self._(said, card=card, reason=reason)
+        return Reply(self._("hint: {hint}", hint=text), "info", prefill=format_kontrakt(choice))
+
+    def _gain(self, view: Mapping[str, Any], card: Card) -> str:
+        """Why ``card`` is worth taking: a joker, it fits the table (contract down), it
+        completes the contract, lays more of it, or builds on the hand's cards."""
+        if card.is_joker:
+            return self._("a joker fits anywhere")
+        if view["laid"][self.seat]["complete"]:
+            return self._("it fits a meld on the table")
+        before = k.hint_for(view)
+        after = k.hint_for({**view, "hand": [*view["hand"], str(card)]})
+        if after["whole"] and not before["whole"]:
+            return self._("with it your hand makes the whole contract")
+        if len(after["parts"]) > len(before["parts"]):
+            return self._("with it your hand makes more of the contract")
+        return self._("it builds on your cards")
+
+    def _no_gain(self, view: Mapping[str, Any], card: str) -> str:
+        """Why the discard pile's top card ``card`` is not worth taking."""
+        if view["laid"][self.seat]["complete"]:
+            return self._("{card} fits no meld on the table", card=card)
+        return self._("{card} does not help your contract", card=card)
 
     def _discard_after(self, game: k.KontraktGame, steps: Sequence[k.Action]) -> k.Action | None:
         """The card the basic bot would discard after ``steps`` (on a copy of the game)."""
