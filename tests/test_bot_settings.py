@@ -75,7 +75,7 @@ def test_the_policy_bot_needs_its_file_and_says_so(game: str) -> None:
     assert needs_settings(game, "policy") == ["path"]
     with pytest.raises(MessageError, match=r"needs the setting path .*policy\(path=...\)"):
         make_bot(game, "policy", 0)
-    with pytest.raises(MessageError, match=r"setting path names nowhere\.npz, which cannot be read"):
+    with pytest.raises(MessageError, match=r"path names nowhere\.npz, which cannot be read"):
         make_bot(game, "policy", 0, path="nowhere.npz")
 
 

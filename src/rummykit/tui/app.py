@@ -198,8 +198,8 @@ class QuitScreen(ModalScreen[bool]):
         translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
-        """The question."""
-        yield Static(self.text)
+        """The question (a path in it is never read as markup)."""
+        yield Static(Text(self.text))
 
     def action_answer(self, quit_now: bool) -> None:
         """Close with the answer."""
@@ -336,7 +336,7 @@ class PlayApp(App[None]):
         prompt = c.prompt()
         if c.record_path is not None and adapter.game_over():
             prompt += "\n" + self._("Record saved: {path}", path=c.record_path)
-        self.query_one("#prompt", Static).update(prompt)
+        self.query_one("#prompt", Static).update(Text(prompt))  # names and paths: no markup
         log = self.query_one("#log", RichLog)
         for line in c.new_log_lines():
             log.write(line)

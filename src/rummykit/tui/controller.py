@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.text import Text
 
 from rummykit.bots import Bot
@@ -280,18 +281,23 @@ def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
 
 
 def player_label(name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT) -> str:
-    """A player's name for the players panel (Rich markup): yours marked, bots with their level.
+    r"""A player's name for the players panel (Rich markup): yours marked, bots with their level.
+
+    The name is the player's own text, so it is escaped: a name is never read as markup.
 
     >>> player_label("You", 0, 0, None), player_label("Anna", 0, 0, None)
     ('You', 'Anna (you)')
     >>> player_label("Du", 0, 0, None, "sv"), player_label("Anna", 0, 0, None, "sv")
     ('Du', 'Anna (du)')
+    >>> print(player_label("[bold]Eve[/", 1, 0, None))
+    \[bold]Eve[/
     """
+    shown = escape(name)
     if seat == me:
         if name in ("You", translate("You", lang)):
-            return name
-        return translate("{name} (you)", lang, name=name)
-    return f"{name} [dim]{bot.level}[/dim]" if bot is not None else name
+            return shown
+        return translate("{name} (you)", lang, name=shown)
+    return f"{shown} [dim]{bot.level}[/dim]" if bot is not None else shown
 
 
 def seat_cells(

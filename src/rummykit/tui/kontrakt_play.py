@@ -625,7 +625,7 @@ class KontraktAdapter(GameAdapter):
         table.add_column(self._("total"), justify="right")
         for seat, name in enumerate(names):
             table.add_row(
-                name,
+                Text(name),
                 cards_text(end["hands"][seat]),
                 str(end["penalties"][seat]),
                 str(end["totals"][seat]),
@@ -648,7 +648,7 @@ class KontraktAdapter(GameAdapter):
         table.add_column(self._("contract"))
         names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
         for name in names:
-            table.add_column(name, justify="right")
+            table.add_column(Text(name), justify="right")
         scores = view["scores"]
         for d in range(7):
             row = [str(d + 1), CONTRACTS[d].describe().translated(self.lang)]

@@ -302,7 +302,7 @@ class WatchApp(App[None]):
                     log.write(said)
         keys = w._("→ next · ← back · PgDn next deal · PgUp deal start · Home · End · q quits")
         note = w.note()
-        self.query_one("#note", Static).update(f"{note}\n{keys}" if note else keys)
+        self.query_one("#note", Static).update(Text(f"{note}\n{keys}" if note else keys))
 
     def action_step(self, by: int) -> None:
         """One action on, or back."""
