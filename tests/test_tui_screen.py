@@ -82,3 +82,70 @@ def test_names_in_the_score_sheet_and_the_deal_summary_are_never_read_as_markup(
     console.print(adapter.scores_panel(adapter.engine.view(0)))
     console.print(adapter.players_panel(adapter.engine.view(0)))
     assert console.export_text().count("[/]Bo") == 2
+
+
+LONG = "x" * 3000
+
+
+def test_a_long_unknown_command_is_cut_and_named_unknown(tmp_path: Path) -> None:
+    c = make_controller("vatikanen", players=2, seed=2, records=tmp_path)
+    for line in (LONG, "play " + LONG, "draw " + LONG, "play 7h | " + "7" * 300):
+        reply = c.submit(line)
+        assert reply.kind == "error" and len(reply.text) < 160, line[:20]
+    assert "unknown command" in c.submit(LONG).text
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await type_line(app, pilot, LONG)
+        message = app.query_one("#message", Static)
+        assert message.size.height <= 3 and "unknown command" in screen_text(app, "#message")
+
+    run_app(c, body, size=SMALL)
+
+
+def _status(app: PlayApp) -> str:
+    return screen_text(app, "#status", width=200).rstrip("\n")
+
+
+def test_the_status_line_fits_80_columns_in_every_deal_and_both_languages(
+    tmp_path: Path,
+) -> None:
+    for lang in ("en", "sv"):
+        c = make_controller("kontrakt", players=8, seed=1, records=tmp_path, lang=lang)
+
+        async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+            adapter = app.controller.adapter
+            for deal in range(7):
+                adapter.engine._s.number = deal  # type: ignore[attr-defined]
+                app.refresh_game()
+                line = _status(app)
+                assert len(line) <= 80, line
+                assert (
+                    f"{deal + 1}/7" in line
+                    or f"{deal + 1} of 7" in line
+                    or (f"{deal + 1} av 7" in line)
+                )
+                assert "…" not in line, line  # it fits by saying less, not by cutting
+
+        run_app(c, body, size=SMALL)
+
+
+def test_ctrl_c_asks_to_quit_and_a_second_ctrl_c_quits_saving_the_game(tmp_path: Path) -> None:
+    c = make_controller("vatikanen", players=2, seed=2, records=tmp_path, lang="sv")
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        await type_line(app, pilot, "draw")
+        await type_line(app, pilot, "hint")  # a hint's command is selected in the input
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, QuitScreen)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        await pilot.press("j")  # Swedish: ja
+        await pilot.pause()
+        assert app.saved_path is not None and Path(app.saved_path).exists()
+        assert app.return_code is not None or not app.is_running
+
+    run_app(c, body, size=SMALL)

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from rummykit.errors import MessageError
+from rummykit.errors import MessageError, quoted
 from rummykit.i18n import N_
 
 __all__ = [
@@ -189,7 +189,7 @@ def _parse_card(text: str) -> Card:
         if not rest:
             return JOKER
         if not rest.startswith(":"):
-            raise CardError(NOT_A_CARD, text=repr(text))
+            raise CardError(NOT_A_CARD, text=quoted(text))
         meant = rest[1:]
         if meant in _RANK_FROM_TEXT:
             return Card(0, None, Meaning(_RANK_FROM_TEXT[meant]))
@@ -201,7 +201,7 @@ def _parse_card(text: str) -> Card:
 def _parse_natural(s: str, original: str) -> Card:
     m = re.fullmatch(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", s)
     if m is None:
-        raise CardError(NOT_A_CARD, text=repr(original))
+        raise CardError(NOT_A_CARD, text=quoted(original))
     return Card(_RANK_FROM_TEXT[m.group(1)], Suit(_SUIT_FROM_TEXT[m.group(2)]))
 
 

@@ -118,6 +118,7 @@ class CommandInput(Input):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "complete", "complete", show=False),
+        Binding("ctrl+c", "app.ask_quit", show=False),
     ]
 
     def action_complete(self) -> None:
@@ -181,7 +182,7 @@ class QuitScreen(ModalScreen[bool]):
     """Ctrl+Q asks first: the game so far is saved, and says how to resume it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter,ctrl+q", "answer(True)", N_("quit")),
+        Binding("y,j,enter,ctrl+q,ctrl+c", "answer(True)", N_("quit")),
         Binding("n,escape", "answer(False)", N_("go on playing")),
     ]
     DEFAULT_CSS = """
@@ -219,7 +220,7 @@ class PlayApp(App[None]):
     #right { width: 1fr; }
     #table-box { height: 1fr; border: round $secondary; }
     #hand { height: auto; min-height: 3; border: round $success; padding: 0 1; }
-    #message { height: auto; padding: 0 1; }
+    #message { height: auto; max-height: 3; padding: 0 1; }
     #prompt { height: auto; padding: 0 1; color: $warning; text-style: bold; }
     #command { margin: 0 0; }
     """
@@ -242,6 +243,7 @@ class PlayApp(App[None]):
         self.saved_path: str | None = None
         self._bot_timer: Any = None
         self._thinking = False
+        self._mounted = False
 
     # ------------------------------------------------------------ layout
 
@@ -285,7 +287,13 @@ class PlayApp(App[None]):
         )
         self.refresh_game()
         self.query_one(CommandInput).focus()
+        self._mounted = True
         self.schedule_bots()
+
+    def on_resize(self) -> None:
+        """Fit the status line to the new width."""
+        if self._mounted:
+            self.call_after_refresh(self.refresh_game)
 
     # ------------------------------------------------------------ drawing
 
@@ -318,7 +326,8 @@ class PlayApp(App[None]):
         if last is not None and last.kind == "error" and self._shown_at != self._turn_key():
             self.show(Reply(""))
         view = c.view()
-        self.query_one("#status", Static).update(adapter.status(view))
+        status = self.query_one("#status", Static)
+        status.update(adapter.status(view, status.size.width or self.size.width))
         self.query_one("#players", Static).update(adapter.players_panel(view))
         new = adapter.added_cards(c.staged)
         self.query_one("#table", Static).update(adapter.table_panel(view, new))
@@ -468,6 +477,10 @@ class PlayApp(App[None]):
         after its seventh deal); a Vatikanen session can always go on."""
         adapter = self.controller.adapter
         return adapter.game_over() and not games.get(adapter.game).sessions
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (when no selected text is copied): ask to quit, as Ctrl+Q does."""
+        self.action_ask_quit()
 
     def action_quit_game(self) -> None:
         """Save the record when the game has begun, and leave (``quit`` typed)."""

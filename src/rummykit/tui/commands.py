@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummykit.cards import Card, parse_cards
-from rummykit.errors import MessageError
+from rummykit.errors import MessageError, quoted
 from rummykit.games import kontrakt as k
 from rummykit.games import vatikanen as v
 from rummykit.i18n import N_
@@ -130,12 +130,12 @@ def _ui(word: str, rest: str) -> UiCommand | None:
     if name is None:
         return None
     if rest:
-        raise CommandError(NOTHING_AFTER, word=word)
+        raise CommandError(NOTHING_AFTER, word=quoted(word))
     return UiCommand(name)
 
 
-NOTHING_AFTER = N_("'{word}' takes nothing after it")
-UNKNOWN = N_("unknown command '{word}': type help to see the commands")
+NOTHING_AFTER = N_("{word} takes nothing after it")
+UNKNOWN = N_("unknown command {word}: type help to see the commands")
 
 
 def _cards(text: str, missing: str) -> tuple[Card, ...]:
@@ -207,7 +207,7 @@ def parse_vatikanen(text: str, seat: int) -> v.Action | UiCommand:
     if word == "pass":
         _nothing_after(word, rest)
         return v.Pass(seat)
-    raise CommandError(UNKNOWN, word=word)
+    raise CommandError(UNKNOWN, word=quoted(word))
 
 
 def format_vatikanen(action: v.Action) -> str:
@@ -228,7 +228,7 @@ def format_vatikanen(action: v.Action) -> str:
 
 def _nothing_after(word: str, rest: str) -> None:
     if rest:
-        raise CommandError(NOTHING_AFTER, word=word)
+        raise CommandError(NOTHING_AFTER, word=quoted(word))
 
 
 # ------------------------------------------------------------------ Kontrakt
@@ -318,7 +318,7 @@ def parse_kontrakt(text: str, seat: int) -> k.Action | UiCommand:
         if len(cards) != 1:
             raise CommandError(N_("discard exactly one card, like: discard Qs"))
         return k.Discard(seat, cards[0])
-    raise CommandError(UNKNOWN, word=word)
+    raise CommandError(UNKNOWN, word=quoted(word))
 
 
 def format_kontrakt(action: k.Action) -> str:

@@ -230,8 +230,9 @@ class GameAdapter(ABC):
         """One line saying what to do now."""
 
     @abstractmethod
-    def status(self, view: View) -> Text:
-        """The top line: game, deal, stock, whose turn."""
+    def status(self, view: View, width: int | None = None) -> Text:
+        """The top line: game, deal, stock, whose turn; in ``width`` cells (what is said
+        least goes first, the rest is cut with an ellipsis)."""
 
     @abstractmethod
     def players_panel(self, view: View) -> RenderableType:

@@ -33,9 +33,11 @@ from rummykit.tui.render import (
     card_label,
     card_text,
     cards_text,
+    fit,
     join_names,
     meld_text,
     players_table,
+    status_line,
 )
 
 __all__ = ["HELP", "HELP_PARTS", "KontraktAdapter"]
@@ -490,22 +492,44 @@ class KontraktAdapter(GameAdapter):
             "Lay down your contract ({contract}): meld … (hint), then discard.", contract=contract
         )
 
-    def status(self, view: Mapping[str, Any]) -> Text:
-        """Deal, contract, stock and whose turn; between deals, the deal that ended."""
+    def status(self, view: Mapping[str, Any], width: int | None = None) -> Text:
+        """Deal, contract, stock and whose turn; between deals, the deal that ended.
+
+        In ``width`` cells: the game's title goes first, then the words around the
+        deal and the contract, then the stock (the table panel shows it too).
+        """
         end = self._ended(view)
+        deal = (end or view)["deal"]
+        title = Text(self.title)
+        long_deal = Text(self._("deal {deal} of 7", deal=deal + 1))
+        short_deal = Text(self._("deal {deal}/7", deal=deal + 1))
+        said = CONTRACTS[deal].describe()
+        labelled = Text(self._("contract: {contract}", contract=said), style="bold cyan")
+        contract = Text(said.translated(self.lang), style="bold cyan")
         if end is not None:
-            out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=end["deal"] + 1))
-            contract = CONTRACTS[end["deal"]].describe()
-            out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
-            out.append(" · ")
-            out.append(self._("the deal is over: press Enter for the next"), style="bold")
-            return out
-        out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=view["deal"] + 1))
-        contract = CONTRACTS[view["deal"]].describe()
-        out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
-        out.append(self._(" · stock {stock} · ", stock=view["stock_size"]))
+            over = Text(self._("the deal is over: press Enter for the next"), style="bold")
+            short_over = Text(self._("deal over: press Enter"), style="bold")
+            return fit(
+                [
+                    status_line(title, long_deal, labelled, over),
+                    status_line(long_deal, labelled, over),
+                    status_line(short_deal, contract, over),
+                    status_line(short_deal, contract, short_over),
+                ],
+                width,
+            )
+        stock = Text(self._("stock {stock}", stock=view["stock_size"]))
         paused = self._("deal over") if self.between_deals else None
-        return append_turn(out, view, self.seat, paused, self.lang)
+        turn = append_turn(Text(), view, self.seat, paused, self.lang)
+        return fit(
+            [
+                status_line(title, long_deal, labelled, stock, turn),
+                status_line(long_deal, labelled, stock, turn),
+                status_line(short_deal, contract, stock, turn),
+                status_line(short_deal, contract, turn),
+            ],
+            width,
+        )
 
     def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""

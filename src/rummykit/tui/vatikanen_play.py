@@ -24,7 +24,14 @@ from rummykit.i18n import N_, Plural
 from rummykit.record import GameRecord
 from rummykit.tui.commands import VATIKANEN_WORDS, UiCommand, format_vatikanen, parse_vatikanen
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
-from rummykit.tui.render import append_turn, cards_text, meld_text, players_table
+from rummykit.tui.render import (
+    append_turn,
+    cards_text,
+    fit,
+    meld_text,
+    players_table,
+    status_line,
+)
 
 __all__ = ["HELP", "HELP_PARTS", "VatikanenAdapter"]
 
@@ -352,16 +359,15 @@ class VatikanenAdapter(GameAdapter):
             return self._("Game over: the game is blocked; lowest hand: {names}.", names=who)
         return self._("Game over: blocked, no winner.")
 
-    def status(self, view: Mapping[str, Any]) -> Text:
-        """Game number, stock and whose turn."""
-        out = Text(
-            self._(
-                " Vatikanen · game {number} · stock {stock} · ",
-                number=view["game_number"],
-                stock=view["stock_size"],
-            )
+    def status(self, view: Mapping[str, Any], width: int | None = None) -> Text:
+        """Game number, stock and whose turn, in ``width`` cells (the title goes first)."""
+        game = Text(self._("game {number}", number=view["game_number"]))
+        stock = Text(self._("stock {stock}", stock=view["stock_size"]))
+        turn = append_turn(Text(), view, self.seat, lang=self.lang)
+        return fit(
+            [status_line(Text(self.title), game, stock, turn), status_line(game, stock, turn)],
+            width,
         )
-        return append_turn(out, view, self.seat, lang=self.lang)
 
     def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""

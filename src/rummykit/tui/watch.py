@@ -237,7 +237,7 @@ class WatchApp(App[None]):
         Binding("pageup", "deal(-1)", N_("deal start"), priority=True),
         Binding("home", "go(0)", N_("start"), priority=True),
         Binding("end", "go(-1)", N_("end"), priority=True),
-        Binding("q,escape", "quit", N_("quit"), priority=True),
+        Binding("q,escape,ctrl+c", "quit", N_("quit"), priority=True),
     ]
 
     def __init__(self, watch: Watch) -> None:
@@ -279,8 +279,9 @@ class WatchApp(App[None]):
         view = w.view()
         if hasattr(adapter, "between_deals"):
             adapter.between_deals = w.deal_over()
-        status = Text(f" {w.where()} · ")
-        status.append_text(adapter.status(view))
+        status = Text(f" {w.where()} ·")
+        room = (self.query_one("#status", Static).size.width or self.size.width) - status.cell_len
+        status.append_text(adapter.status(view, max(room, 10)))
         self.query_one("#status", Static).update(status)
         self.query_one("#players", Static).update(adapter.players_panel(view))
         self.query_one("#table", Static).update(adapter.table_panel(view, _empty()))
