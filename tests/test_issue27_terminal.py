@@ -243,7 +243,7 @@ def test_watch_shows_a_record_up_to_its_illegal_action() -> None:
         Path(__file__).parent / "records" / "vatikanen" / "illegal_table_no_meld.json"
     )
     w = Watch(record)
-    assert w.illegal is not None and "deal 1, action 3" in w.note() and "V9" in w.note()
+    assert w.illegal is not None and "game 1, action 3" in w.note() and "V9" in w.note()
     assert len(w.steps) == 3
 
 

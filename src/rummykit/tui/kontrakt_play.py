@@ -596,8 +596,12 @@ class KontraktAdapter(GameAdapter):
             head.append(self._("empty"), style="dim")
         head.append(self._("   Stock: {stock}", stock=view["stock_size"]))
         if view["phase"] == "upcard_offer" and view["offer_to"] is not None:
-            asked = view["players"][view["offer_to"]]
-            head.append(self._("   Upcard offered to {name}", name=asked), style="bold yellow")
+            if view["offer_to"] == self.seat:
+                offered = self._("   The upcard is offered to you")
+            else:
+                asked = view["players"][view["offer_to"]]
+                offered = self._("   The upcard is offered to {name}", name=asked)
+            head.append(offered, style="bold yellow")
         if view["picked_up"]:
             head.append(self._("   (just taken: "), style="dim")
             head.append_text(card_text(view["picked_up"]))

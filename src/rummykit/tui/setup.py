@@ -127,7 +127,9 @@ def resume_controller(
         adapter = adapter_class.from_saved(record, seats, state)
     except IllegalAction as exc:
         raise RecordError(
-            N_(
+            N_("the record cannot be resumed: game {deal}, action {action} breaks {rule}: {reason}")
+            if spec.sessions  # a session's record: its deals are games
+            else N_(
                 "the record cannot be resumed: deal {deal}, action {action} breaks {rule}: {reason}"
             ),
             deal=exc.deal + 1,
