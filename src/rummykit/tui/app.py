@@ -110,7 +110,7 @@ class HandSuggester(Suggester):
     async def get_suggestion(self, value: str) -> str | None:
         """A completion of ``value``, or None."""
         controller = self.play_app.controller
-        return suggest(value, controller.hand(), controller.adapter.words)
+        return suggest(value, controller.hand(), controller.adapter.words, controller.lang)
 
 
 class CommandInput(Input):

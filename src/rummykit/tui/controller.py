@@ -41,6 +41,7 @@ from rummykit.bots import Bot
 from rummykit.errors import RuleError, describe_error
 from rummykit.game import Action, Event, Game
 from rummykit.i18n import DEFAULT, N_, translate
+from rummykit.notation import completion_words
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
 
@@ -103,8 +104,6 @@ class GameAdapter(ABC):
     game: str
     """``vatikanen`` or ``kontrakt`` (the record's game name)."""
     title: str
-    words: Sequence[str]
-    """Command words offered by completion."""
     seat = 0
     """The person's seat."""
     stages_more = True
@@ -120,6 +119,12 @@ class GameAdapter(ABC):
     def _(self, message: str, /, **params: object) -> str:
         """``message`` (a catalog message id) in the adapter's language, filled."""
         return translate(message, self.lang, **params)
+
+    @property
+    def words(self) -> Sequence[str]:
+        """The command words completion offers, in the adapter's language first
+        (:func:`rummykit.notation.completion_words`)."""
+        return completion_words(self.game, self.lang)
 
     def you(self) -> str:
         """What the person is called in the adapter's language: "You", "Du"."""
@@ -152,8 +157,9 @@ class GameAdapter(ABC):
         """A typed line as an engine action or a :class:`UiCommand` (CommandError/ValueError)."""
 
     @abstractmethod
-    def format(self, action: Action) -> str:
-        """The command text of an action."""
+    def format(self, action: Action, *, shown: bool = False) -> str:
+        """The command text of an action in the adapter's language; ``shown``: its cards as
+        the screen shows them (10♥, ★), to read rather than to type."""
 
     @abstractmethod
     def staging(self, action: Action) -> Staging:
@@ -510,7 +516,7 @@ class Controller:
             self.staged.append(parsed)
             self._to_apply.append(self.adapter.settled(parsed, event))
             self._preview = trial
-            command = self.adapter.format(parsed)
+            command = self.adapter.format(parsed, shown=True)
             if self.goes_out():
                 text = self._(
                     "staged: {command} — this empties your hand! (Enter confirms, undo takes back)",
@@ -549,7 +555,7 @@ class Controller:
             and (line := self.adapter.describe(log[i], i, view)) is not None
         ]
         text = "; ".join(line.plain for line in lines) or "; ".join(
-            self.adapter.format(a) for a in actions
+            self.adapter.format(a, shown=True) for a in actions
         )
         return Reply(text, "done")
 
@@ -573,7 +579,8 @@ class Controller:
             gone = self.staged.pop()
             self._to_apply.pop()
             self._preview = None
-            return Reply(self._("took back: {command}", command=self.adapter.format(gone)), "info")
+            took = self.adapter.format(gone, shown=True)
+            return Reply(self._("took back: {command}", command=took), "info")
         if name == "hint":
             return self._hint()
         if name == "quit":

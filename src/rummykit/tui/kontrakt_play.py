@@ -26,7 +26,7 @@ from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
 from rummykit.i18n import N_, Message, Plural
 from rummykit.record import GameRecord
-from rummykit.tui.commands import KONTRAKT_WORDS, UiCommand, format_kontrakt, parse_kontrakt
+from rummykit.tui.commands import UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
 from rummykit.tui.render import (
     append_turn,
@@ -101,8 +101,8 @@ HELP_PARTS = (
         "complete it from your hand."
     ),
     N_(
-        "**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit (asks first; the game\n"
-        "is saved and can be resumed) · Escape closes this panel."
+        "**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q or Ctrl+C quit (asks\n"
+        "first; the game is saved and can be resumed) · Escape closes this panel."
     ),
 )
 """The help panel, paragraph by paragraph (each a catalog message)."""
@@ -129,7 +129,6 @@ class KontraktAdapter(GameAdapter):
 
     game = "kontrakt"
     title = "Kontraktsrummy"
-    words = KONTRAKT_WORDS
 
     def __init__(
         self,
@@ -205,12 +204,12 @@ class KontraktAdapter(GameAdapter):
 
     def parse(self, text: str) -> Action | UiCommand:
         """See :func:`rummykit.tui.commands.parse_kontrakt`."""
-        return parse_kontrakt(text, self.seat)
+        return parse_kontrakt(text, self.seat, self.lang)
 
-    def format(self, action: Action) -> str:
+    def format(self, action: Action, *, shown: bool = False) -> str:
         """See :func:`rummykit.tui.commands.format_kontrakt`."""
         assert isinstance(action, _ACTIONS)
-        return format_kontrakt(action)
+        return format_kontrakt(action, self.lang, shown=shown)
 
     def staging(self, action: Action) -> Staging:
         """Laying is staged; a discard confirms it; the rest is taken at once."""
@@ -300,7 +299,7 @@ class KontraktAdapter(GameAdapter):
             text = (
                 self._(
                     "your contract is down; you can: {commands}",
-                    commands="; ".join(format_kontrakt(a) for a in acts),
+                    commands="; ".join(self.format(a, shown=True) for a in acts),
                 )
                 if acts
                 else self._("your contract is down; nothing more to lay now")
@@ -312,7 +311,7 @@ class KontraktAdapter(GameAdapter):
             action: k.Action = k.LayDown(self.seat, built)
             if my_turn and phase == "play" and not game.can(action):
                 action = k.LayDown(self.seat, tuple(tuple(Card.parse(c) for c in m) for m in melds))
-            cmd = format_kontrakt(action)
+            cmd = self.format(action, shown=True)
             if help_["whole"]:
                 text = self._(
                     "your hand makes the whole contract ({contract}): {command}",
@@ -327,14 +326,15 @@ class KontraktAdapter(GameAdapter):
             for more in help_["need"][1:]:
                 needs = Message(N_("{first} or {second}"), first=needs, second=_needs(more))
             text = self._("no contract meld in your hand yet (still needed: {needs})", needs=needs)
-        prefill = format_kontrakt(steps[0]) if steps else None
+        prefill = self.format(steps[0]) if steps else None
         if not my_turn:
             prefill = None
         elif phase == "play":
             discard = self._discard_after(game, steps)
             if discard is not None:
-                text = self._("{hint}; then {command}", hint=text, command=format_kontrakt(discard))
-                prefill = prefill or format_kontrakt(discard)
+                shown = self.format(discard, shown=True)
+                text = self._("{hint}; then {command}", hint=text, command=shown)
+                prefill = prefill or self.format(discard)
         return Reply(self._("hint: {hint}", hint=text), "info", prefill=prefill)
 
     def _pickup_hint(self, view: Mapping[str, Any]) -> Reply:
@@ -374,7 +374,7 @@ class KontraktAdapter(GameAdapter):
                     " and buying brings an extra card (Enter does it)"
                 )
         text = self._(said, card=card, reason=reason)
-        return Reply(self._("hint: {hint}", hint=text), "info", prefill=format_kontrakt(choice))
+        return Reply(self._("hint: {hint}", hint=text), "info", prefill=self.format(choice))
 
     def _gain(self, view: Mapping[str, Any], card: Card) -> str:
         """Why ``card`` is worth taking: a joker, it fits the table (contract down), it

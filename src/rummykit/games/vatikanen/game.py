@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
-from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen_value
+from rummykit.cards import Card, full_deck, parse_cards, pretty_cards, vatikanen_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import Action as AnyAction
@@ -344,13 +344,13 @@ class VatikanenGame:
                             " you can only play cards from your hand"
                         ),
                         need=need,
-                        card=str(plain),
+                        card=plain.pretty(),
                         have=have,
                     )
                 raise RuleError(
                     "V4",
                     N_("you do not hold {card}: you can only play cards from your hand"),
-                    card=str(plain),
+                    card=plain.pretty(),
                 )
         return taken
 
@@ -395,7 +395,7 @@ class VatikanenGame:
             self._table, plain, rules=VATIKANEN, free_jokers=self.free_jokers
         )
         if melds is None:
-            what = format_cards(plain)
+            what = pretty_cards(plain)
             if not self.free_jokers and solver.arrange_play(
                 self._table, plain, rules=VATIKANEN, free_jokers=True
             ):
