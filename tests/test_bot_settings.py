@@ -112,3 +112,21 @@ def test_every_bot_level_is_described_in_both_languages(game: str, level: str) -
     assert about.translated("sv") != about.translated("en")
     for name, rule in declared(game, level).items():
         assert rule.about, name
+
+
+@pytest.mark.parametrize(("game", "level"), LEVELS)
+def test_every_bot_level_has_a_name_in_both_languages(game: str, level: str) -> None:
+    from rummykit.bots.base import level_label
+
+    label = level_label(game, level)
+    assert label.translated("en") and label.translated("sv") != label.translated("en")
+
+
+def test_the_players_panel_names_a_bots_level_in_swedish(tmp_path: object) -> None:
+    from rummykit.tui.controller import player_label
+
+    c = make_controller("vatikanen", players=3, bots="strong,greedy", lang="sv")
+    bots = c.adapter.bots
+    assert "stark" in player_label("Astrid", 1, 0, bots[1], "sv", "vatikanen")
+    assert "girig" in player_label("Bo", 2, 0, bots[2], "sv", "vatikanen")
+    assert "greedy" in player_label("Bo", 2, 0, bots[2], "en", "vatikanen")

@@ -44,6 +44,7 @@ __all__ = [
     "Setting",
     "check_settings",
     "describe_level",
+    "level_label",
     "levels",
     "make_bot",
     "needs_settings",
@@ -70,6 +71,7 @@ F = TypeVar("F", bound=Callable[[int | None], Any])
 
 _REGISTRY: dict[str, dict[str, BotFactory]] = {}
 _ABOUT: dict[tuple[str, str], str] = {}
+_LABEL: dict[tuple[str, str], str] = {}
 _loaded: set[str] = set()
 
 _KINDS: dict[type, str] = {
@@ -167,14 +169,19 @@ def _shown(value: object) -> str:
         return repr(value)
 
 
-def register(game: str, level: str, about: str | None = None) -> Callable[[F], F]:
+def register(
+    game: str, level: str, about: str | None = None, label: str | None = None
+) -> Callable[[F], F]:
     """Decorator: register a bot class or factory (called with the seed) under a level;
-    ``about`` says in a few words how it plays (a catalog message, :func:`describe_level`)."""
+    ``about`` says in a few words how it plays, ``label`` is the level's name for people
+    (catalog messages: :func:`describe_level`, :func:`level_label`)."""
 
     def wrap(factory: F) -> F:
         _REGISTRY.setdefault(game, {})[level] = factory
         if about is not None:
             _ABOUT[game, level] = about
+        if label is not None:
+            _LABEL[game, level] = label
         return factory
 
     return wrap
@@ -228,6 +235,17 @@ def needs_settings(game: str, level: str) -> list[str]:
     """The settings a level cannot be played without (``policy``: its ``path``): a host
     that seats bots by level alone offers only levels that need none."""
     return [name for name, s in declared(game, level).items() if s.required]
+
+
+def level_label(game: str, level: str) -> Message:
+    """A bot level's name for people, to translate ("greedy", in Swedish "girig"); the
+    level itself (what ``--bots`` takes) when it has none.
+
+    >>> level_label("vatikanen", "greedy").translated("sv")
+    'girig'
+    """
+    _factory(game, level)
+    return Message(_LABEL.get((game, level), level))
 
 
 def describe_level(game: str, level: str) -> Message | None:

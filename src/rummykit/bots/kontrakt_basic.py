@@ -57,7 +57,9 @@ TAKES = 20
 """Basic takes a card this useful (:func:`usefulness`: a pair, or close suit neighbours)."""
 
 
-@register("kontrakt", "random", N_("plays a random legal action, laying cards when it can"))
+@register(
+    "kontrakt", "random", N_("plays a random legal action, laying cards when it can"), N_("random")
+)
 class RandomBot:
     """A random legal action; laying down, off or swapping with probability 3/4 when it can."""
 
@@ -155,6 +157,7 @@ def _fits_table(card: Card, table: Sequence[Mapping[str, Any]]) -> bool:
     "kontrakt",
     "basic",
     N_("keeps the cards its contract needs, lays down at once, sheds high cards"),
+    N_("basic"),
 )
 class BasicBot:
     """Keeps contract cards, lays down at once, lays off all it can, sheds high cards."""

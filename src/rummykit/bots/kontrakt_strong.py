@@ -253,6 +253,7 @@ def _needs(view: Mapping[str, Any]) -> list[tuple[int, int]]:
     "kontrakt",
     "strong",
     N_("plays for the fewest missing cards, and sheds points when its contract looks lost"),
+    N_("strong"),
 )
 class StrongBot:
     """Plays for the fewest missing cards, sheds points when the deal nears its end."""

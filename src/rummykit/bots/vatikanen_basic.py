@@ -151,7 +151,7 @@ def lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Ta
     return out
 
 
-@register("vatikanen", "random", N_("plays a random legal action"))
+@register("vatikanen", "random", N_("plays a random legal action"), N_("random"))
 class RandomBot:
     """A random legal action (see the module docstring for how it samples)."""
 
@@ -184,7 +184,7 @@ class RandomBot:
         return self.rng.choice(plays)
 
 
-@register("vatikanen", "greedy", N_("lays the most cards it can, at once"))
+@register("vatikanen", "greedy", N_("lays the most cards it can, at once"), N_("greedy"))
 class GreedyBot:
     """The solver's play of the most cards whenever there is one, else draw or pass."""
 

@@ -56,6 +56,7 @@ def _as_play(seat: int, found: solver.Play) -> Play:
     "vatikanen",
     "strong",
     N_("keeps its jokers to go out, and holds back when a play would let another player out"),
+    N_("strong"),
 )
 class StrongBot:
     """Keeps jokers for going out; holds back when a play would let an opponent out.

@@ -138,6 +138,8 @@ def _load(path: str, mtime: int) -> Policy:
 
 ABOUT = N_("plays a trained policy from its saved file: policy(path=FILE)")
 """How the policy level plays, in a few words (:func:`rummykit.bots.base.describe_level`)."""
+LABEL = N_("trained policy")
+"""The policy level's name for people (:func:`rummykit.bots.base.level_label`)."""
 
 
 class PolicyBot:
@@ -192,14 +194,14 @@ class PolicyBot:
         return actions[self.policy.best(observation, sorted(actions), self.rng)]
 
 
-@register("vatikanen", "policy", ABOUT)
+@register("vatikanen", "policy", ABOUT, LABEL)
 class VatikanenPolicyBot(PolicyBot):
     """A saved Vatikanen policy as a bot."""
 
     game = "vatikanen"
 
 
-@register("kontrakt", "policy", ABOUT)
+@register("kontrakt", "policy", ABOUT, LABEL)
 class KontraktPolicyBot(PolicyBot):
     """A saved Kontrakt policy as a bot."""
 

@@ -38,6 +38,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from rummykit.bots import Bot
+from rummykit.bots.base import level_label, levels
 from rummykit.errors import RuleError, describe_error
 from rummykit.game import Action, Event, Game
 from rummykit.i18n import DEFAULT, N_, translate
@@ -287,10 +288,13 @@ def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def player_label(name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT) -> str:
+def player_label(
+    name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT, game: str | None = None
+) -> str:
     r"""A player's name for the players panel (Rich markup): yours marked, bots with their level.
 
     The name is the player's own text, so it is escaped: a name is never read as markup.
+    A built-in bot of ``game`` shows its level's name in ``lang``.
 
     >>> player_label("You", 0, 0, None), player_label("Anna", 0, 0, None)
     ('You', 'Anna (you)')
@@ -304,18 +308,23 @@ def player_label(name: str, seat: int, me: int, bot: Bot | None, lang: str = DEF
         if name in ("You", translate("You", lang)):
             return shown
         return translate("{name} (you)", lang, name=shown)
-    return f"{shown} [dim]{bot.level}[/dim]" if bot is not None else shown
+    if bot is None:
+        return shown
+    label = bot.level
+    if game is not None and bot.level in levels(game):
+        label = level_label(game, bot.level).translated(lang)
+    return f"{shown} [dim]{escape(label)}[/dim]"
 
 
 def seat_cells(
-    view: View, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT
+    view: View, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT, game: str | None = None
 ) -> tuple[str, str]:
     """The players panel's first cells for ``seat``: the turn mark, and the name with
     a D for the dealer (G, givare, in Swedish)."""
     mark = "▶" if view["turn"] == seat else ""
     players = view["players"]
     assert isinstance(players, list)
-    who = player_label(players[seat], seat, me, bot, lang)
+    who = player_label(players[seat], seat, me, bot, lang, game)
     if seat == view["dealer"]:
         who += translate(" [bold]D[/bold]", lang)
     return mark, who

@@ -543,7 +543,7 @@ class KontraktAdapter(GameAdapter):
         end = self._ended(view)
         real = view.get("staged_from") or view  # staged melds are not laid yet
         for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang, self.game)
             if end is not None:  # the deal that ended, until the person goes on
                 cards = str(len(end["hands"][seat]))
                 progress = (

@@ -385,7 +385,7 @@ class VatikanenAdapter(GameAdapter):
         )
         real = view.get("staged_from") or view  # staged cards are not played yet
         for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang, self.game)
             opened = self._("yes") if real["opened"][seat] else self._("no")
             cards = str(real["hand_sizes"][seat])
             if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
