@@ -149,3 +149,19 @@ def test_ctrl_c_asks_to_quit_and_a_second_ctrl_c_quits_saving_the_game(tmp_path:
         assert app.return_code is not None or not app.is_running
 
     run_app(c, body, size=SMALL)
+
+
+def test_the_hand_title_fits_80_columns_by_saying_less(tmp_path: Path) -> None:
+    c = make_controller("vatikanen", players=2, seed=3, records=tmp_path, lang="sv")
+
+    async def body(app: PlayApp, pilot: Pilot[None]) -> None:
+        title = str(app.query_one("#hand", Static).border_title)
+        assert title == "Din hand: 13 kort, efter färg"
+
+    run_app(c, body, size=SMALL)
+
+    async def wide(app: PlayApp, pilot: Pilot[None]) -> None:
+        title = str(app.query_one("#hand", Static).border_title)
+        assert title == "Din hand: 13 kort, efter färg (F2 sorterar)"
+
+    run_app(c, wide, size=(120, 40))

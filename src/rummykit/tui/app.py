@@ -37,7 +37,7 @@ from rummykit.bots import Bot
 from rummykit.i18n import DEFAULT, N_, Plural, catalog, translate
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
-from rummykit.tui.render import SortOrder, hand_text
+from rummykit.tui.render import SortOrder, fit, hand_text
 
 __all__ = [
     "CommandInput",
@@ -336,11 +336,15 @@ class PlayApp(App[None]):
         hand_box = self.query_one("#hand", Static)
         cards = _cards(len(hand), c.lang)
         if ended is not None:
-            hand_box.border_title = self._("Your hand when the deal ended: {cards}", cards=cards)
+            titles = [self._("Your hand when the deal ended: {cards}", cards=cards)]
         elif self.sort_by == "suit":
-            hand_box.border_title = self._("Your hand: {cards}, by suit (F2 sorts)", cards=cards)
+            titles = [self._("Your hand: {cards}, by suit (F2 sorts)", cards=cards)]
+            titles.append(self._("Your hand: {cards}, by suit", cards=cards))
         else:
-            hand_box.border_title = self._("Your hand: {cards}, by rank (F2 sorts)", cards=cards)
+            titles = [self._("Your hand: {cards}, by rank (F2 sorts)", cards=cards)]
+            titles.append(self._("Your hand: {cards}, by rank", cards=cards))
+        room = hand_box.size.width - 4  # the border's corners and the title's spaces
+        hand_box.border_title = fit([Text(t) for t in titles], room if room > 0 else None).plain
         hand_box.update(hand_text(hand, self.sort_by))
         prompt = c.prompt()
         if c.record_path is not None and adapter.game_over():
