@@ -114,3 +114,19 @@ def test_K7_the_hint_at_the_upcard_offer_reads_the_upcard(
     assert reply.prefill == answer
     assert card_label(Card.parse(up)) in reply.text
     assert c.submit(reply.prefill).kind == "done"
+
+
+@pytest.mark.parametrize(("seed", "answer"), [(0, "buy"), (6, "pass")])
+def test_K7_the_hint_to_a_player_asked_to_buy_the_upcard_says_buy_or_pass(
+    seed: int, answer: str, tmp_path: Path
+) -> None:
+    from rummykit.games.kontrakt import KontraktGame
+
+    c = make_controller("kontrakt", players=3, seed=seed, records=tmp_path)
+    c.adapter.game_obj = KontraktGame(c.adapter.names, seed=seed, dealer=0)  # förhand: seat 1
+    bots_move(c)
+    view = c.real_view()
+    assert view["phase"] == "upcard_offer" and view["turn"] == 0 and view["forhand"] == 1
+    reply = c.submit("hint")
+    assert reply.prefill == answer and "upcard" in reply.text
+    assert c.submit(reply.prefill).kind == "done"
