@@ -503,7 +503,7 @@ def test_the_policy_bot_takes_its_best_legal_index(tmp_path: Path) -> None:
 
 def test_a_policy_file_must_fit_the_game_and_the_encoding(tmp_path: Path) -> None:
     spec = games.get("vatikanen")
-    with pytest.raises(ValueError, match="give its file"):
+    with pytest.raises(ValueError, match="needs the setting path"):
         spec.make_bot("policy", 1)
     kpath = _linear_policy("kontrakt", "draw:stock", tmp_path / "k.npz")
     with pytest.raises(ValueError, match="is a kontrakt policy"):

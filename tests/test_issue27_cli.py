@@ -98,7 +98,7 @@ def test_defect7_an_unfinished_record_says_it_ends_mid_game_where_and_whose_turn
     path = unfinished_record(tmp_path)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "ends mid-game" in out and "deal 1 after action 5" in out
+    assert "ends in game 1 after action 5" in out  # Vatikanen: a session of games
     assert "the player to act is Astrid" in out and "deal(s)" not in out
     assert main(["replay", "--json", str(path)]) == 0
     answer = json.loads(capsys.readouterr().out)
@@ -109,7 +109,7 @@ def test_defect7_a_finished_record_says_the_game_is_over(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["replay", str(RECORDS / "legal_going_out.json")]) == 0
-    assert "1 deal replayed; the game is over." in capsys.readouterr().out
+    assert "1 game replayed; the game is over." in capsys.readouterr().out
 
 
 def test_defect9_replay_counts_deals_and_actions_from_1_for_people_and_0_in_json(
@@ -117,7 +117,7 @@ def test_defect9_replay_counts_deals_and_actions_from_1_for_people_and_0_in_json
 ) -> None:
     path = RECORDS / "illegal_table_no_meld.json"  # deal index 0, action index 2
     assert main(["replay", str(path)]) == 1
-    assert "illegal: deal 1, action 3 breaks V9" in capsys.readouterr().out
+    assert "illegal: game 1, action 3 breaks V9" in capsys.readouterr().out
     assert main(["replay", "--json", str(path)]) == 1
     answer = json.loads(capsys.readouterr().out)
     assert (answer["deal"], answer["action"]) == (0, 2)

@@ -243,7 +243,7 @@ def test_watch_shows_a_record_up_to_its_illegal_action() -> None:
         Path(__file__).parent / "records" / "vatikanen" / "illegal_table_no_meld.json"
     )
     w = Watch(record)
-    assert w.illegal is not None and "deal 1, action 3" in w.note() and "V9" in w.note()
+    assert w.illegal is not None and "game 1, action 3" in w.note() and "V9" in w.note()
     assert len(w.steps) == 3
 
 
@@ -299,7 +299,8 @@ def test_friction_kontrakt_hint_builds_with_the_hand_and_suggests_a_discard(
 ) -> None:
     c = kontrakt_position(tmp_path, "3c 3d 3s 4h 5h * 2h 9c Kd Qs 8d")
     reply = c.submit("hint")
-    assert "2h *:3h 4h 5h" in reply.text and "*:6h" not in reply.text
+    assert "2♥ ★=3♥ 4♥ 5♥" in reply.text and "★=6♥" not in reply.text  # cards as shown
+    assert "2h *:3h 4h 5h" in (reply.prefill or "")  # the command as typed
     assert "then discard" in reply.text
     assert reply.prefill is not None and reply.prefill.startswith("meld 3")
     assert c.submit(reply.prefill).kind == "info"  # the engine takes what the hint says

@@ -319,7 +319,7 @@ def test_V9_no_card_leaves_the_table() -> None:
     lost = table_of("5h 6h 7h 8h 9h Th")
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("Th"), lost))
-    assert info.value.rule == "V9" and "leaves out 4h" in info.value.message
+    assert info.value.rule == "V9" and "leaves out 4♥" in info.value.message
     extra = table_of("4h 5h 6h 7h 8h 9h Th", "2c 2c 2c")
     assert rule_of(game, Play(0, cards("Th"), extra)) == "V9"
 
@@ -331,7 +331,7 @@ def test_V9_table_must_hold_only_melds() -> None:
     assert info.value.rule == "V9"
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("7h"), table_of("5h 6h", "4h 7h 8h 9h 7h")))
-    assert info.value.message.startswith("the table would hold 5h 6h, which is no meld")
+    assert info.value.message.startswith("the table would hold 5♥ 6♥, which is no meld")
 
 
 # ---------------------------------------------------------------- V10 shared table

@@ -40,6 +40,7 @@ from rummykit.games.kontrakt import (
     parse_card,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS, Contract, find_melds, largest_part
+from rummykit.i18n import N_
 
 __all__ = [
     "TAKES",
@@ -56,7 +57,9 @@ TAKES = 20
 """Basic takes a card this useful (:func:`usefulness`: a pair, or close suit neighbours)."""
 
 
-@register("kontrakt", "random")
+@register(
+    "kontrakt", "random", N_("plays a random legal action, laying cards when it can"), N_("random")
+)
 class RandomBot:
     """A random legal action; laying down, off or swapping with probability 3/4 when it can."""
 
@@ -150,7 +153,12 @@ def _fits_table(card: Card, table: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-@register("kontrakt", "basic")
+@register(
+    "kontrakt",
+    "basic",
+    N_("keeps the cards its contract needs, lays down at once, sheds high cards"),
+    N_("basic"),
+)
 class BasicBot:
     """Keeps contract cards, lays down at once, lays off all it can, sheds high cards."""
 

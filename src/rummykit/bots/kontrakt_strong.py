@@ -87,9 +87,9 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from rummykit.bots.base import register
+from rummykit.bots.base import Setting, register
 from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness, whole_contract
 from rummykit.bots.kontrakt_odds import DealState, completion_odds
 from rummykit.bots.kontrakt_search import Guess, outcomes, overrule
@@ -107,6 +107,7 @@ from rummykit.games.kontrakt import (
     TakeUpcard,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS, candidate_melds, largest_part
+from rummykit.i18n import N_
 from rummykit.melds import MeldKind
 
 __all__ = ["Shape", "StrongBot", "distance"]
@@ -248,11 +249,45 @@ def _needs(view: Mapping[str, Any]) -> list[tuple[int, int]]:
     return [(max(0, g - laid["groups"]), max(0, r - laid["runs"])) for g, r in contract.choices]
 
 
-@register("kontrakt", "strong")
+@register(
+    "kontrakt",
+    "strong",
+    N_("plays for the fewest missing cards, and sheds points when its contract looks lost"),
+    N_("strong"),
+)
 class StrongBot:
     """Plays for the fewest missing cards, sheds points when the deal nears its end."""
 
     level = "strong"
+    SETTINGS: ClassVar[Mapping[str, Setting]] = {
+        "outs_take": Setting(int, N_("outs the pile's top must add to be taken"), low=0),
+        "outs_ratio": Setting(
+            float, N_("how many times the outs the pile's top must give (0: off)"), low=0
+        ),
+        "shed_weight": Setting(float, N_("how much the deal's end adds to shedding"), low=0),
+        "point_weight": Setting(float, N_("outs a point of card value is worth"), low=0),
+        "samples": Setting(int, N_("guessed deals per searched decision (0: no search)"), low=0),
+        "candidates": Setting(int, N_("discards the search weighs"), low=1),
+        "z": Setting(float, N_("standard errors by which the search must win"), low=0),
+        "own_policy": Setting(bool, N_("the bot's own heuristic plays its seat in the search")),
+        "read": Setting(bool, N_("the guessed deals read the other hands")),
+        "extra": Setting(int, N_("extra cards a guessed hand is read from"), low=0),
+        "fit": Setting(int, N_("guessed hands made to fit their player's last turns"), low=0),
+        "search_draw": Setting(bool, N_("the search also weighs the draw")),
+        "dump_seventh": Setting(
+            int,
+            N_("in the seventh deal, missing cards from which it sheds instead"),
+            low=0,
+            none=True,
+        ),
+        "partner_weight": Setting(
+            float, N_("points a card that could still make a meld counts less"), low=0
+        ),
+        "give_up": Setting(
+            float, N_("what giving up a hand that would have completed costs"), low=0, none=True
+        ),
+        "time_cap": Setting(float, N_("seconds per move for the search"), low=0, none=True),
+    }
 
     def __init__(
         self,

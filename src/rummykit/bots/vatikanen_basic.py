@@ -29,6 +29,7 @@ from rummykit.bots.base import register
 from rummykit.cards import Card, parse_cards
 from rummykit.games.vatikanen import Action, Draw, Pass, Play
 from rummykit.games.vatikanen.table import read_as_written
+from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld
 
 __all__ = [
@@ -150,7 +151,7 @@ def lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Ta
     return out
 
 
-@register("vatikanen", "random")
+@register("vatikanen", "random", N_("plays a random legal action"), N_("random"))
 class RandomBot:
     """A random legal action (see the module docstring for how it samples)."""
 
@@ -183,7 +184,7 @@ class RandomBot:
         return self.rng.choice(plays)
 
 
-@register("vatikanen", "greedy")
+@register("vatikanen", "greedy", N_("lays the most cards it can, at once"), N_("greedy"))
 class GreedyBot:
     """The solver's play of the most cards whenever there is one, else draw or pass."""
 

@@ -34,14 +34,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rummykit import solver
-from rummykit.bots.base import register
+from rummykit.bots.base import Setting, register
 from rummykit.bots.sampling import Deal, vatikanen_unseen
 from rummykit.bots.vatikanen_basic import Table, no_play, opening_play, read_view_cards
 from rummykit.cards import Card
 from rummykit.games.vatikanen import Action, Draw, Play
+from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN
 
 __all__ = ["StrongBot"]
@@ -51,7 +52,12 @@ def _as_play(seat: int, found: solver.Play) -> Play:
     return Play(seat, tuple(found.cards), tuple(tuple(m.cards) for m in found.table))
 
 
-@register("vatikanen", "strong")
+@register(
+    "vatikanen",
+    "strong",
+    N_("keeps its jokers to go out, and holds back when a play would let another player out"),
+    N_("strong"),
+)
 class StrongBot:
     """Keeps jokers for going out; holds back when a play would let an opponent out.
 
@@ -62,6 +68,23 @@ class StrongBot:
     """
 
     level = "strong"
+    SETTINGS: ClassVar[Mapping[str, Setting]] = {
+        "samples": Setting(int, N_("guessed deals per decision near the end"), low=0, none=True),
+        "threat_cards": Setting(
+            int, N_("an opponent with this many cards or fewer is watched"), low=0, none=True
+        ),
+        "hold_margin": Setting(
+            float,
+            N_("how much a play may raise an opponent's chance to go out"),
+            low=-1,
+            high=1,
+            none=True,
+        ),
+        "dump_at": Setting(
+            float, N_("the chance of an opponent going out that makes it shed points"), 0, 1
+        ),
+        "time_cap": Setting(float, N_("seconds per move for the sampling"), low=0, none=True),
+    }
 
     def __init__(
         self,

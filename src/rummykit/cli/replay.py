@@ -18,6 +18,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from rummykit import games
 from rummykit.cli.words import speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, translate
@@ -73,7 +74,12 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
     """Where a legal record ends, in words: the game over, or where it stops and whose
     turn it is (deals counted from 1), in ``lang``."""
     deals = result.deals
-    replayed = Plural("{n} deal replayed", "{n} deals replayed", deals)
+    games_ = _sessions(record)  # a session's record: its deals are games (V16)
+    replayed = (
+        Plural("{n} game replayed", "{n} games replayed", deals)
+        if games_
+        else Plural("{n} deal replayed", "{n} deals replayed", deals)
+    )
     if result.finished:
         return translate("legal: {replayed}; the game is over.", lang, replayed=replayed)
     if not record.deals:
@@ -81,8 +87,12 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
     actions = len(record.deals[-1].actions)
     if result.to_act is None:
         return translate(
-            "legal: {replayed}; the record ends mid-game, after deal {deal}:"
-            " the next deal has not begun.",
+            N_("legal: {replayed}; the record ends after game {deal}: the next game has not begun.")
+            if games_
+            else N_(
+                "legal: {replayed}; the record ends mid-game, after deal {deal}:"
+                " the next deal has not begun."
+            ),
             lang,
             replayed=replayed,
             deal=deals,
@@ -90,8 +100,15 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
     who = record.players[result.to_act]
     if actions == 0:
         return translate(
-            "legal: {replayed}; the record ends mid-game, as deal {deal} is dealt:"
-            " the player to act is {name} (seat {seat}).",
+            N_(
+                "legal: {replayed}; the record ends as game {deal} is dealt:"
+                " the player to act is {name} (seat {seat})."
+            )
+            if games_
+            else N_(
+                "legal: {replayed}; the record ends mid-game, as deal {deal} is dealt:"
+                " the player to act is {name} (seat {seat})."
+            ),
             lang,
             replayed=replayed,
             deal=deals,
@@ -99,8 +116,15 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
             seat=result.to_act,
         )
     return translate(
-        "legal: {replayed}; the record ends mid-game, in deal {deal} after action"
-        " {action}: the player to act is {name} (seat {seat}).",
+        N_(
+            "legal: {replayed}; the record ends in game {deal} after action"
+            " {action}: the player to act is {name} (seat {seat})."
+        )
+        if games_
+        else N_(
+            "legal: {replayed}; the record ends mid-game, in deal {deal} after action"
+            " {action}: the player to act is {name} (seat {seat})."
+        ),
         lang,
         replayed=replayed,
         deal=deals,
@@ -108,6 +132,14 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
         name=who,
         seat=result.to_act,
     )
+
+
+def _sessions(record: GameRecord) -> bool:
+    """True when the record's deals are the games of a session (Vatikanen, V16)."""
+    try:
+        return games.get(record.game).sessions
+    except ValueError:
+        return False
 
 
 def _show(record: GameRecord, seat: int | None, lang: str) -> int:
@@ -161,7 +193,9 @@ def run(args: argparse.Namespace) -> int:
         why = result.message if result.error is None else result.error.translated(lang)
         print(
             translate(
-                "illegal: deal {deal}, action {action} breaks {rule}: {reason}",
+                N_("illegal: game {deal}, action {action} breaks {rule}: {reason}")
+                if _sessions(record)
+                else N_("illegal: deal {deal}, action {action} breaks {rule}: {reason}"),
                 lang,
                 deal=result.deal + 1,
                 action=result.action + 1,

@@ -37,7 +37,7 @@ from rummykit.bots import Bot
 from rummykit.i18n import DEFAULT, N_, Plural, catalog, translate
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
-from rummykit.tui.render import SortOrder, hand_text
+from rummykit.tui.render import SortOrder, fit, hand_text
 
 __all__ = [
     "CommandInput",
@@ -110,7 +110,7 @@ class HandSuggester(Suggester):
     async def get_suggestion(self, value: str) -> str | None:
         """A completion of ``value``, or None."""
         controller = self.play_app.controller
-        return suggest(value, controller.hand(), controller.adapter.words)
+        return suggest(value, controller.hand(), controller.adapter.words, controller.lang)
 
 
 class CommandInput(Input):
@@ -118,6 +118,7 @@ class CommandInput(Input):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "complete", "complete", show=False),
+        Binding("ctrl+c", "app.ask_quit", show=False),
     ]
 
     def action_complete(self) -> None:
@@ -181,7 +182,7 @@ class QuitScreen(ModalScreen[bool]):
     """Ctrl+Q asks first: the game so far is saved, and says how to resume it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter,ctrl+q", "answer(True)", N_("quit")),
+        Binding("y,j,enter,ctrl+q,ctrl+c", "answer(True)", N_("quit")),
         Binding("n,escape", "answer(False)", N_("go on playing")),
     ]
     DEFAULT_CSS = """
@@ -198,8 +199,8 @@ class QuitScreen(ModalScreen[bool]):
         translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
-        """The question."""
-        yield Static(self.text)
+        """The question (a path in it is never read as markup)."""
+        yield Static(Text(self.text))
 
     def action_answer(self, quit_now: bool) -> None:
         """Close with the answer."""
@@ -219,7 +220,7 @@ class PlayApp(App[None]):
     #right { width: 1fr; }
     #table-box { height: 1fr; border: round $secondary; }
     #hand { height: auto; min-height: 3; border: round $success; padding: 0 1; }
-    #message { height: auto; padding: 0 1; }
+    #message { height: auto; max-height: 3; padding: 0 1; }
     #prompt { height: auto; padding: 0 1; color: $warning; text-style: bold; }
     #command { margin: 0 0; }
     """
@@ -242,6 +243,7 @@ class PlayApp(App[None]):
         self.saved_path: str | None = None
         self._bot_timer: Any = None
         self._thinking = False
+        self._mounted = False
 
     # ------------------------------------------------------------ layout
 
@@ -285,7 +287,13 @@ class PlayApp(App[None]):
         )
         self.refresh_game()
         self.query_one(CommandInput).focus()
+        self._mounted = True
         self.schedule_bots()
+
+    def on_resize(self) -> None:
+        """Fit the status line to the new width."""
+        if self._mounted:
+            self.call_after_refresh(self.refresh_game)
 
     # ------------------------------------------------------------ drawing
 
@@ -318,7 +326,8 @@ class PlayApp(App[None]):
         if last is not None and last.kind == "error" and self._shown_at != self._turn_key():
             self.show(Reply(""))
         view = c.view()
-        self.query_one("#status", Static).update(adapter.status(view))
+        status = self.query_one("#status", Static)
+        status.update(adapter.status(view, status.size.width or self.size.width))
         self.query_one("#players", Static).update(adapter.players_panel(view))
         new = adapter.added_cards(c.staged)
         self.query_one("#table", Static).update(adapter.table_panel(view, new))
@@ -327,16 +336,20 @@ class PlayApp(App[None]):
         hand_box = self.query_one("#hand", Static)
         cards = _cards(len(hand), c.lang)
         if ended is not None:
-            hand_box.border_title = self._("Your hand when the deal ended: {cards}", cards=cards)
+            titles = [self._("Your hand when the deal ended: {cards}", cards=cards)]
         elif self.sort_by == "suit":
-            hand_box.border_title = self._("Your hand: {cards}, by suit (F2 sorts)", cards=cards)
+            titles = [self._("Your hand: {cards}, by suit (F2 sorts)", cards=cards)]
+            titles.append(self._("Your hand: {cards}, by suit", cards=cards))
         else:
-            hand_box.border_title = self._("Your hand: {cards}, by rank (F2 sorts)", cards=cards)
+            titles = [self._("Your hand: {cards}, by rank (F2 sorts)", cards=cards)]
+            titles.append(self._("Your hand: {cards}, by rank", cards=cards))
+        room = hand_box.size.width - 4  # the border's corners and the title's spaces
+        hand_box.border_title = fit([Text(t) for t in titles], room if room > 0 else None).plain
         hand_box.update(hand_text(hand, self.sort_by))
         prompt = c.prompt()
         if c.record_path is not None and adapter.game_over():
             prompt += "\n" + self._("Record saved: {path}", path=c.record_path)
-        self.query_one("#prompt", Static).update(prompt)
+        self.query_one("#prompt", Static).update(Text(prompt))  # names and paths: no markup
         log = self.query_one("#log", RichLog)
         for line in c.new_log_lines():
             log.write(line)
@@ -468,6 +481,10 @@ class PlayApp(App[None]):
         after its seventh deal); a Vatikanen session can always go on."""
         adapter = self.controller.adapter
         return adapter.game_over() and not games.get(adapter.game).sessions
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (when no selected text is copied): ask to quit, as Ctrl+Q does."""
+        self.action_ask_quit()
 
     def action_quit_game(self) -> None:
         """Save the record when the game has begun, and leave (``quit`` typed)."""

@@ -34,12 +34,15 @@ from pathlib import Path
 from typing import Literal
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.text import Text
 
 from rummykit.bots import Bot
+from rummykit.bots.base import level_label, levels
 from rummykit.errors import RuleError, describe_error
 from rummykit.game import Action, Event, Game
 from rummykit.i18n import DEFAULT, N_, translate
+from rummykit.notation import completion_words
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
 
@@ -61,6 +64,12 @@ STAGED_FIRST = N_(
     "you have staged cards: press Enter (ok) to confirm them or undo to take them back"
 )
 """The answer to an action that cannot follow what is staged."""
+
+HINT_STAGED = N_(
+    "your play is staged: press Enter (ok) to confirm it, or undo to take it back"
+    " and then ask for a hint"
+)
+"""The answer to a hint while what is staged ends the turn or the deal."""
 
 Staging = Literal["stage", "now", "commit"]
 """How an action is taken: staged until confirmed, at once, or confirming what is staged."""
@@ -96,8 +105,6 @@ class GameAdapter(ABC):
     game: str
     """``vatikanen`` or ``kontrakt`` (the record's game name)."""
     title: str
-    words: Sequence[str]
-    """Command words offered by completion."""
     seat = 0
     """The person's seat."""
     stages_more = True
@@ -113,6 +120,12 @@ class GameAdapter(ABC):
     def _(self, message: str, /, **params: object) -> str:
         """``message`` (a catalog message id) in the adapter's language, filled."""
         return translate(message, self.lang, **params)
+
+    @property
+    def words(self) -> Sequence[str]:
+        """The command words completion offers, in the adapter's language first
+        (:func:`rummykit.notation.completion_words`)."""
+        return completion_words(self.game, self.lang)
 
     def you(self) -> str:
         """What the person is called in the adapter's language: "You", "Du"."""
@@ -145,8 +158,9 @@ class GameAdapter(ABC):
         """A typed line as an engine action or a :class:`UiCommand` (CommandError/ValueError)."""
 
     @abstractmethod
-    def format(self, action: Action) -> str:
-        """The command text of an action."""
+    def format(self, action: Action, *, shown: bool = False) -> str:
+        """The command text of an action in the adapter's language; ``shown``: its cards as
+        the screen shows them (10♥, ★), to read rather than to type."""
 
     @abstractmethod
     def staging(self, action: Action) -> Staging:
@@ -223,8 +237,9 @@ class GameAdapter(ABC):
         """One line saying what to do now."""
 
     @abstractmethod
-    def status(self, view: View) -> Text:
-        """The top line: game, deal, stock, whose turn."""
+    def status(self, view: View, width: int | None = None) -> Text:
+        """The top line: game, deal, stock, whose turn; in ``width`` cells (what is said
+        least goes first, the rest is cut with an ellipsis)."""
 
     @abstractmethod
     def players_panel(self, view: View) -> RenderableType:
@@ -273,30 +288,43 @@ def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def player_label(name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT) -> str:
-    """A player's name for the players panel (Rich markup): yours marked, bots with their level.
+def player_label(
+    name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT, game: str | None = None
+) -> str:
+    r"""A player's name for the players panel (Rich markup): yours marked, bots with their level.
+
+    The name is the player's own text, so it is escaped: a name is never read as markup.
+    A built-in bot of ``game`` shows its level's name in ``lang``.
 
     >>> player_label("You", 0, 0, None), player_label("Anna", 0, 0, None)
     ('You', 'Anna (you)')
     >>> player_label("Du", 0, 0, None, "sv"), player_label("Anna", 0, 0, None, "sv")
     ('Du', 'Anna (du)')
+    >>> print(player_label("[bold]Eve[/", 1, 0, None))
+    \[bold]Eve[/
     """
+    shown = escape(name)
     if seat == me:
         if name in ("You", translate("You", lang)):
-            return name
-        return translate("{name} (you)", lang, name=name)
-    return f"{name} [dim]{bot.level}[/dim]" if bot is not None else name
+            return shown
+        return translate("{name} (you)", lang, name=shown)
+    if bot is None:
+        return shown
+    label = bot.level
+    if game is not None and bot.level in levels(game):
+        label = level_label(game, bot.level).translated(lang)
+    return f"{shown} [dim]{escape(label)}[/dim]"
 
 
 def seat_cells(
-    view: View, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT
+    view: View, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT, game: str | None = None
 ) -> tuple[str, str]:
     """The players panel's first cells for ``seat``: the turn mark, and the name with
     a D for the dealer (G, givare, in Swedish)."""
     mark = "▶" if view["turn"] == seat else ""
     players = view["players"]
     assert isinstance(players, list)
-    who = player_label(players[seat], seat, me, bot, lang)
+    who = player_label(players[seat], seat, me, bot, lang, game)
     if seat == view["dealer"]:
         who += translate(" [bold]D[/bold]", lang)
     return mark, who
@@ -497,7 +525,7 @@ class Controller:
             self.staged.append(parsed)
             self._to_apply.append(self.adapter.settled(parsed, event))
             self._preview = trial
-            command = self.adapter.format(parsed)
+            command = self.adapter.format(parsed, shown=True)
             if self.goes_out():
                 text = self._(
                     "staged: {command} — this empties your hand! (Enter confirms, undo takes back)",
@@ -536,7 +564,7 @@ class Controller:
             and (line := self.adapter.describe(log[i], i, view)) is not None
         ]
         text = "; ".join(line.plain for line in lines) or "; ".join(
-            self.adapter.format(a) for a in actions
+            self.adapter.format(a, shown=True) for a in actions
         )
         return Reply(text, "done")
 
@@ -560,14 +588,36 @@ class Controller:
             gone = self.staged.pop()
             self._to_apply.pop()
             self._preview = None
-            return Reply(self._("took back: {command}", command=self.adapter.format(gone)), "info")
+            took = self.adapter.format(gone, shown=True)
+            return Reply(self._("took back: {command}", command=took), "info")
         if name == "hint":
-            return self.adapter.hint(self.preview())
+            return self._hint()
         if name == "quit":
             return Reply(self._("bye"), "info", ui="quit")
         if name in ("help", "scores", "sort"):
             return Reply("", "info", ui=name)
         return Reply(f"unknown command {name}", "error")  # pragma: no cover
+
+    def _hint(self) -> Reply:
+        """The adapter's hint, asked only where it can be played: on the person's turn,
+        from the position the next typed action starts from.
+
+        A bot's turn has no hint for the person. A staged Vatikanen play ends the
+        turn when confirmed (V4: one play a turn), and staged cards that empty the
+        hand end the deal, so the preview is then no position to play from: the
+        reply says what to do with what is staged instead.
+        """
+        if self.adapter.paused():
+            return self.adapter.hint(self.adapter.engine)
+        turn = self.adapter.to_act()
+        if turn != self.seat:
+            name = "?" if turn is None else self.adapter.names[turn]
+            return Reply(
+                self._("it is {name}'s turn: a hint is for your own turn", name=name), "info"
+            )
+        if self.staged and (not self.adapter.stages_more or self.goes_out()):
+            return Reply(self._(HINT_STAGED), "info")
+        return self.adapter.hint(self.preview())
 
     # ------------------------------------------------------------ records
 

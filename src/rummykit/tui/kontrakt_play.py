@@ -26,16 +26,18 @@ from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
 from rummykit.i18n import N_, Message, Plural
 from rummykit.record import GameRecord
-from rummykit.tui.commands import KONTRAKT_WORDS, UiCommand, format_kontrakt, parse_kontrakt
+from rummykit.tui.commands import UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
 from rummykit.tui.render import (
     append_turn,
     card_label,
     card_text,
     cards_text,
+    fit,
     join_names,
     meld_text,
     players_table,
+    status_line,
 )
 
 __all__ = ["HELP", "HELP_PARTS", "KontraktAdapter"]
@@ -99,8 +101,8 @@ HELP_PARTS = (
         "complete it from your hand."
     ),
     N_(
-        "**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit (asks first; the game\n"
-        "is saved and can be resumed) · Escape closes this panel."
+        "**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q or Ctrl+C quit (asks\n"
+        "first; the game is saved and can be resumed) · Escape closes this panel."
     ),
 )
 """The help panel, paragraph by paragraph (each a catalog message)."""
@@ -127,7 +129,6 @@ class KontraktAdapter(GameAdapter):
 
     game = "kontrakt"
     title = "Kontraktsrummy"
-    words = KONTRAKT_WORDS
 
     def __init__(
         self,
@@ -203,12 +204,12 @@ class KontraktAdapter(GameAdapter):
 
     def parse(self, text: str) -> Action | UiCommand:
         """See :func:`rummykit.tui.commands.parse_kontrakt`."""
-        return parse_kontrakt(text, self.seat)
+        return parse_kontrakt(text, self.seat, self.lang)
 
-    def format(self, action: Action) -> str:
+    def format(self, action: Action, *, shown: bool = False) -> str:
         """See :func:`rummykit.tui.commands.format_kontrakt`."""
         assert isinstance(action, _ACTIONS)
-        return format_kontrakt(action)
+        return format_kontrakt(action, self.lang, shown=shown)
 
     def staging(self, action: Action) -> Staging:
         """Laying is staged; a discard confirms it; the rest is taken at once."""
@@ -286,6 +287,8 @@ class KontraktAdapter(GameAdapter):
         my_turn = view["turn"] == self.seat
         phase = view["phase"]
         hand = [Card.parse(c) for c in view["hand"] or []]
+        if my_turn and phase in ("upcard_offer", "draw"):
+            return self._pickup_hint(view)
         steps: list[k.Action] = []
         if help_["complete"]:
             acts = [
@@ -296,7 +299,7 @@ class KontraktAdapter(GameAdapter):
             text = (
                 self._(
                     "your contract is down; you can: {commands}",
-                    commands="; ".join(format_kontrakt(a) for a in acts),
+                    commands="; ".join(self.format(a, shown=True) for a in acts),
                 )
                 if acts
                 else self._("your contract is down; nothing more to lay now")
@@ -308,7 +311,7 @@ class KontraktAdapter(GameAdapter):
             action: k.Action = k.LayDown(self.seat, built)
             if my_turn and phase == "play" and not game.can(action):
                 action = k.LayDown(self.seat, tuple(tuple(Card.parse(c) for c in m) for m in melds))
-            cmd = format_kontrakt(action)
+            cmd = self.format(action, shown=True)
             if help_["whole"]:
                 text = self._(
                     "your hand makes the whole contract ({contract}): {command}",
@@ -323,21 +326,76 @@ class KontraktAdapter(GameAdapter):
             for more in help_["need"][1:]:
                 needs = Message(N_("{first} or {second}"), first=needs, second=_needs(more))
             text = self._("no contract meld in your hand yet (still needed: {needs})", needs=needs)
-        prefill = format_kontrakt(steps[0]) if steps else None
-        if phase == "upcard_offer" and my_turn:
-            prefill = None
-            text = self._("{hint} (first answer the upcard offer)", hint=text)
-        elif phase == "draw" and my_turn:
-            prefill = None
-            text = self._("{hint} (first draw)", hint=text)
-        elif not my_turn:
+        prefill = self.format(steps[0]) if steps else None
+        if not my_turn:
             prefill = None
         elif phase == "play":
             discard = self._discard_after(game, steps)
             if discard is not None:
-                text = self._("{hint}; then {command}", hint=text, command=format_kontrakt(discard))
-                prefill = prefill or format_kontrakt(discard)
+                shown = self.format(discard, shown=True)
+                text = self._("{hint}; then {command}", hint=text, command=shown)
+                prefill = prefill or self.format(discard)
         return Reply(self._("hint: {hint}", hint=text), "info", prefill=prefill)
+
+    def _pickup_hint(self, view: Mapping[str, Any]) -> Reply:
+        """Before drawing (or at the upcard offer): whether the discard pile's top card (the
+        upcard) is worth taking, as the basic bot judges it (K7, K8), and why. Its command
+        is put in the input line."""
+        choice = make_bot("kontrakt", "basic", 0).choose(view)
+        assert isinstance(choice, _ACTIONS)
+        pile = view["discard_pile"]
+        top = Card.parse(pile[-1]) if pile else None
+        card = "" if top is None else card_label(top)
+        taken = isinstance(choice, k.TakeUpcard | k.BuyUpcard) or (
+            isinstance(choice, k.Draw) and choice.from_ == "discard"
+        )
+        reason = ""
+        if top is not None:
+            reason = self._gain(view, top) if taken else self._no_gain(view, card)
+        match choice:
+            case k.Draw(from_="discard"):
+                said = N_("take {card} from the discard pile: {reason} (Enter does it)")
+            case k.Draw() if top is None or view["stock_only"]:
+                said = N_("draw from the stock (Enter does it)")
+            case k.Draw():
+                said = N_("draw from the stock: {reason} (Enter does it)")
+            case k.TakeUpcard():
+                said = N_("take the upcard {card}: {reason} (Enter does it)")
+            case k.DeclineUpcard():
+                said = N_("decline the upcard: {reason} (Enter does it)")
+            case k.BuyUpcard():
+                said = N_(
+                    "buy the upcard {card} (the stock's top card comes with it): {reason}"
+                    " (Enter does it)"
+                )
+            case _:
+                said = N_(
+                    "pass on the upcard {card}: it lets you lay no more of your contract,"
+                    " and buying brings an extra card (Enter does it)"
+                )
+        text = self._(said, card=card, reason=reason)
+        return Reply(self._("hint: {hint}", hint=text), "info", prefill=self.format(choice))
+
+    def _gain(self, view: Mapping[str, Any], card: Card) -> str:
+        """Why ``card`` is worth taking: a joker, it fits the table (contract down), it
+        completes the contract, lays more of it, or builds on the hand's cards."""
+        if card.is_joker:
+            return self._("a joker fits anywhere")
+        if view["laid"][self.seat]["complete"]:
+            return self._("it fits a meld on the table")
+        before = k.hint_for(view)
+        after = k.hint_for({**view, "hand": [*view["hand"], str(card)]})
+        if after["whole"] and not before["whole"]:
+            return self._("with it your hand makes the whole contract")
+        if len(after["parts"]) > len(before["parts"]):
+            return self._("with it your hand makes more of the contract")
+        return self._("it builds on your cards")
+
+    def _no_gain(self, view: Mapping[str, Any], card: str) -> str:
+        """Why the discard pile's top card ``card`` is not worth taking."""
+        if view["laid"][self.seat]["complete"]:
+            return self._("{card} fits no meld on the table", card=card)
+        return self._("{card} does not help your contract", card=card)
 
     def _discard_after(self, game: k.KontraktGame, steps: Sequence[k.Action]) -> k.Action | None:
         """The card the basic bot would discard after ``steps`` (on a copy of the game)."""
@@ -434,22 +492,44 @@ class KontraktAdapter(GameAdapter):
             "Lay down your contract ({contract}): meld … (hint), then discard.", contract=contract
         )
 
-    def status(self, view: Mapping[str, Any]) -> Text:
-        """Deal, contract, stock and whose turn; between deals, the deal that ended."""
+    def status(self, view: Mapping[str, Any], width: int | None = None) -> Text:
+        """Deal, contract, stock and whose turn; between deals, the deal that ended.
+
+        In ``width`` cells: the game's title goes first, then the words around the
+        deal and the contract, then the stock (the table panel shows it too).
+        """
         end = self._ended(view)
+        deal = (end or view)["deal"]
+        title = Text(self.title)
+        long_deal = Text(self._("deal {deal} of 7", deal=deal + 1))
+        short_deal = Text(self._("deal {deal}/7", deal=deal + 1))
+        said = CONTRACTS[deal].describe()
+        labelled = Text(self._("contract: {contract}", contract=said), style="bold cyan")
+        contract = Text(said.translated(self.lang), style="bold cyan")
         if end is not None:
-            out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=end["deal"] + 1))
-            contract = CONTRACTS[end["deal"]].describe()
-            out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
-            out.append(" · ")
-            out.append(self._("the deal is over: press Enter for the next"), style="bold")
-            return out
-        out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=view["deal"] + 1))
-        contract = CONTRACTS[view["deal"]].describe()
-        out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
-        out.append(self._(" · stock {stock} · ", stock=view["stock_size"]))
+            over = Text(self._("the deal is over: press Enter for the next"), style="bold")
+            short_over = Text(self._("deal over: press Enter"), style="bold")
+            return fit(
+                [
+                    status_line(title, long_deal, labelled, over),
+                    status_line(long_deal, labelled, over),
+                    status_line(short_deal, contract, over),
+                    status_line(short_deal, contract, short_over),
+                ],
+                width,
+            )
+        stock = Text(self._("stock {stock}", stock=view["stock_size"]))
         paused = self._("deal over") if self.between_deals else None
-        return append_turn(out, view, self.seat, paused, self.lang)
+        turn = append_turn(Text(), view, self.seat, paused, self.lang)
+        return fit(
+            [
+                status_line(title, long_deal, labelled, stock, turn),
+                status_line(long_deal, labelled, stock, turn),
+                status_line(short_deal, contract, stock, turn),
+                status_line(short_deal, contract, turn),
+            ],
+            width,
+        )
 
     def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
@@ -463,7 +543,7 @@ class KontraktAdapter(GameAdapter):
         end = self._ended(view)
         real = view.get("staged_from") or view  # staged melds are not laid yet
         for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang, self.game)
             if end is not None:  # the deal that ended, until the person goes on
                 cards = str(len(end["hands"][seat]))
                 progress = (
@@ -516,8 +596,12 @@ class KontraktAdapter(GameAdapter):
             head.append(self._("empty"), style="dim")
         head.append(self._("   Stock: {stock}", stock=view["stock_size"]))
         if view["phase"] == "upcard_offer" and view["offer_to"] is not None:
-            asked = view["players"][view["offer_to"]]
-            head.append(self._("   Upcard offered to {name}", name=asked), style="bold yellow")
+            if view["offer_to"] == self.seat:
+                offered = self._("   The upcard is offered to you")
+            else:
+                asked = view["players"][view["offer_to"]]
+                offered = self._("   The upcard is offered to {name}", name=asked)
+            head.append(offered, style="bold yellow")
         if view["picked_up"]:
             head.append(self._("   (just taken: "), style="dim")
             head.append_text(card_text(view["picked_up"]))
@@ -569,7 +653,7 @@ class KontraktAdapter(GameAdapter):
         table.add_column(self._("total"), justify="right")
         for seat, name in enumerate(names):
             table.add_row(
-                name,
+                Text(name),
                 cards_text(end["hands"][seat]),
                 str(end["penalties"][seat]),
                 str(end["totals"][seat]),
@@ -592,7 +676,7 @@ class KontraktAdapter(GameAdapter):
         table.add_column(self._("contract"))
         names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
         for name in names:
-            table.add_column(name, justify="right")
+            table.add_column(Text(name), justify="right")
         scores = view["scores"]
         for d in range(7):
             row = [str(d + 1), CONTRACTS[d].describe().translated(self.lang)]

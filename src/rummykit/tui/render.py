@@ -30,10 +30,12 @@ __all__ = [
     "card_label",
     "card_text",
     "cards_text",
+    "fit",
     "hand_text",
     "join_names",
     "meld_text",
     "sort_hand",
+    "status_line",
 ]
 
 SortOrder = Literal["suit", "rank"]
@@ -158,6 +160,34 @@ def append_turn(
         who = view["players"][view["turn"]]
         out.append(translate("to act: {name}", lang, name=who), style="bold")
     return out
+
+
+def status_line(*parts: Text) -> Text:
+    """A status line: the parts after a space, separated by ``·``.
+
+    >>> status_line(Text("Vatikanen"), Text("game 1")).plain
+    ' Vatikanen · game 1'
+    """
+    return Text(" ").append_text(Text(" · ").join(parts))
+
+
+def fit(candidates: Sequence[Text], width: int | None) -> Text:
+    """The first of ``candidates`` (from the most said to the least) that fits in ``width``
+    cells; when none does, the last cut with an ellipsis. ``None``: the first.
+
+    >>> fit([Text("a long line"), Text("short")], 8).plain
+    'short'
+    >>> fit([Text("a long line")], 8).plain
+    'a long …'
+    """
+    if width is None:
+        return candidates[0]
+    for line in candidates:
+        if line.cell_len <= width:
+            return line
+    last = candidates[-1].copy()
+    last.truncate(width, overflow="ellipsis")
+    return last
 
 
 def players_table(caption: str, *columns: tuple[str, JustifyMethod], lang: str = DEFAULT) -> Table:

@@ -21,10 +21,18 @@ from rummykit.cards import Card, vatikanen_value
 from rummykit.game import Action, Event, Game
 from rummykit.games import vatikanen as v
 from rummykit.i18n import N_, Plural
+from rummykit.notation import command_word
 from rummykit.record import GameRecord
-from rummykit.tui.commands import VATIKANEN_WORDS, UiCommand, format_vatikanen, parse_vatikanen
+from rummykit.tui.commands import UiCommand, format_vatikanen, parse_vatikanen
 from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
-from rummykit.tui.render import append_turn, cards_text, meld_text, players_table
+from rummykit.tui.render import (
+    append_turn,
+    cards_text,
+    fit,
+    meld_text,
+    players_table,
+    status_line,
+)
 
 __all__ = ["HELP", "HELP_PARTS", "VatikanenAdapter"]
 
@@ -112,8 +120,8 @@ HELP_PARTS = (
         "Start typing a card and press **Tab** (or →) to complete it from your hand."
     ),
     N_(
-        "**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit (asks first; the game is saved\n"
-        "and can be resumed) · Escape closes this panel."
+        "**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q or Ctrl+C quit (asks first; the game\n"
+        "is saved and can be resumed) · Escape closes this panel."
     ),
 )
 """The help panel, paragraph by paragraph (each a catalog message)."""
@@ -127,7 +135,6 @@ class VatikanenAdapter(GameAdapter):
 
     game = "vatikanen"
     title = "Vatikanen"
-    words = VATIKANEN_WORDS
     stages_more = False
 
     def __init__(
@@ -187,12 +194,12 @@ class VatikanenAdapter(GameAdapter):
 
     def parse(self, text: str) -> Action | UiCommand:
         """See :func:`rummykit.tui.commands.parse_vatikanen`."""
-        return parse_vatikanen(text, self.seat)
+        return parse_vatikanen(text, self.seat, self.lang)
 
-    def format(self, action: Action) -> str:
+    def format(self, action: Action, *, shown: bool = False) -> str:
         """See :func:`rummykit.tui.commands.format_vatikanen`."""
         assert isinstance(action, v.Play | v.Draw | v.Pass)
-        return format_vatikanen(action)
+        return format_vatikanen(action, self.lang, shown=shown)
 
     def staging(self, action: Action) -> Staging:
         """A play waits for confirmation; draw and pass are taken at once."""
@@ -270,12 +277,18 @@ class VatikanenAdapter(GameAdapter):
         assert isinstance(engine, v.Session)
         game = engine.game
         if game.over:
-            return Reply(self._("the game is over: type next for the next game"), "info")
+            return Reply(
+                self._(
+                    "the game is over: type {next} for the next game",
+                    next=command_word("next", "vatikanen", self.lang),
+                ),
+                "info",
+            )
         play = game.best_play(self.seat)
         if play is not None and game is self.current:
             self._hint = (self._position(), play)
         if play is None:
-            what = "draw" if game.stock_size else "pass"
+            what = self.format(v.Draw(self.seat) if game.stock_size else v.Pass(self.seat))
             if game.opened(self.seat):
                 text = self._("hint: no play is possible: {command} (Enter does it)", command=what)
             else:
@@ -284,7 +297,6 @@ class VatikanenAdapter(GameAdapter):
                     command=what,
                 )
             return Reply(text, "info", prefill=what)
-        cards = " ".join(str(c.plain()) for c in play.add)
         shown = cards_text([str(c.plain()) for c in play.add]).plain
         n = len(play.add)
         if not game.opened(self.seat):
@@ -298,7 +310,7 @@ class VatikanenAdapter(GameAdapter):
                 n,
                 cards=shown,
             ).translated(self.lang)
-        return Reply(text, "info", prefill=f"play {cards}")
+        return Reply(text, "info", prefill=self.format(v.Play(self.seat, play.add)))
 
     def help_text(self) -> str:
         """The help panel, in the adapter's language."""
@@ -352,16 +364,15 @@ class VatikanenAdapter(GameAdapter):
             return self._("Game over: the game is blocked; lowest hand: {names}.", names=who)
         return self._("Game over: blocked, no winner.")
 
-    def status(self, view: Mapping[str, Any]) -> Text:
-        """Game number, stock and whose turn."""
-        out = Text(
-            self._(
-                " Vatikanen · game {number} · stock {stock} · ",
-                number=view["game_number"],
-                stock=view["stock_size"],
-            )
+    def status(self, view: Mapping[str, Any], width: int | None = None) -> Text:
+        """Game number, stock and whose turn, in ``width`` cells (the title goes first)."""
+        game = Text(self._("game {number}", number=view["game_number"]))
+        stock = Text(self._("stock {stock}", stock=view["stock_size"]))
+        turn = append_turn(Text(), view, self.seat, lang=self.lang)
+        return fit(
+            [status_line(Text(self.title), game, stock, turn), status_line(game, stock, turn)],
+            width,
         )
-        return append_turn(out, view, self.seat, lang=self.lang)
 
     def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""
@@ -374,7 +385,7 @@ class VatikanenAdapter(GameAdapter):
         )
         real = view.get("staged_from") or view  # staged cards are not played yet
         for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang, self.game)
             opened = self._("yes") if real["opened"][seat] else self._("no")
             cards = str(real["hand_sizes"][seat])
             if real["hand_sizes"][seat] != view["hand_sizes"][seat]:

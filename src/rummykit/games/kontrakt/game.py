@@ -732,7 +732,7 @@ class KontraktGame:
             raise RuleError(
                 "K8",
                 N_("you just took {card} from the pile: discard another card"),
-                card=str(card.plain()),
+                card=card.plain().pretty(),
             )
 
     def discard(self, seat: int, card: Card) -> ActionEvent | DealEnded:

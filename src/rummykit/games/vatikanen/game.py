@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
-from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen_value
+from rummykit.cards import Card, full_deck, parse_cards, pretty_cards, vatikanen_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import Action as AnyAction
@@ -344,13 +344,13 @@ class VatikanenGame:
                             " you can only play cards from your hand"
                         ),
                         need=need,
-                        card=str(plain),
+                        card=plain.pretty(),
                         have=have,
                     )
                 raise RuleError(
                     "V4",
                     N_("you do not hold {card}: you can only play cards from your hand"),
-                    card=str(plain),
+                    card=plain.pretty(),
                 )
         return taken
 
@@ -395,7 +395,7 @@ class VatikanenGame:
             self._table, plain, rules=VATIKANEN, free_jokers=self.free_jokers
         )
         if melds is None:
-            what = format_cards(plain)
+            what = pretty_cards(plain)
             if not self.free_jokers and solver.arrange_play(
                 self._table, plain, rules=VATIKANEN, free_jokers=True
             ):
@@ -559,10 +559,13 @@ class VatikanenGame:
     # ------------------------------------------------------------ help
 
     def best_opening(self, seat: int | None = None, objective: Objective = "cards") -> Play | None:
-        """The solver's best legal opening run for ``seat`` (V7), as a play; None if none."""
+        """The solver's best legal opening run for ``seat`` (V7), as a play; None if none,
+        and None when it is not ``seat``'s turn (V4: a play is made on one's own turn)."""
         from rummykit import solver
 
         seat = self._seat(seat)
+        if seat != self.to_act:
+            return None
         found = solver.best_opening(self.hand(seat), rules=VATIKANEN, objective=objective)
         if found is None:
             return None
@@ -573,11 +576,15 @@ class VatikanenGame:
     def best_play(self, seat: int | None = None, objective: Objective = "cards") -> Play | None:
         """The solver's best legal play for ``seat`` (most cards or points); None if none.
 
-        Before the seat has opened this is the best opening (V7).
+        Before the seat has opened this is the best opening (V7). Legal means legal
+        now, as :meth:`verify` judges it: None when the game is over or it is not
+        ``seat``'s turn (V4), so that a hint never offers a play the engine refuses.
         """
         from rummykit import solver
 
         seat = self._seat(seat)
+        if seat != self.to_act:
+            return None
         if not self._opened[seat]:
             return self.best_opening(seat, objective)
         found = solver.best_play(
