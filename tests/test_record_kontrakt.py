@@ -14,7 +14,14 @@ import pytest
 
 from kontrakt_helpers import play_bots
 from rummykit.cli import main
-from rummykit.games.kontrakt import KontraktGame, KontraktOptions
+from rummykit.games.kontrakt import (
+    DeclineUpcard,
+    Discard,
+    Draw,
+    KontraktGame,
+    KontraktOptions,
+    PassUpcard,
+)
 from rummykit.games.kontrakt.actions import action_from_json
 from rummykit.record import load_record, parse_record, replay
 
@@ -86,17 +93,17 @@ def test_record_of_an_unfinished_game_replays_up_to_where_it_stops() -> None:
 
 def test_K15_restock_is_recorded_and_replayed(tmp_path: Path) -> None:
     game = KontraktGame(2, seed=5, options=KontraktOptions())
-    game.decline_upcard(game.forhand)
-    game.pass_upcard(1 - game.forhand)
+    game.decline_upcard(DeclineUpcard(game.forhand))
+    game.pass_upcard(PassUpcard(1 - game.forhand))
     while game._s.stock:
         seat = game.to_act
         assert seat is not None
-        game.draw(seat)
-        game.discard(seat, game.hand(seat)[-1])
+        game.draw(Draw(seat))
+        game.discard(Discard(seat, game.hand(seat)[-1]))
     seat = game.to_act
     assert seat is not None
-    game.draw(seat)  # shuffles the pile into a new stock
-    game.discard(seat, game.hand(seat)[-1])
+    game.draw(Draw(seat))  # shuffles the pile into a new stock
+    game.discard(Discard(seat, game.hand(seat)[-1]))
     path = game.to_record().save(tmp_path / "restock.json")
     assert '"restock"' in path.read_text()
     result = replay(load_record(path))
