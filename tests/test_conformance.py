@@ -151,7 +151,7 @@ class Checker:
     def run(self, every: int) -> None:
         """Play until the game is over (or the step cap); deep checks every ``every`` steps."""
         checks: list[Callable[[Action], object]] = [
-            self.legal_actions_are_accepted,
+            self.suggested_actions_are_accepted,
             self.rejected_actions_change_nothing,
             self.copies_are_independent,
             self.record_rebuilds_the_game,
@@ -183,9 +183,9 @@ class Checker:
 
     # ------------------------------------------------------------ the checks
 
-    def legal_actions_are_accepted(self, _: Action) -> None:
+    def suggested_actions_are_accepted(self, _: Action) -> None:
         game = self.game
-        offered = game.legal_actions()
+        offered = game.suggested_actions()
         assert offered, "the seat to act has no legal action offered"
         for action in offered:
             assert game.can(action), action
@@ -234,8 +234,8 @@ class Checker:
         game = self.game
         rebuilt = self.spec.from_record(game.to_record(), seed=self.seed)
         assert fingerprint(rebuilt) == fingerprint(game), "from_record differs from the game"
-        assert [a.to_json() for a in rebuilt.legal_actions()] == [
-            a.to_json() for a in game.legal_actions()
+        assert [a.to_json() for a in rebuilt.suggested_actions()] == [
+            a.to_json() for a in game.suggested_actions()
         ]
         if action is not None:
             rebuilt.apply(action)
@@ -338,7 +338,7 @@ def test_view_rejects_a_seat_that_does_not_exist(spec: GameSpec) -> None:
 def test_an_action_of_another_game_is_an_action_error(spec: GameSpec) -> None:
     game = spec.new(spec.min_players, seed=2)
     other = next(s for s in SPECS if s is not spec)
-    foreign = other.new(other.min_players, seed=2).legal_actions()[0]
+    foreign = other.new(other.min_players, seed=2).suggested_actions()[0]
     with pytest.raises(ActionError):
         game.verify(foreign)
     assert not game.can(foreign)

@@ -88,7 +88,7 @@ def unfinished_record(tmp_path: Path) -> Path:
     for _ in range(5):
         seat = session.to_act
         assert seat is not None
-        session.apply(session.legal_actions()[0])
+        session.apply(session.suggested_actions()[0])
     return session.to_record().save(tmp_path / "unfinished.json")
 
 
@@ -322,7 +322,7 @@ def test_defect7_a_record_that_stops_as_a_deal_is_dealt_says_so(
 
     game = KontraktGame(["You", "Astrid"], seed=5)
     while True:
-        if isinstance(game.apply(game.legal_actions()[0]), DealEnded):
+        if isinstance(game.apply(game.suggested_actions()[0]), DealEnded):
             break
     path = game.to_record().save(tmp_path / "between.json")
     assert main(["replay", str(path)]) == 0

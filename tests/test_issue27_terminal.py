@@ -74,7 +74,7 @@ def first_legal(c: Controller, moves: int) -> None:
         if c.adapter.paused():
             c.adapter.resume()
             continue
-        c.adapter.apply(c.adapter.engine.legal_actions()[0])
+        c.adapter.apply(c.adapter.engine.suggested_actions()[0])
 
 
 def same_game(a: Controller, b: Controller) -> None:

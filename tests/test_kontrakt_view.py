@@ -18,8 +18,8 @@ from rummykit.games.kontrakt import (
     LayDown,
     PassUpcard,
     TakeUpcard,
+    candidate_actions_for,
     hint_for,
-    legal_actions_for,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
 from rummykit.melds import MeldKind
@@ -153,7 +153,7 @@ def test_K13_largest_part_keeps_two_cards_while_the_contract_stays_open() -> Non
 
 
 def test_generated_actions_are_all_legal() -> None:
-    """legal_actions_for (from the view alone) proposes only actions the engine allows."""
+    """candidate_actions_for (from the view alone) proposes only actions the engine allows."""
     for players, seed, kinds in ((2, 1, "b"), (4, 2, "rb"), (6, 3, "r")):
         game = KontraktGame(players, seed=seed)
         bots = [
@@ -162,7 +162,7 @@ def test_generated_actions_are_all_legal() -> None:
         ]
         steps = 0
         while (seat := game.to_act) is not None and steps < 400:
-            proposed = legal_actions_for(game.view(seat, log=False))
+            proposed = candidate_actions_for(game.view(seat, log=False))
             assert proposed and all(game.can(a) for a in proposed), proposed
             game.apply(bots[seat].choose(game.view(seat)))
             steps += 1

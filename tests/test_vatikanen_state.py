@@ -47,7 +47,7 @@ def snapshot(game: VatikanenGame) -> Any:
     )
 
 
-def legal_actions(game: VatikanenGame) -> list[Action]:
+def suggested_actions(game: VatikanenGame) -> list[Action]:
     """Some legal actions of the seat to play, found without the solver."""
     seat = game.to_act
     assert seat is not None
@@ -127,7 +127,7 @@ class VatikanenMachine(RuleBasedStateMachine):
     @precondition(lambda self: not self.game.over)
     @rule(data=st.data())
     def legal_action(self, data: st.DataObject) -> None:
-        actions = legal_actions(self.game)
+        actions = suggested_actions(self.game)
         # A play whenever there is one, so that games reach their end; draw_or_pass draws.
         self.game.apply(data.draw(st.sampled_from(actions[1:] or actions)))
 

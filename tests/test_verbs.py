@@ -68,7 +68,7 @@ def test_each_trio_agrees_with_verify_can_and_apply(game: str) -> None:
                 break
             engine = unit.copy()
             part = getattr(engine, "game", engine)  # the trios are the engine's: a session's game
-            for action in unit.legal_actions():
+            for action in unit.suggested_actions():
                 trio = names[type(action)]
                 assert getattr(part, trio["can"])(action) == unit.can(action) is True
                 getattr(part, trio["verify"])(action)
@@ -77,7 +77,7 @@ def test_each_trio_agrees_with_verify_can_and_apply(game: str) -> None:
             assert getattr(part, trio["can"])(wrong) is unit.can(wrong) is False
             with pytest.raises(RuleError):
                 getattr(part, trio["verify"])(wrong)
-            choice = rng.choice(list(unit.legal_actions()))
+            choice = rng.choice(list(unit.suggested_actions()))
             done = getattr(part, names[type(choice)]["do"])(choice)
             assert unit.apply(choice) == done
     with pytest.raises(ActionError):

@@ -18,7 +18,8 @@ and meanings:
   :meth:`Game.copy` to stage a move without touching the game;
 - :meth:`Game.log_entries`: the log from an index on, for one viewer, without
   building a whole view (a server sends only what a connection lacks);
-- :meth:`Game.legal_actions`: the legal-move help an interface needs.
+- :meth:`Game.suggested_actions`: some legal actions, as the game's help offers them
+  (hints, a fallback move); never all of them.
 
 Actions and events are frozen values; each game has one JSON codec for its
 actions (``action_from_json`` / ``Action.to_json``) that every host uses.
@@ -154,8 +155,18 @@ class Game(Protocol):
         """Verify ``action``, take it, and return the event logged; a rejection changes nothing."""
         ...
 
-    def legal_actions(self) -> Sequence[Action]:
-        """Legal actions of the seat to act, as the game's help offers them (empty if none)."""
+    def suggested_actions(self) -> Sequence[Action]:
+        """Some legal actions of the seat to act, as the game's help offers them.
+
+        Each one is legal now (:meth:`can` accepts it) and there is at least one while a
+        seat is to act (empty when none is), but they are not all the legal actions:
+        Vatikanen suggests the draw (or the pass, V14) and at most two solver plays (the
+        most cards, the most points) of the many plays a table allows; Kontrakt every
+        upcard answer, draw, discard, lay-off and joker swap, but laying down only as
+        representative contract melds. A host that needs completeness fixes its own set of
+        actions and asks :meth:`can` of each, as the learning environments' masks do
+        (``docs/envs.md``).
+        """
         ...
 
     @property

@@ -3,7 +3,7 @@
 Both see only the seat's view (:meth:`rummykit.games.kontrakt.KontraktGame.view`)
 and rebuild the cards from its text.
 
-``random`` picks one of :func:`rummykit.games.kontrakt.legal_actions_for` (every
+``random`` picks one of :func:`rummykit.games.kontrakt.candidate_actions_for` (every
 upcard answer, draw, discard, lay-off and joker swap, and the contract melds
 the hand can make) uniformly at random, except that it lays down, lays off or
 swaps whenever it can with probability 3/4: a bot that discards at random
@@ -36,7 +36,7 @@ from rummykit.games.kontrakt import (
     PassUpcard,
     SwapJoker,
     TakeUpcard,
-    legal_actions_for,
+    candidate_actions_for,
     parse_card,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS, Contract, find_melds, largest_part
@@ -67,7 +67,7 @@ class RandomBot:
 
     def choose(self, view: Mapping[str, Any]) -> Action:
         """Pick an action from the seat's view."""
-        actions = legal_actions_for(view)
+        actions = candidate_actions_for(view)
         laying = [a for a in actions if a.type in _LAYING]
         if laying and self.rng.random() < 0.75:
             return self.rng.choice(laying)
@@ -123,7 +123,7 @@ def whole_contract(hand: Sequence[Card], contract: Contract) -> list[list[Card]]
 def after_contract(view: Mapping[str, Any]) -> Action | None:
     """With the contract down (K10, K11): a joker swap first (a joker in hand fits
     anywhere), then a new meld, then a lay-off, jokers last; None when nothing fits."""
-    acts = [a for a in legal_actions_for(view) if a.type in _LAYING]
+    acts = [a for a in candidate_actions_for(view) if a.type in _LAYING]
     swaps = [a for a in acts if isinstance(a, SwapJoker)]
     if swaps:
         return swaps[0]

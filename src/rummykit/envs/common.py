@@ -11,11 +11,14 @@ Two sides of the action mask:
 
 - :meth:`Encoder.propose` gives, from the view alone, the action each index
   stands for now (indices that stand for nothing are left out). A bot uses this.
-- :meth:`Encoder.engine_legal` is the environment's side: the engine decides. For
-  Kontrakt the engine's own :meth:`~rummykit.game.Game.legal_actions` are
-  put at their indices; for Vatikanen every proposal is kept only if the
-  engine's :meth:`~rummykit.game.Game.can` accepts it. The tests play
-  thousands of games checking that both sides agree.
+- :meth:`Encoder.engine_legal` is the environment's side: the engine decides,
+  and the mask is complete over the action set. Every index's action (for
+  Kontrakt the help's candidates, for Vatikanen every proposal) is asked of
+  the engine's :meth:`~rummykit.game.Game.can`, and the index is set exactly
+  when ``can`` accepts it. The engine's
+  :meth:`~rummykit.game.Game.suggested_actions` alone would not do: they are
+  legal, but not all the legal actions. The tests play thousands of games
+  checking that both sides agree.
 
 >>> card_index(Card.parse("Ac")), card_index(Card.parse("Ks")), card_index(Card.parse("*:7h"))
 (0, 51, 52)

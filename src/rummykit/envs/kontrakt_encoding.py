@@ -1,10 +1,11 @@
 """Kontraktsrummy for learners: every action of the game's help at a fixed index, and the
 observation.
 
-The engine's :meth:`~rummykit.games.kontrakt.KontraktGame.legal_actions` (the
-help :func:`~rummykit.games.kontrakt.legal_actions_for` filtered by the
-engine) lists every upcard answer, draw, discard, lay-off and joker swap, and
-the contract melds the hand can make. Each of them has a fixed index
+The help :func:`~rummykit.games.kontrakt.candidate_actions_for` lists, from
+the seat's view, every upcard answer, draw, discard, lay-off and joker swap,
+and representative contract melds the hand can make (the engine's
+:meth:`~rummykit.games.kontrakt.KontraktGame.suggested_actions` are those its
+``can`` accepts). Each of them has a fixed index
 (``docs/envs.md`` has the table):
 
 ===========  ==================  =============================================
@@ -61,7 +62,7 @@ from rummykit.games.kontrakt.actions import (
     TakeUpcard,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS
-from rummykit.games.kontrakt.help import legal_actions_for
+from rummykit.games.kontrakt.help import candidate_actions_for
 from rummykit.games.kontrakt.options import DEALS, MAX_PLAYERS, TURN_LIMIT
 from rummykit.melds import KONTRAKT, MeldError, MeldKind, read_meld
 
@@ -235,8 +236,8 @@ class KontraktEncoder:
     size = SIZE
 
     def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
-        """The help's actions from the seat's view (:func:`legal_actions_for`), indexed."""
-        return indexed(legal_actions_for(view), view)[0]
+        """The help's actions from the seat's view (:func:`candidate_actions_for`), indexed."""
+        return indexed(candidate_actions_for(view), view)[0]
 
     def view(self, game: Game, seat: int) -> Mapping[str, Any]:
         """The seat's view without its log (``KontraktGame.view(seat, log=False)``), which
@@ -249,11 +250,11 @@ class KontraktEncoder:
 
     def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
         """The engine's legal actions, indexed: the help's actions that the engine's ``can``
-        accepts, which is how ``game.legal_actions()`` makes them (here from the view the
+        accepts, which is how ``game.suggested_actions()`` makes them (here from the view the
         environment holds, rather than a second one)."""
         if view["seat"] is None or game.to_act != view["seat"]:
             return {}
-        return indexed([a for a in legal_actions_for(view) if game.can(a)], view)[0]
+        return indexed([a for a in candidate_actions_for(view) if game.can(a)], view)[0]
 
     def observe(
         self, view: Mapping[str, Any], actions: Mapping[int, Action]

@@ -46,7 +46,7 @@ def assist(
     """
     spec = games.get(game.name)
     if kind == "hint":
-        return {"actions": [dict(a.to_json()) for a in game.legal_actions()]}
+        return {"actions": [dict(a.to_json()) for a in game.suggested_actions()]}
     if spec.arranger is None:
         return {"rule": None, "message": f"{spec.title} has no arranging: lay your melds yourself"}
     try:

@@ -174,7 +174,7 @@ class GameAdapter(ABC):
 
     def fallback(self) -> Action:
         """A legal action for the seat to act, when a bot chose an illegal one."""
-        return self.engine.legal_actions()[0]
+        return self.engine.suggested_actions()[0]
 
     # -- between games
     @abstractmethod

@@ -2,7 +2,7 @@
 
 The game (:class:`rummykit.games.kontrakt.KontraktGame`) is the authority: this
 module turns typed text into its actions, asks it for hints
-(:func:`rummykit.games.kontrakt.hint_for`, :func:`~rummykit.games.kontrakt.legal_actions_for`
+(:func:`rummykit.games.kontrakt.hint_for`, :func:`~rummykit.games.kontrakt.candidate_actions_for`
 checked by the engine) and draws its view. Lay-downs, lay-offs and joker swaps
 are staged until confirmed; a discard confirms them and ends the turn.
 Between deals the game waits for the person, with the deal's summary shown.
@@ -290,7 +290,7 @@ class KontraktAdapter(GameAdapter):
         if help_["complete"]:
             acts = [
                 a
-                for a in k.legal_actions_for(view)
+                for a in k.candidate_actions_for(view)
                 if isinstance(a, (k.LayOff, k.SwapJoker, k.LayDown)) and game.can(a)
             ]
             text = (

@@ -827,18 +827,18 @@ class KontraktGame:
         """Verify and apply any action; returns the event (or the deal's end it caused)."""
         return VERBS.apply(self, action)
 
-    def legal_actions(self) -> list[Action]:
-        """Legal actions of the seat to act: every kind, with representative melds.
+    def suggested_actions(self) -> list[Action]:
+        """Legal actions of the seat to act, but not all: every kind, with representative melds.
 
         Laying down is listed by the contract melds the hand can make (the
         smallest ones and the most at once), not every possible subset.
         """
-        from rummykit.games.kontrakt.help import legal_actions_for
+        from rummykit.games.kontrakt.help import candidate_actions_for
 
         seat = self.to_act
         if seat is None:
             return []
-        return [a for a in legal_actions_for(self._view(seat, log=False)) if self.can(a)]
+        return [a for a in candidate_actions_for(self._view(seat, log=False)) if self.can(a)]
 
     def hint(self, seat: int) -> dict[str, Any]:
         """Which contract melds ``seat``'s hand can already make (see :func:`hint_for`)."""

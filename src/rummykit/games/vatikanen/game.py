@@ -605,8 +605,11 @@ class VatikanenGame:
                 out.append(play)
         return out
 
-    def legal_actions(self) -> list[Action]:
-        """The seat to act's draw (or pass, V14) and the candidate plays; empty when over."""
+    def suggested_actions(self) -> list[Action]:
+        """The seat to act's draw (or pass, V14) and the candidate plays; empty when over.
+
+        Each is legal, but they are not every legal action: a table allows very many plays.
+        """
         seat = self.to_act
         if seat is None:
             return []

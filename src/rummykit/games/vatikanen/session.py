@@ -170,9 +170,9 @@ class Session:
         """The current game's arranged play of ``cards`` (see :meth:`VatikanenGame.arrange`)."""
         return self.game.arrange(seat, cards)
 
-    def legal_actions(self) -> list[Action]:
+    def suggested_actions(self) -> list[Action]:
         """The current game's draw or pass and candidate plays (see VatikanenGame)."""
-        return self.game.legal_actions()
+        return self.game.suggested_actions()
 
     def result(self) -> Result | None:
         """Once the current game is over: its winners and the session's balances."""
