@@ -43,7 +43,7 @@ import numpy as np
 
 from rummykit import games, solver
 from rummykit.envs import kontrakt_v0, vatikanen_v0
-from rummykit.game import Action
+from rummykit.game import AnyAction
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -64,15 +64,15 @@ def pick(mask: np.ndarray, laying: np.ndarray, rng: random.Random) -> int:
 
 def env_game(
     name: str, players: int, seed: int, raw: bool = False
-) -> tuple[float, int, list[Action], Any]:
+) -> tuple[float, int, list[AnyAction], Any]:
     """One game through ``env()`` (or ``raw_env`` without PettingZoo's wrappers): seconds
     (the agent's own choices left out), steps, the actions taken, and the record."""
     module = MODULES[name]
     env = module.raw_env(players=players) if raw else module.env(players=players)
-    names = env.unwrapped.table.encoder.actions
+    names = env.unwrapped.host.encoder.actions
     laying = np.array([n.startswith(LAYING) for n in names])
     rng = random.Random(seed)
-    actions: list[Action] = []
+    actions: list[AnyAction] = []
     steps = 0
     choosing = 0.0
     t0 = time.perf_counter()
@@ -84,17 +84,17 @@ def env_game(
             continue
         t1 = time.perf_counter()
         index = pick(obs["action_mask"], laying, rng)
-        actions.append(env.unwrapped.table.legal[index])  # kept for the engine's replay
+        actions.append(env.unwrapped.host.legal[index])  # kept for the engine's replay
         choosing += time.perf_counter() - t1
         env.step(index)
         steps += 1
     seconds = time.perf_counter() - t0 - choosing
-    game = env.unwrapped.table.game
+    game = env.unwrapped.host.game
     assert game.over
     return seconds, steps, actions, game.to_record()
 
 
-def engine_game(name: str, players: int, seed: int, actions: list[Action], view: bool) -> float:
+def engine_game(name: str, players: int, seed: int, actions: list[AnyAction], view: bool) -> float:
     """The same game through the game interface: (the seat's view,) its suggested actions, then
     apply, each step."""
     spec = games.get(name)

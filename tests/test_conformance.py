@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from rummykit import games
 from rummykit.errors import ActionError, RuleError
-from rummykit.game import Action, Game
+from rummykit.game import AnyAction, Game
 from rummykit.games.spec import GameSpec
 from rummykit.record import DealRecord, GameRecord
 
@@ -107,7 +107,7 @@ def swapped(record: GameRecord, a: int, b: int) -> GameRecord:
     return GameRecord(record.game, record.players, deals, record.options, record.result)
 
 
-def mangled(action: Action, rng: random.Random) -> object:
+def mangled(action: AnyAction, rng: random.Random) -> object:
     """An action's JSON spoiled in one way: a field dropped or of the wrong kind, a card
     changed, another type."""
     data: dict[str, object] = dict(action.to_json())
@@ -150,7 +150,7 @@ class Checker:
 
     def run(self, every: int) -> None:
         """Play until the game is over (or the step cap); deep checks every ``every`` steps."""
-        checks: list[Callable[[Action], object]] = [
+        checks: list[Callable[[AnyAction], object]] = [
             self.suggested_actions_are_accepted,
             self.rejected_actions_change_nothing,
             self.copies_are_independent,
@@ -183,7 +183,7 @@ class Checker:
 
     # ------------------------------------------------------------ the checks
 
-    def suggested_actions_are_accepted(self, _: Action) -> None:
+    def suggested_actions_are_accepted(self, _: AnyAction) -> None:
         game = self.game
         offered = game.suggested_actions()
         assert offered, "the seat to act has no legal action offered"
@@ -193,7 +193,7 @@ class Checker:
             trial.apply(action)
             trial.check_invariants()
 
-    def rejected_actions_change_nothing(self, action: Action) -> None:
+    def rejected_actions_change_nothing(self, action: AnyAction) -> None:
         game = self.game
         before = fingerprint(game)
         tries: list[object] = [dict(action.to_json(), seat=s) for s in range(game.n_players)]
@@ -210,7 +210,7 @@ class Checker:
                 game.apply(candidate)
             assert fingerprint(game) == before, f"the rejected {data} changed the game"
 
-    def copies_are_independent(self, action: Action) -> str:
+    def copies_are_independent(self, action: AnyAction) -> str:
         """(The action is taken here: the original and its copy both take it.)"""
         game = self.game
         before = fingerprint(game)
@@ -230,7 +230,7 @@ class Checker:
             assert fingerprint(twin) == twin_before
         return "taken"
 
-    def record_rebuilds_the_game(self, action: Action | None) -> None:
+    def record_rebuilds_the_game(self, action: AnyAction | None) -> None:
         game = self.game
         rebuilt = self.spec.from_record(game.to_record(), seed=self.seed)
         assert fingerprint(rebuilt) == fingerprint(game), "from_record differs from the game"
@@ -243,7 +243,7 @@ class Checker:
             trial.apply(action)
             assert fingerprint(rebuilt) == fingerprint(trial), "the rebuilt game went on otherwise"
 
-    def hidden_cards_are_hidden(self, _: Action) -> None:
+    def hidden_cards_are_hidden(self, _: AnyAction) -> None:
         game = self.game
         if game.over:
             return
@@ -270,7 +270,7 @@ class Checker:
                 start = max(0, game.log_size - 3)
                 assert twin.log_entries(viewer, start) == game.log_entries(viewer, start)
 
-    def views_are_fresh_json_of_the_schema(self, _: Action | None) -> None:
+    def views_are_fresh_json_of_the_schema(self, _: AnyAction | None) -> None:
         game = self.game
         validator = VALIDATORS[self.spec.name]
         for seat in (None, *range(game.n_players)):

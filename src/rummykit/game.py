@@ -13,7 +13,7 @@ and meanings:
 - the pokerkit trio :meth:`Game.verify` (raises
   :class:`~rummykit.errors.RuleError` naming the rule, or
   :class:`~rummykit.errors.ActionError` for what is no action of the game),
-  :meth:`Game.can` and :meth:`Game.apply` (returns the :class:`Event` logged);
+  :meth:`Game.can` and :meth:`Game.apply` (returns the :class:`AnyEvent` logged);
 - :meth:`Game.result` once over, :meth:`Game.to_record` at any time, and
   :meth:`Game.copy` to stage a move without touching the game;
 - :meth:`Game.log_entries`: the log from an index on, for one viewer, without
@@ -22,7 +22,7 @@ and meanings:
   (hints, a fallback move); never all of them.
 
 Actions and events are frozen values; each game has one JSON codec for its
-actions (``action_from_json`` / ``Action.to_json``) that every host uses.
+actions (``action_from_json`` / ``AnyAction.to_json``) that every host uses.
 
 A *hosted unit* is what one record holds: a Vatikanen session (V16: a series
 of games with running balances; its next game starts with
@@ -38,13 +38,26 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
 if TYPE_CHECKING:
     from rummykit.record import GameRecord
 
-__all__ = ["Action", "Event", "FrozenDict", "FrozenList", "Game", "Result", "fresh", "frozen"]
+__all__ = [
+    "AnyAction",
+    "AnyEvent",
+    "FrozenDict",
+    "FrozenList",
+    "Game",
+    "Result",
+    "fresh",
+    "frozen",
+]
 
 T = TypeVar("T")
 
 
-class Action(Protocol):
-    """Any game's action: a frozen value naming the seat that takes it."""
+class AnyAction(Protocol):
+    """Any game's action: a frozen value naming the seat that takes it.
+
+    Each game has its own union of actions (``rummykit.games.vatikanen.Action``,
+    ``rummykit.games.kontrakt.Action``); a host that holds any game types them as this.
+    """
 
     @property
     def seat(self) -> int:
@@ -56,8 +69,12 @@ class Action(Protocol):
         ...
 
 
-class Event(Protocol):
-    """An entry of a game's log: what an action (or the deal) did."""
+class AnyEvent(Protocol):
+    """An entry of any game's log: what an action (or the deal) did.
+
+    Each game has its own events (``rummykit.games.vatikanen.Event``, Kontrakt's
+    ``ActionEvent``, ``DealStarted``, ``DealEnded``); a host types them as this.
+    """
 
     def to_json(self, viewer: int | None) -> Mapping[str, object]:
         """The entry as ``viewer`` (a seat, or None for a spectator) may see it."""
@@ -143,19 +160,19 @@ class Game(Protocol):
         """How many entries the current log holds (the views' ``log``)."""
         ...
 
-    def verify(self, action: Action) -> None:
+    def verify(self, action: AnyAction) -> None:
         """Raise RuleError (rule id, message) or ActionError unless ``action`` is legal now."""
         ...
 
-    def can(self, action: Action) -> bool:
+    def can(self, action: AnyAction) -> bool:
         """True when ``action`` is legal now."""
         ...
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> AnyEvent:
         """Verify ``action``, take it, and return the event logged; a rejection changes nothing."""
         ...
 
-    def suggested_actions(self) -> Sequence[Action]:
+    def suggested_actions(self) -> Sequence[AnyAction]:
         """Some legal actions of the seat to act, as the game's help offers them.
 
         Each one is legal now (:meth:`can` accepts it) and there is at least one while a

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
 __all__ = [
     "Bot",
@@ -41,7 +41,7 @@ class Bot(Protocol):
 
     level: str
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, Any]) -> AnyAction:
         """The action to take, given the seat's view (only called on the bot's turn)."""
         ...
 

@@ -7,7 +7,7 @@ several times a turn: draw, lay down, discard). Each agent observes
 seat's view; the mask is the engine's legal actions at their indices (all
 zeros off turn). Rewards come from the game's scores (:mod:`.core`).
 
-``max_cycles`` truncates every agent once the table has taken ``max_cycles``
+``max_cycles`` truncates every agent once the game has taken ``max_cycles``
 cycles of actions, a cycle being one action per seat (``max_cycles *
 players`` actions in all); by default the episode runs to the game's end,
 which both games reach by themselves.
@@ -32,7 +32,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from rummykit.envs.common import Encoder
-from rummykit.envs.core import RewardMode, Table
+from rummykit.envs.core import EnvHost, RewardMode
 
 __all__ = ["ILLEGAL_REWARD", "RummyEnv", "wrap"]
 
@@ -73,7 +73,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles is at least 1, not {max_cycles}")
-        self.table = Table(game, encoder, players=players, options=options, reward=reward)
+        self.host = EnvHost(game, encoder, players=players, options=options, reward=reward)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -124,7 +124,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             if self._np_random is None:
                 self._np_random, self._np_random_seed = seeding.np_random(None)
             game_seed = int(self._np_random.integers(2**63 - 1))
-        self.table.reset(game_seed)
+        self.host.reset(game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -136,14 +136,14 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        seat = self.table.to_act
+        seat = self.host.to_act
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and action mask, from its seat's view alone."""
         if agent not in self._cache:
-            self._cache[agent] = self.table.observation(self._seat[agent])
+            self._cache[agent] = self.host.observation(self._seat[agent])
         obs = self._cache[agent]
         return {"observation": obs["observation"].copy(), "action_mask": obs["action_mask"].copy()}
 
@@ -156,24 +156,24 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: give an action index, not None")
         self._cumulative_rewards[agent] = 0.0
-        paid = self.table.act(int(action))
+        paid = self.host.act(int(action))
         self._actions += 1
         self._cache = {}
-        over = self.table.over
+        over = self.host.over
         truncate = (
             not over
             and self.max_cycles is not None
             and self._actions >= self.max_cycles * len(self.possible_agents)
         )
         if truncate:
-            paid = self.table.rewards(final=True)
+            paid = self.host.rewards(final=True)
         self.rewards = {a: float(paid[self._seat[a]]) for a in self.agents}
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif truncate:
             self.truncations = dict.fromkeys(self.agents, True)
         if over or truncate:
-            result = self.table.game.result()
+            result = self.host.game.result()
             if result is not None:
                 for a in self.agents:
                     self.infos[a] = {"winners": list(result.winners)}
@@ -192,7 +192,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        text = self.table.render_text()
+        text = self.host.render_text()
         if self.render_mode == "human":
             print(text)
             return None

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
     Vector = npt.NDArray[np.float32]
 
@@ -86,12 +86,12 @@ class Encoder(Protocol):
     size: int
     """The length of the observation vector."""
 
-    def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
+    def propose(self, view: Mapping[str, Any]) -> dict[int, AnyAction]:
         """The action at each index that stands for one now, from the seat's view alone
         (none off turn)."""
         ...
 
-    def observe(self, view: Mapping[str, Any], actions: Mapping[int, Action]) -> Vector:
+    def observe(self, view: Mapping[str, Any], actions: Mapping[int, AnyAction]) -> Vector:
         """The observation vector (float32, every entry in [0, 1]) of the seat viewing
         ``view``, given the action at each index (what :meth:`propose` or
         :meth:`engine_legal` gave)."""
@@ -102,7 +102,7 @@ class Encoder(Protocol):
         log: the encoding does not read the log)."""
         ...
 
-    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
+    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, AnyAction]:
         """The action at each index as the engine allows it (the environment's mask);
         ``view`` is the view of the seat to act."""
         ...

@@ -70,7 +70,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
 __all__ = ["ACTIONS", "ENCODER", "MELD_SLOTS", "KontraktEncoder", "indexed", "place"]
 
@@ -161,7 +161,7 @@ def _read_text(texts: tuple[str, ...]) -> tuple[MeldKind, int, Suit | None] | No
     return meld.kind, meld.start, meld.suit
 
 
-def place(action: Action, view: Mapping[str, Any]) -> int | None:
+def place(action: AnyAction, view: Mapping[str, Any]) -> int | None:
     """The index of a Kontrakt ``action`` in the seat's position ``view``; None when the
     encoding has none for it (a lay-off or swap onto a meld past :data:`MELD_SLOTS`, or a
     lay-down of another shape than the help makes)."""
@@ -214,13 +214,13 @@ def _lay_down_index(action: LayDown, view: Mapping[str, Any]) -> int | None:
 
 
 def indexed(
-    actions: Sequence[Action], view: Mapping[str, Any]
-) -> tuple[dict[int, Action], list[Action]]:
+    actions: Sequence[AnyAction], view: Mapping[str, Any]
+) -> tuple[dict[int, AnyAction], list[AnyAction]]:
     """The actions by their indices, and those left out: with no index (:func:`place`),
     or at an index an earlier, different action holds (different also in what a joker
     stands for, which ``==`` of cards does not compare)."""
-    out: dict[int, Action] = {}
-    left: list[Action] = []
+    out: dict[int, AnyAction] = {}
+    left: list[AnyAction] = []
     for action in actions:
         i = place(action, view)
         if i is None or repr(out.setdefault(i, action)) != repr(action):
@@ -235,7 +235,7 @@ class KontraktEncoder:
     actions = ACTIONS
     size = SIZE
 
-    def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
+    def propose(self, view: Mapping[str, Any]) -> dict[int, AnyAction]:
         """The help's actions from the seat's view (:func:`candidate_actions_for`), indexed."""
         return indexed(candidate_actions_for(view), view)[0]
 
@@ -248,7 +248,7 @@ class KontraktEncoder:
             return game.view(seat, log=False)
         return game.view(seat)
 
-    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
+    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, AnyAction]:
         """The engine's legal actions, indexed: the help's actions that the engine's ``can``
         accepts, which is how ``game.suggested_actions()`` makes them (here from the view the
         environment holds, rather than a second one)."""
@@ -257,7 +257,7 @@ class KontraktEncoder:
         return indexed([a for a in candidate_actions_for(view) if game.can(a)], view)[0]
 
     def observe(
-        self, view: Mapping[str, Any], actions: Mapping[int, Action]
+        self, view: Mapping[str, Any], actions: Mapping[int, AnyAction]
     ) -> npt.NDArray[np.float32]:
         """The observation vector of the seat viewing ``view`` (see the module docstring).
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from rummykit.envs.common import Encoder
-    from rummykit.game import Action
+    from rummykit.game import AnyAction
 
     Array = npt.NDArray[np.float32]
 
@@ -159,7 +159,7 @@ class PolicyBot:
             raise ValueError(f"{path} is a {self.policy.game} policy, not a {self.game} one")
         self.rng = random.Random(seed) if sample else None
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, Any]) -> AnyAction:
         """The policy's action for the seat's view."""
         encoder = self.policy.encoder
         actions = encoder.propose(view)

@@ -37,7 +37,7 @@ from rummykit.arena.specs import level_settings
 from rummykit.bots.base import Bot
 from rummykit.envs.aec import ILLEGAL_REWARD
 from rummykit.envs.common import encoder_of
-from rummykit.envs.core import IllegalIndex, RewardMode, Table
+from rummykit.envs.core import EnvHost, IllegalIndex, RewardMode
 
 __all__ = ["SingleAgentEnv"]
 
@@ -66,17 +66,17 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
             modes = ", ".join(self.metadata["render_modes"])
             raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         encoder = encoder_of(game)
-        self.table = Table(game, encoder, players=players, options=options, reward=reward)
+        self.host = EnvHost(game, encoder, players=players, options=options, reward=reward)
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise ValueError(f"name one opponent for all, or one for each of the {players - 1}")
-        levels = self.table.spec.bot_levels()
+        levels = self.host.spec.bot_levels()
         self._opponents: list[tuple[str, dict[str, Any]]] = []
         for spec in specs:
             level, settings = level_settings(spec)
             if level not in levels:
                 raise ValueError(f"no {game} bot called {level!r}: the levels are {levels}")
-            self.table.spec.make_bot(level, 0, **settings)  # a wrong setting fails here
+            self.host.spec.make_bot(level, 0, **settings)  # a wrong setting fails here
             self._opponents.append((level, settings))
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < players):
             raise ValueError(f"seat is a seat from 0 to {players - 1} or 'random', not {seat!r}")
@@ -104,44 +104,44 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         super().reset(seed=seed)
         rng = self.np_random
         game_seed = seed if seed is not None else int(rng.integers(2**63 - 1))
-        n = self.table.players
+        n = self.host.players
         if self.seat_choice == "random":
             self.seat = int(rng.integers(n))
         others = [s for s in range(n) if s != self.seat]
         self._bots = {
-            s: self.table.spec.make_bot(level, int(rng.integers(2**63 - 1)), **settings)
+            s: self.host.spec.make_bot(level, int(rng.integers(2**63 - 1)), **settings)
             for s, (level, settings) in zip(others, self._opponents, strict=True)
         }
-        self.table.reset(game_seed)
+        self.host.reset(game_seed)
         self._reward = 0.0
         self._play_bots()
         return self._observation(), {"seat": self.seat}
 
     def _play_bots(self) -> None:
-        table = self.table
-        while (seat := table.to_act) is not None and seat != self.seat:
-            paid = table.apply(self._bots[seat].choose(table.game.view(seat)))
+        host = self.host
+        while (seat := host.to_act) is not None and seat != self.seat:
+            paid = host.apply(self._bots[seat].choose(host.game.view(seat)))
             self._reward += paid[self.seat]
 
     def _observation(self) -> Observation:
-        return self.table.observation(self.seat)
+        return self.host.observation(self.seat)
 
     def step(
         self, action: np.int64 | int
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """The agent's action, then the bots' until the agent's next turn or the game's end."""
-        if self.table.over:
+        if self.host.over:
             raise RuntimeError("the game is over: reset the environment")
         self._reward = 0.0
         try:
-            self._reward += self.table.act(int(action))[self.seat]
+            self._reward += self.host.act(int(action))[self.seat]
         except IllegalIndex as exc:
             return self._observation(), self.illegal_reward, True, False, {"illegal": str(exc)}
         self._play_bots()
         info: dict[str, Any] = {}
-        over = self.table.over
+        over = self.host.over
         if over:
-            result = self.table.game.result()
+            result = self.host.game.result()
             assert result is not None
             info = {"winners": list(result.winners), "scores": list(result.scores)}
         if self.render_mode == "human":
@@ -150,14 +150,14 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The agent's action mask now (what sb3-contrib's maskable algorithms ask for)."""
-        return self.table.mask()
+        return self.host.mask()
 
     def render(self) -> str | None:
         """``ansi``: the table as a spectator sees it, as text; ``human``: printed."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        text = self.table.render_text()
+        text = self.host.render_text()
         if self.render_mode == "human":
             print(text)
             return None

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
 __all__ = ["ACTIONS", "ENCODER", "FEATURES", "VatikanenEncoder"]
 
@@ -116,9 +116,9 @@ def _proposals(
     opened: bool,
     stock: bool,
     free: bool,
-) -> tuple[tuple[int, Action], ...]:
+) -> tuple[tuple[int, AnyAction], ...]:
     """The proposals of :meth:`VatikanenEncoder.propose`, by index, for one position."""
-    out: dict[int, Action] = {DRAW: Draw(seat)} if stock else {PASS: Pass(seat)}
+    out: dict[int, AnyAction] = {DRAW: Draw(seat)} if stock else {PASS: Pass(seat)}
     hand = parse_cards(hand_text)
     table = [read_meld(parse_cards(m), VATIKANEN) for m in table_text]
     base = tuple(tuple(m.cards) for m in table)
@@ -204,7 +204,7 @@ class VatikanenEncoder:
     actions = ACTIONS
     size = SIZE
 
-    def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
+    def propose(self, view: Mapping[str, Any]) -> dict[int, AnyAction]:
         """The play of every kind the seat has now, from its view (hand and table) alone.
 
         The answers for the last few positions are remembered (the environment and a
@@ -228,7 +228,7 @@ class VatikanenEncoder:
         """The seat's view, ``game.view(seat)``."""
         return game.view(seat)
 
-    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
+    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, AnyAction]:
         """Every proposal the engine's ``can`` accepts (each distinct play asked once)."""
         verdict: dict[str, bool] = {}
         out = {}
@@ -241,7 +241,7 @@ class VatikanenEncoder:
         return out
 
     def observe(
-        self, view: Mapping[str, Any], actions: Mapping[int, Action]
+        self, view: Mapping[str, Any], actions: Mapping[int, AnyAction]
     ) -> npt.NDArray[np.float32]:
         """The observation vector of the seat viewing ``view`` (see the module docstring)."""
         import numpy as np

@@ -13,7 +13,7 @@ from rummykit.i18n import N_
 
 if TYPE_CHECKING:
     from rummykit.bots.base import Bot
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
     from rummykit.record import GameRecord
 
 __all__ = ["GameSpec", "HouseRule", "OptionValue", "check_house_rules"]
@@ -119,10 +119,10 @@ class GameSpec:
     terminal: str
     record_only: tuple[str, ...]
     view_type: object
-    arranger: Callable[[Game, int, list[Card]], Action] | None
+    arranger: Callable[[Game, int, list[Card]], AnyAction] | None
     starter: Starter
     rebuilder: Callable[[GameRecord, int | None], Game]
-    reader: Callable[[Mapping[str, object]], Action]
+    reader: Callable[[Mapping[str, object]], AnyAction]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
 
     # ------------------------------------------------------------ checks
@@ -188,7 +188,7 @@ class GameSpec:
             raise ValueError(f"a {record.game} record is not a {self.title} game")
         return self.rebuilder(record, seed)
 
-    def action_from_json(self, data: object, *, seat: int | None = None) -> Action:
+    def action_from_json(self, data: object, *, seat: int | None = None) -> AnyAction:
         """The game's action from its RECORD.md JSON object; ActionError if it is none.
 
         ``seat``: the sender's seat, for a player's action (PROTOCOL.md): the

@@ -38,7 +38,7 @@ from rich.text import Text
 
 from rummykit.bots import Bot
 from rummykit.errors import RuleError, describe_error
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
@@ -141,30 +141,30 @@ class GameAdapter(ABC):
         """The real game now being played (the hosted unit: a session, a seven-deal game)."""
 
     @abstractmethod
-    def parse(self, text: str) -> Action | UiCommand:
+    def parse(self, text: str) -> AnyAction | UiCommand:
         """A typed line as an engine action or a :class:`UiCommand` (CommandError/ValueError)."""
 
     @abstractmethod
-    def format(self, action: Action) -> str:
+    def format(self, action: AnyAction) -> str:
         """The command text of an action."""
 
     @abstractmethod
-    def staging(self, action: Action) -> Staging:
+    def staging(self, action: AnyAction) -> Staging:
         """Whether ``action`` is staged, taken at once, or confirms the staged ones."""
 
     def to_act(self) -> int | None:
         """The seat that must act now, or None (game over, or between games)."""
         return self.engine.to_act
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> AnyEvent:
         """Apply ``action`` to the real game (verified by the engine)."""
         return self.engine.apply(action)
 
-    def prepared(self, action: Action) -> Action:
+    def prepared(self, action: AnyAction) -> AnyAction:
         """The action to stage for what was typed (Vatikanen: a hint's known arrangement)."""
         return action
 
-    def settled(self, action: Action, event: Event) -> Action:
+    def settled(self, action: AnyAction, event: AnyEvent) -> AnyAction:
         """The action to send on confirming ``action``, given its event on the preview.
 
         By default the action itself; Vatikanen sends the table the engine
@@ -172,7 +172,7 @@ class GameAdapter(ABC):
         """
         return action
 
-    def fallback(self) -> Action:
+    def fallback(self) -> AnyAction:
         """A legal action for the seat to act, when a bot chose an illegal one."""
         return self.engine.suggested_actions()[0]
 
@@ -219,7 +219,7 @@ class GameAdapter(ABC):
         """What the engine's help says the person could do now."""
 
     @abstractmethod
-    def prompt(self, view: View, staged: Sequence[Action]) -> str:
+    def prompt(self, view: View, staged: Sequence[AnyAction]) -> str:
         """One line saying what to do now."""
 
     @abstractmethod
@@ -259,12 +259,12 @@ class GameAdapter(ABC):
         """The score sheet, where the game has one."""
         return None
 
-    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The hand cards that the staged actions put on the table (to highlight)."""
         return Counter()
 
 
-def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
+def think(bot: Bot, view: View) -> tuple[AnyAction | None, str | None]:
     """What ``bot`` chooses from ``view``, or (None, why) when it fails: a broken bot must
     not end the person's game (:meth:`Controller.bot_play` then plays a legal action)."""
     try:
@@ -314,8 +314,8 @@ class Controller:
 
     adapter: GameAdapter
     records: Path = Path("records")
-    staged: list[Action] = field(default_factory=list)
-    _to_apply: list[Action] = field(default_factory=list)
+    staged: list[AnyAction] = field(default_factory=list)
+    _to_apply: list[AnyAction] = field(default_factory=list)
     _preview: Game | None = None
     _paths: dict[str, Path] = field(default_factory=dict)
     _log: _LogState = field(default_factory=_LogState)
@@ -347,7 +347,7 @@ class Controller:
             self._preview = game
         return self._preview
 
-    def _unstage(self) -> list[Action]:
+    def _unstage(self) -> list[AnyAction]:
         """Clear the staged actions; return the forms to send to the engine."""
         out = self._to_apply
         self.staged, self._to_apply, self._preview = [], [], None
@@ -441,7 +441,9 @@ class Controller:
         assert bot is not None
         return seat, bot, self.adapter.engine.view(seat)  # fresh: the bot's own
 
-    def bot_play(self, seat: int, action: Action | None, failure: str | None = None) -> str | None:
+    def bot_play(
+        self, seat: int, action: AnyAction | None, failure: str | None = None
+    ) -> str | None:
         """Play what ``seat``'s bot chose; a warning when it failed or chose an illegal action.
 
         Nothing happens when it is no longer that seat's turn (the game moved on
@@ -519,7 +521,7 @@ class Controller:
             return Reply(self.prompt(), "info")
         return self._take(self._unstage())
 
-    def _take(self, actions: Sequence[Action]) -> Reply:
+    def _take(self, actions: Sequence[AnyAction]) -> Reply:
         """Apply the person's actions; the reply says what they did, as the log does."""
         before = self.real_view()
         start = len(_log_of(before))

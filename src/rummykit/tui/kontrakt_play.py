@@ -21,7 +21,7 @@ from rich.text import Text
 
 from rummykit.bots import Bot, make_bot
 from rummykit.cards import Card, Meaning
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
 from rummykit.i18n import N_, Message, Plural
@@ -201,29 +201,29 @@ class KontraktAdapter(GameAdapter):
         """The game now being played."""
         return self.game_obj
 
-    def parse(self, text: str) -> Action | UiCommand:
+    def parse(self, text: str) -> AnyAction | UiCommand:
         """See :func:`rummykit.tui.commands.parse_kontrakt`."""
         return parse_kontrakt(text, self.seat)
 
-    def format(self, action: Action) -> str:
+    def format(self, action: AnyAction) -> str:
         """See :func:`rummykit.tui.commands.format_kontrakt`."""
         assert isinstance(action, _ACTIONS)
         return format_kontrakt(action)
 
-    def staging(self, action: Action) -> Staging:
+    def staging(self, action: AnyAction) -> Staging:
         """Laying is staged; a discard confirms it; the rest is taken at once."""
         if isinstance(action, _STAGED):
             return "stage"
         return "commit" if isinstance(action, k.Discard) else "now"
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> AnyEvent:
         """Apply to the game; a deal that ends (not the last) pauses play for its summary."""
         event = self.game_obj.apply(action)
         if isinstance(event, k.DealEnded) and not self.game_obj.over:
             self.between_deals = True
         return event
 
-    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The hand cards the staged actions lay on the table."""
         out: Counter[str] = Counter()
         for a in staged:
@@ -366,7 +366,7 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
+    def prompt(self, view: Mapping[str, Any], staged: Sequence[AnyAction]) -> str:
         """What to do now."""
         names = view["players"]
         if view["over"]:

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.games import vatikanen as v
 from rummykit.i18n import N_, Plural
 from rummykit.record import GameRecord
@@ -185,20 +185,20 @@ class VatikanenAdapter(GameAdapter):
         """The game of the session now being played."""
         return self.session.game
 
-    def parse(self, text: str) -> Action | UiCommand:
+    def parse(self, text: str) -> AnyAction | UiCommand:
         """See :func:`rummykit.tui.commands.parse_vatikanen`."""
         return parse_vatikanen(text, self.seat)
 
-    def format(self, action: Action) -> str:
+    def format(self, action: AnyAction) -> str:
         """See :func:`rummykit.tui.commands.format_vatikanen`."""
         assert isinstance(action, v.Play | v.Draw | v.Pass)
         return format_vatikanen(action)
 
-    def staging(self, action: Action) -> Staging:
+    def staging(self, action: AnyAction) -> Staging:
         """A play waits for confirmation; draw and pass are taken at once."""
         return "stage" if isinstance(action, v.Play) else "now"
 
-    def prepared(self, action: Action) -> Action:
+    def prepared(self, action: AnyAction) -> AnyAction:
         """The hint's play with its table, when the person plays the cards the hint gave.
 
         The solver already arranged that table for this very position; the
@@ -217,7 +217,7 @@ class VatikanenAdapter(GameAdapter):
         game = self.current
         return (game.number, len(game.log))
 
-    def settled(self, action: Action, event: Event) -> Action:
+    def settled(self, action: AnyAction, event: AnyEvent) -> AnyAction:
         """A play without a table is confirmed with the table the engine arranged for it."""
         if isinstance(action, v.Play) and action.table is None and not self.engine_opening():
             assert isinstance(event, v.Event) and event.table is not None
@@ -229,7 +229,7 @@ class VatikanenAdapter(GameAdapter):
         """True while the person has not opened (V7: the opening play carries no table)."""
         return not self.current.opened(self.seat)
 
-    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The cards the staged play adds."""
         return Counter(str(c.plain()) for a in staged if isinstance(a, v.Play) for c in a.add)
 
@@ -306,7 +306,7 @@ class VatikanenAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
+    def prompt(self, view: Mapping[str, Any], staged: Sequence[AnyAction]) -> str:
         """What to do now."""
         if view["over"]:
             return self._(

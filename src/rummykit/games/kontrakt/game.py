@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 from rummykit.cards import JOKER, Card, full_deck, kontrakt_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import RuleError
-from rummykit.game import Action as AnyAction
-from rummykit.game import Result, frozen
+from rummykit.game import AnyAction, Result, frozen
 from rummykit.games.kontrakt.actions import (
     Action,
     BuyUpcard,

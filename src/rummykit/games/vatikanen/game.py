@@ -34,8 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
 from rummykit.errors import RuleError
-from rummykit.game import Action as AnyAction
-from rummykit.game import Result, frozen
+from rummykit.game import AnyAction, Result, frozen
 from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play
 from rummykit.games.vatikanen.events import Event, GameEnd, number
 from rummykit.games.vatikanen.table import check_opening, check_table

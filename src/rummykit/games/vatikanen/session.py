@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Self
 
 from rummykit.cards import Card
 from rummykit.errors import RuleError
-from rummykit.game import Action as AnyAction
-from rummykit.game import Result
+from rummykit.game import AnyAction, Result
 from rummykit.games.vatikanen.actions import Action, Play
 from rummykit.games.vatikanen.events import Event
 from rummykit.games.vatikanen.game import VatikanenGame, player_names
