@@ -259,7 +259,7 @@ def test_opponents_and_seat_are_checked() -> None:
         SingleAgentEnv("vatikanen", players=3, opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         SingleAgentEnv("vatikanen", seat=2)
-    with pytest.raises(ValueError, match="no learning environment"):
+    with pytest.raises(ValueError, match="unknown game"):
         SingleAgentEnv("chess")
 
 

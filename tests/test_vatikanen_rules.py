@@ -547,7 +547,7 @@ def test_V16_balances_carry_over_zero_sum() -> None:
     session = Session(["Ann", "Bo", "Cy"], seed=9)
     assert session.game.dealer == 2 and session.game.to_act == 0
     with pytest.raises(RuleError) as info:
-        session.next_game()
+        session.next_part()
     assert info.value.rule == "V16"
     totals = [Fraction(0)] * 3
     for k in range(3):
@@ -558,7 +558,7 @@ def test_V16_balances_carry_over_zero_sum() -> None:
         totals = [t + p for t, p in zip(totals, game.end.payments, strict=True)]
         assert list(session.balances) == totals and sum(session.balances) == 0
         if k < 2:
-            session.next_game()
+            session.next_part()
     record = session.to_record()
     assert len(record.deals) == 3
     result = replay(record)

@@ -151,13 +151,13 @@ class VatikanenMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: self.game.over)
     @rule()
-    def next_game(self) -> None:
+    def next_part(self) -> None:
         record = self.session.to_record()
         result = replay(record)
         assert result.ok, result
         assert list(result.scores) == [float(b) for b in self.session.balances]
         self.games_checked += 1
-        self.session.next_game()
+        self.session.next_part()
 
     def teardown(self) -> None:
         event(f"games finished: {min(self.games_checked, 3)}+")

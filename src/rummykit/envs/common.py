@@ -27,6 +27,7 @@ Two sides of the action mask:
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -119,13 +120,10 @@ def text_index(text: str) -> int:
 
 
 def encoder_of(game: str) -> Encoder:
-    """The encoding of ``game`` (vatikanen or kontrakt)."""
-    if game == "vatikanen":
-        from rummykit.envs.vatikanen_encoding import ENCODER as VATIKANEN
+    """The encoding of ``game``, as its registry entry names it (``GameSpec.encoding``);
+    ValueError naming the games for a game the registry does not know."""
+    from rummykit import games
 
-        return VATIKANEN
-    if game == "kontrakt":
-        from rummykit.envs.kontrakt_encoding import ENCODER as KONTRAKT
-
-        return KONTRAKT
-    raise ValueError(f"no learning environment for {game!r}: there are vatikanen and kontrakt")
+    module, _, name = games.get(game).encoding.partition(":")
+    encoder: Encoder = getattr(importlib.import_module(module), name)
+    return encoder

@@ -240,13 +240,9 @@ class KontraktEncoder:
         return indexed(candidate_actions_for(view), view)[0]
 
     def view(self, game: Game, seat: int) -> Mapping[str, Any]:
-        """The seat's view without its log (``KontraktGame.view(seat, log=False)``), which
-        the encoding does not read: a Kontrakt log grows over seven deals."""
-        from rummykit.games.kontrakt.game import KontraktGame
-
-        if isinstance(game, KontraktGame):
-            return game.view(seat, log=False)
-        return game.view(seat)
+        """The seat's view without its log (``game.view(seat, log=False)``), which the
+        encoding does not read: a Kontrakt log grows over seven deals."""
+        return game.view(seat, log=False)
 
     def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, AnyAction]:
         """The engine's legal actions, indexed: the help's actions that the engine's ``can``

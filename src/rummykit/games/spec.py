@@ -89,9 +89,7 @@ class GameSpec:
     """A game as the registry describes it (see :mod:`rummykit.games`).
 
     ``higher_is_better`` orders the scores of :class:`~rummykit.game.Result`;
-    ``score_name`` and ``score_note`` say what a score is, for people;
-    ``sessions`` says whether a finished game goes on with ``next_game()`` in
-    the same unit (a Vatikanen session, V16) rather than a new game.
+    ``score_name`` and ``score_note`` say what a score is, for people.
     ``turn_rule`` is the rule id of a turn (what an action that is not one of
     the game's breaks, in a record). ``terminal`` names the terminal UI's
     adapter class (``module:Class``). ``record_only`` are action fields only a
@@ -99,7 +97,8 @@ class GameSpec:
     player's action drops them. ``view_type`` is the TypedDict of the game's
     view (``docs/schemas/`` holds its JSON Schema). ``arranger``, where the
     game has one, fits cards a player names into the table exactly (Vatikanen:
-    the solver) and returns the play to send, or raises RuleError.
+    the solver) and returns the play to send, or raises RuleError. ``encoding``
+    names the learning environments' encoding (``module:NAME``), where there is one.
     """
 
     name: str
@@ -112,11 +111,11 @@ class GameSpec:
     higher_is_better: bool
     score_name: str
     score_note: str
-    sessions: bool
     house_rules: tuple[HouseRule, ...]
     bot_modules: tuple[str, ...]
     default_bot: str
     terminal: str
+    encoding: str
     record_only: tuple[str, ...]
     view_type: object
     arranger: Callable[[Game, int, list[Card]], AnyAction] | None

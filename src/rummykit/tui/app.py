@@ -32,8 +32,8 @@ from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
-from rummykit import games
 from rummykit.bots import Bot
+from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, Plural, catalog, translate
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
@@ -231,7 +231,7 @@ class PlayApp(App[None]):
         Binding("ctrl+q", "ask_quit", N_("quit"), priority=True),
     ]
 
-    def __init__(self, controller: Controller, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, controller: Controller[Game], *, bot_delay: float = 0.6) -> None:
         super().__init__()
         translate_bindings(self, controller.lang)
         self.controller = controller
@@ -464,10 +464,10 @@ class PlayApp(App[None]):
 
     @property
     def finished(self) -> bool:
-        """True when the record holds a whole game that cannot go on (a Kontrakt game
-        after its seventh deal); a Vatikanen session can always go on."""
-        adapter = self.controller.adapter
-        return adapter.game_over() and not games.get(adapter.game).sessions
+        """True when the record holds a whole unit that cannot go on (a Kontrakt game
+        after its seventh deal); a Vatikanen session can always go on (V16)."""
+        engine = self.controller.adapter.engine
+        return engine.over and not engine.can_next_part()
 
     def action_quit_game(self) -> None:
         """Save the record when the game has begun, and leave (``quit`` typed)."""

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Generic, Literal, Self, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -68,6 +68,9 @@ Staging = Literal["stage", "now", "commit"]
 View = Mapping[str, object]
 """A seat's view, as :meth:`rummykit.game.Game.view` gives it."""
 
+U = TypeVar("U", bound=Game)
+"""The hosted unit an adapter plays (a Vatikanen session, a Kontrakt game)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -84,13 +87,14 @@ class Reply:
     ui: str | None = None
 
 
-class GameAdapter(ABC):
+class GameAdapter(ABC, Generic[U]):
     """One game behind the common interface: its engine, commands, help and pictures.
 
     An adapter sees the game only through the engine's ``view(seat)`` and asks
     the engine's ``verify``/``apply`` and hint helpers; it never decides legality.
-    The engine is the hosted unit of the one game interface; an adapter may
-    ask its own game's engine for more (Vatikanen's solver hints).
+    The engine is the hosted unit of the one game interface, of the type ``U``
+    the adapter names, so an adapter asks its own game's engine for more
+    (Vatikanen's solver hints) without checking what it holds.
     """
 
     game: str
@@ -137,7 +141,7 @@ class GameAdapter(ABC):
     # -- the engine
     @property
     @abstractmethod
-    def engine(self) -> Game:
+    def engine(self) -> U:
         """The real game now being played (the hosted unit: a session, a seven-deal game)."""
 
     @abstractmethod
@@ -185,9 +189,10 @@ class GameAdapter(ABC):
     def resume(self) -> str:
         """Go on after a pause (next deal, next game); say what started."""
 
-    @abstractmethod
     def game_over(self) -> bool:
-        """True when the current game is over and its record complete."""
+        """True when the hosted unit is over (:attr:`rummykit.game.Game.over`: a Vatikanen
+        game ended, or a Kontrakt game's seventh deal), so its record is complete so far."""
+        return self.engine.over
 
     @abstractmethod
     def record(self) -> GameRecord:
@@ -208,14 +213,14 @@ class GameAdapter(ABC):
     @classmethod
     def from_saved(
         cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
-    ) -> GameAdapter:
+    ) -> Self:
         """The adapter of a game rebuilt where ``record`` ends, with the ``terminal`` field's
         ``state`` (:meth:`saved_state`); ValueError when the record cannot be resumed."""
         raise ValueError(f"{cls.__name__} cannot resume a game")  # pragma: no cover
 
     # -- help and pictures
     @abstractmethod
-    def hint(self, engine: Game) -> Reply:
+    def hint(self, engine: U) -> Reply:
         """What the engine's help says the person could do now."""
 
     @abstractmethod
@@ -309,14 +314,14 @@ class _LogState:
 
 
 @dataclass
-class Controller:
+class Controller(Generic[U]):
     """One person's game against bots: typed lines in, replies and views out."""
 
-    adapter: GameAdapter
+    adapter: GameAdapter[U]
     records: Path = Path("records")
     staged: list[AnyAction] = field(default_factory=list)
     _to_apply: list[AnyAction] = field(default_factory=list)
-    _preview: Game | None = None
+    _preview: U | None = None
     _paths: dict[str, Path] = field(default_factory=dict)
     _log: _LogState = field(default_factory=_LogState)
     _stamp: str = field(default_factory=lambda: _dt.datetime.now().strftime("%Y%m%d-%H%M%S"))
@@ -336,7 +341,7 @@ class Controller:
     def _(self, message: str, /, **params: object) -> str:
         return translate(message, self.lang, **params)
 
-    def preview(self) -> Game:
+    def preview(self) -> U:
         """The game as it would be with the staged actions (a copy), or the real game."""
         if not self.staged:
             return self.adapter.engine

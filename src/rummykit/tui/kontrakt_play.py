@@ -21,7 +21,7 @@ from rich.text import Text
 
 from rummykit.bots import Bot, make_bot
 from rummykit.cards import Card, Meaning
-from rummykit.game import AnyAction, AnyEvent, Game
+from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
 from rummykit.i18n import N_, Message, Plural
@@ -122,7 +122,7 @@ _ACTIONS = (
 )
 
 
-class KontraktAdapter(GameAdapter):
+class KontraktAdapter(GameAdapter[k.KontraktGame]):
     """A Kontraktsrummy game (seven deals) for seat 0 against bots; new games on request."""
 
     game = "kontrakt"
@@ -239,10 +239,6 @@ class KontraktAdapter(GameAdapter):
         """Play waits between deals and after the seventh."""
         return self.between_deals or self.game_obj.over
 
-    def game_over(self) -> bool:
-        """True after the seventh deal (K4)."""
-        return self.game_obj.over
-
     def resume(self) -> str:
         """The next deal, or a new game after the seventh."""
         if self.game_obj.over:
@@ -273,11 +269,10 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ help
 
-    def hint(self, engine: Game) -> Reply:
+    def hint(self, engine: k.KontraktGame) -> Reply:
         """Every useful action now: the contract melds the hand can make (jokers placed so
         that the hand's cards build on them), or once down the lay-offs and swaps; then the
         card to discard. The first is put in the input line."""
-        assert isinstance(engine, k.KontraktGame)
         game = engine
         if game.over or self.between_deals:
             return Reply(self._("play is paused: press Enter to go on"), "info")

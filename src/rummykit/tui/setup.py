@@ -12,6 +12,7 @@ from pathlib import Path
 from rummykit import games
 from rummykit.bots import Bot
 from rummykit.errors import MessageError
+from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import RecordError, load_record
 from rummykit.tui.controller import BOT_NAMES, Controller, GameAdapter
@@ -56,7 +57,7 @@ def make_controller(
     name: str | None = None,
     records: str | Path = "records",
     lang: str = DEFAULT,
-) -> Controller:
+) -> Controller[Game]:
     """A controller for ``name`` (default: "You" in ``lang``) at seat 0 against bots,
     speaking ``lang``; ValueError for a bad setup."""
     spec = games.get(game)
@@ -77,7 +78,7 @@ def make_controller(
 
 def resume_controller(
     path: str | Path, *, records: str | Path | None = None, lang: str = DEFAULT
-) -> Controller:
+) -> Controller[Game]:
     """A controller for the game a record holds, where it ends (``play --resume``).
 
     The record's ``terminal`` field (written by terminal play, docs/record.md)

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
-from rummykit.game import AnyAction, AnyEvent, Game
+from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import vatikanen as v
 from rummykit.i18n import N_, Plural
 from rummykit.record import GameRecord
@@ -122,7 +122,7 @@ HELP = "\n\n".join(HELP_PARTS) + "\n"
 """The help panel in English."""
 
 
-class VatikanenAdapter(GameAdapter):
+class VatikanenAdapter(GameAdapter[v.Session]):
     """A Vatikanen session for seat 0 against bots."""
 
     game = "vatikanen"
@@ -236,16 +236,13 @@ class VatikanenAdapter(GameAdapter):
     # ------------------------------------------------------------ games
 
     def paused(self) -> bool:
-        """After each game the person starts the next one."""
-        return self.session.over
-
-    def game_over(self) -> bool:
-        """True when the current game has ended (V13, V15)."""
+        """After each game (the session over, V16) the person starts the next one."""
         return self.session.over
 
     def resume(self) -> str:
         """The next game of the session, the deal passing to the left (V16)."""
-        game = self.session.next_game()
+        self.session.next_part()
+        game = self.session.game
         first = game.players[game.to_act] if game.to_act is not None else "?"
         dealer = game.players[game.dealer]
         return self._(
@@ -265,9 +262,8 @@ class VatikanenAdapter(GameAdapter):
 
     # ------------------------------------------------------------ help
 
-    def hint(self, engine: Game) -> Reply:
+    def hint(self, engine: v.Session) -> Reply:
         """The solver's best play (most cards), put in the input line."""
-        assert isinstance(engine, v.Session)
         game = engine.game
         if game.over:
             return Reply(self._("the game is over: type next for the next game"), "info")

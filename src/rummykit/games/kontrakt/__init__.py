@@ -119,7 +119,6 @@ SPEC = GameSpec(
     higher_is_better=False,
     score_name=N_("penalty"),
     score_note=N_("total of the seven deals (K13, K14); lower is better"),
-    sessions=False,
     house_rules=HOUSE_RULES,
     bot_modules=(
         "rummykit.bots.kontrakt_basic",
@@ -128,6 +127,7 @@ SPEC = GameSpec(
     ),
     default_bot="basic",
     terminal="rummykit.tui.kontrakt_play:KontraktAdapter",
+    encoding="rummykit.envs.kontrakt_encoding:ENCODER",
     record_only=("restock",),
     view_type=KontraktView,
     arranger=None,

@@ -282,8 +282,42 @@ class KontraktGame:
 
     @property
     def over(self) -> bool:
-        """True when all seven deals are played (K4)."""
+        """True when all seven deals are played (K4): the hosted unit is over, for good."""
         return self._s.phase is Phase.OVER
+
+    # ------------------------------------------------------------ the deals: its parts
+
+    @property
+    def part(self) -> int:
+        """The deal being played (0-6), or the last one when waiting or over: :attr:`deal`."""
+        return self._s.number
+
+    @property
+    def part_over(self) -> bool:
+        """True when a deal has ended and no next one is dealt: after the seventh (K4), or
+        while waiting for a deck (a record's decks played, no seed to shuffle more)."""
+        return self._s.phase in (Phase.OVER, Phase.WAITING)
+
+    def verify_next_part(self) -> None:
+        """Always raises RuleError (K4): the seven deals follow one another by themselves,
+        and after the seventh the game is over; a host starts a new game instead."""
+        if self.over:
+            raise RuleError(
+                "K4", N_("the game is over after its seventh deal: start a new game to play on")
+            )
+        raise RuleError("K4", N_("the deals of a game follow one another by themselves"))
+
+    def can_next_part(self) -> bool:
+        """Never: a host does not start a Kontrakt deal (see :meth:`verify_next_part`)."""
+        try:
+            self.verify_next_part()
+        except RuleError:
+            return False
+        return True  # pragma: no cover - verify_next_part always raises
+
+    def next_part(self) -> None:
+        """Verify (which always refuses, K4): there is no next part for a host to start."""
+        self.verify_next_part()
 
     @property
     def totals(self) -> list[int]:

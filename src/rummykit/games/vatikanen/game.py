@@ -624,29 +624,30 @@ class VatikanenGame:
 
     # ------------------------------------------------------------ views
 
-    def view(self, seat: int) -> VatikanenView:
+    def view(self, seat: int, *, log: bool = True) -> VatikanenView:
         """Everything ``seat`` may know, as fresh JSON data (ValueError for no such seat).
 
         Own hand, the table with joker meanings, every hand's size, the stock's
         size (never its order), whose turn, who has opened, balances, and the
-        log with other seats' drawn cards removed. The view is a new object; the
-        log's entries are read-only (changing one raises TypeError), so nothing
-        a host can change is shared with the engine or another view.
+        log with other seats' drawn cards removed (``log=False`` leaves the log
+        out). The view is a new object; the log's entries are read-only
+        (changing one raises TypeError), so nothing a host can change is shared
+        with the engine or another view.
         """
         self._check_seat(seat)
-        return self._view(seat)
+        return self._view(seat, log)
 
-    def spectator_view(self) -> VatikanenView:
+    def spectator_view(self, *, log: bool = True) -> VatikanenView:
         """What a spectator may know: the view of no seat (no hand at all)."""
-        return self._view(None)
+        return self._view(None, log)
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
             raise ValueError(f"there is no seat {seat!r}: the seats are 0 to {self.n_players - 1}")
 
-    def _view(self, seat: int | None) -> VatikanenView:
+    def _view(self, seat: int | None, log: bool) -> VatikanenView:
         text, table, balances = self._shown()
-        return {
+        out: VatikanenView = {
             "game": "vatikanen",
             "game_number": self.number,
             "players": list(self.players),
@@ -664,8 +665,10 @@ class VatikanenGame:
             "balances": list(balances),
             "over": self.over,
             "end": None if self.end is None else self.end.to_json(),
-            "log": self.log_entries(seat),
         }
+        if log:
+            out["log"] = self.log_entries(seat)
+        return out
 
     def _shown(
         self,

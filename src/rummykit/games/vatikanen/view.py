@@ -53,7 +53,7 @@ class VatikanenView(TypedDict):
 
     ``game_number`` counts the session's games from 1 (V16); ``balances`` are
     the session's running balances; ``turn`` is the seat to act (null once
-    over); ``log`` is this game's log from its start.
+    over); ``log`` is this game's log from its start (left out when asked without it).
     """
 
     game: Literal["vatikanen"]
@@ -73,4 +73,4 @@ class VatikanenView(TypedDict):
     balances: list[int | float]
     over: bool
     end: GameEndJSON | None
-    log: list[VatikanenLogEntry]
+    log: NotRequired[list[VatikanenLogEntry]]
