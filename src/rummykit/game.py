@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Protocol, Self, TypeVar, cast
 
 if TYPE_CHECKING:
     from rummykit.record import GameRecord
@@ -86,7 +86,7 @@ class AnyAction(Protocol):
         """The seat that takes the action."""
         ...
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The action as RECORD.md JSON (``seat`` and ``type`` first)."""
         ...
 
@@ -130,7 +130,7 @@ class Result:
             return 0.5
         return float((x > y) == self.higher_is_better)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """Plain data: winners, scores (ints where whole) and the direction."""
         return {
             "winners": list(self.winners),
@@ -293,7 +293,7 @@ def fresh(value: T) -> T:
     return value
 
 
-class FrozenDict(dict[str, Any]):
+class FrozenDict(dict[str, object]):
     """A JSON object that cannot be changed: log entries, shared by every view of a viewer.
 
     It is a ``dict`` (``json.dumps`` writes it, ``==`` compares it with any dict);
@@ -308,7 +308,7 @@ class FrozenDict(dict[str, Any]):
     __setitem__ = __delitem__ = _read_only
     clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
 
-    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+    def __reduce__(self) -> tuple[type[dict[str, object]], tuple[dict[str, object]]]:
         return (type(self), (dict(self),))
 
     def __copy__(self) -> FrozenDict:
@@ -318,7 +318,7 @@ class FrozenDict(dict[str, Any]):
         return self
 
 
-class FrozenList(list[Any]):
+class FrozenList(list[object]):
     """A JSON array that cannot be changed (see :class:`FrozenDict`)."""
 
     __slots__ = ()
@@ -329,7 +329,7 @@ class FrozenList(list[Any]):
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
     append = extend = insert = pop = remove = reverse = sort = clear = _read_only
 
-    def __reduce__(self) -> tuple[type[list[Any]], tuple[list[Any]]]:
+    def __reduce__(self) -> tuple[type[list[object]], tuple[list[object]]]:
         return (type(self), (list(self),))
 
     def __copy__(self) -> FrozenList:

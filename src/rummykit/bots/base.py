@@ -20,10 +20,12 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:
     from rummykit.game import AnyAction, Game
+    from rummykit.games.kontrakt.view import KontraktView
+    from rummykit.games.vatikanen.view import VatikanenView
 
 __all__ = [
     "Bot",
@@ -32,6 +34,7 @@ __all__ = [
     "make_bot",
     "play_out",
     "register",
+    "seat_and_hand",
     "settings_of",
 ]
 
@@ -41,15 +44,30 @@ class Bot(Protocol):
 
     level: str
 
-    def choose(self, view: Mapping[str, Any]) -> AnyAction:
+    def choose(self, view: Mapping[str, object]) -> AnyAction:
         """The action to take, given the seat's view (only called on the bot's turn)."""
         ...
 
 
-BotFactory = Callable[..., Bot]
-"""Makes a bot from a seed (None: unseeded)."""
+def seat_and_hand(view: VatikanenView | KontraktView) -> tuple[int, list[str]]:
+    """The seat a view is of and its hand (card text); ValueError for a spectator's view,
+    which has no seat to play."""
+    seat, hand = view["seat"], view["hand"]
+    if seat is None or hand is None:
+        raise ValueError("a bot plays a seat: this is a spectator's view")
+    return seat, hand
 
-F = TypeVar("F", bound=Callable[[int | None], Any])
+
+class BotFactory(Protocol):
+    """Makes a bot from a seed (None: unseeded) and its settings, keyword arguments that
+    :func:`make_bot` checks by name against the factory's signature before the call."""
+
+    def __call__(self, seed: int | None, /, **settings: object) -> Bot:
+        """The bot."""
+        ...
+
+
+F = TypeVar("F", bound=Callable[[int | None], Bot])
 
 _REGISTRY: dict[str, dict[str, BotFactory]] = {}
 _loaded: set[str] = set()
@@ -59,7 +77,8 @@ def register(game: str, level: str) -> Callable[[F], F]:
     """Decorator: register a bot class or factory (called with the seed) under a level."""
 
     def wrap(factory: F) -> F:
-        _REGISTRY.setdefault(game, {})[level] = factory
+        # its settings are its keyword arguments: make_bot passes only those it names
+        _REGISTRY.setdefault(game, {})[level] = cast(BotFactory, factory)
         return factory
 
     return wrap
@@ -87,7 +106,7 @@ def settings_of(game: str, level: str) -> list[str]:
     return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
-def make_bot(game: str, level: str, seed: int | None = None, **settings: Any) -> Bot:
+def make_bot(game: str, level: str, seed: int | None = None, **settings: object) -> Bot:
     """A bot of ``level`` for ``game``, built with ``settings`` (the bot's keyword
     arguments); ValueError naming the known levels, or the settings the bot takes."""
     known = _load(game)

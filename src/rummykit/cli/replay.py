@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         return _show(record, args.seat, lang)
     claimed = (record.result or {}).get("scores")
     note = None
-    if result.ok and claimed is not None and list(claimed) != list(result.scores):
+    if result.ok and isinstance(claimed, list) and claimed != list(result.scores):
         note = Message(
             N_("the record claims scores {claimed}, the replay gives {scores}"),
             claimed=claimed,

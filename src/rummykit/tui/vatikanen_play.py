@@ -168,7 +168,7 @@ class VatikanenAdapter(GameAdapter[v.Session]):
             record.players,
             bots,
             seed=seed if isinstance(seed, int) else None,
-            options=dict(record.options),
+            options={k: bool(v) for k, v in record.options.items()},
         )
         if isinstance(session_seed, int):
             adapter.session_seed = session_seed
