@@ -21,8 +21,7 @@ an index out of range is an error, and the call order is enforced.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 import gymnasium
 import numpy as np
@@ -40,7 +39,11 @@ ILLEGAL_REWARD = -1000.0
 """The reward of an agent that takes an action its mask forbids, in ``env()``: below
 any game's score in practice (a Vatikanen payment, a Kontrakt game's penalty)."""
 
-Observation = dict[str, npt.NDArray[Any]]
+Vector = npt.NDArray[np.float32] | npt.NDArray[np.int8]
+"""An observation's part: the float32 observation vector or the int8 action mask."""
+Observation = dict[str, Vector]
+
+RENDER_MODES = ("human", "ansi")
 
 
 class RummyEnv(AECEnv):  # type: ignore[misc]
@@ -49,8 +52,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     ``options`` are the game's house rules, by name (``{"free_jokers": True}``).
     """
 
-    metadata: dict[str, Any] = {  # noqa: RUF012
-        "render_modes": ["human", "ansi"],
+    metadata: dict[str, object] = {  # noqa: RUF012
+        "render_modes": list(RENDER_MODES),
         "name": "rummy_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -68,8 +71,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         options: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = ", ".join(self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            modes = ", ".join(RENDER_MODES)
             raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles is at least 1, not {max_cycles}")
@@ -100,20 +103,20 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
+        self.infos: dict[str, dict[str, object]] = {}
         self.agent_selection = self.possible_agents[0]
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict[Vector]:
         """The agent's observation space (the same object every time)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
         """The agent's action space: one index per action of the encoding."""
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------ episodes
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """A new game: shuffled from ``seed`` itself when given (the registry's
         ``new(players, seed=seed)``), else from a seed the environment's generator draws
         (itself seeded by the last ``seed`` given)."""
@@ -207,6 +210,3 @@ def wrap(env: RummyEnv, illegal_reward: float = ILLEGAL_REWARD) -> AECEnv:
     out = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
-
-
-EnvFactory = Callable[..., AECEnv]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rummykit.cards import Card
 
@@ -87,23 +87,23 @@ class Encoder(Protocol):
     size: int
     """The length of the observation vector."""
 
-    def propose(self, view: Mapping[str, Any]) -> dict[int, AnyAction]:
+    def propose(self, view: Mapping[str, object]) -> dict[int, AnyAction]:
         """The action at each index that stands for one now, from the seat's view alone
         (none off turn)."""
         ...
 
-    def observe(self, view: Mapping[str, Any], actions: Mapping[int, AnyAction]) -> Vector:
+    def observe(self, view: Mapping[str, object], actions: Mapping[int, AnyAction]) -> Vector:
         """The observation vector (float32, every entry in [0, 1]) of the seat viewing
         ``view``, given the action at each index (what :meth:`propose` or
         :meth:`engine_legal` gave)."""
         ...
 
-    def view(self, game: Game, seat: int) -> Mapping[str, Any]:
+    def view(self, game: Game, seat: int) -> Mapping[str, object]:
         """``game.view(seat)``, as much of it as the encoding reads (Kontrakt's without its
         log: the encoding does not read the log)."""
         ...
 
-    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, AnyAction]:
+    def engine_legal(self, game: Game, view: Mapping[str, object]) -> dict[int, AnyAction]:
         """The action at each index as the engine allows it (the environment's mask);
         ``view`` is the view of the seat to act."""
         ...

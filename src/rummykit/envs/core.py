@@ -29,7 +29,7 @@ It needs numpy, not PettingZoo or Gymnasium.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from rummykit import games
 from rummykit.envs.common import Encoder
@@ -80,7 +80,7 @@ class EnvHost:
         self.sign = 1.0 if self.spec.higher_is_better else -1.0
         self._game: Game | None = None
         self._legal: dict[int, AnyAction] | None = None
-        self._view: Mapping[str, Any] | None = None
+        self._view: Mapping[str, object] | None = None
         self._paid: tuple[float, ...] = ()
 
     # ------------------------------------------------------------ state
@@ -124,7 +124,7 @@ class EnvHost:
 
     # ------------------------------------------------------------ observations
 
-    def observation(self, seat: int) -> dict[str, npt.NDArray[Any]]:
+    def observation(self, seat: int) -> dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``seat``: built
         from ``game.view(seat)`` alone; the mask is all zeros off turn."""
         import numpy as np

@@ -27,7 +27,7 @@ The environments are registered with Gymnasium as ``rummykit/Vatikanen-v0`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from typing import SupportsFloat, cast
 
 import gymnasium
 import numpy as np
@@ -35,20 +35,20 @@ import numpy.typing as npt
 
 from rummykit.arena.specs import level_settings
 from rummykit.bots.base import Bot
-from rummykit.envs.aec import ILLEGAL_REWARD
+from rummykit.envs.aec import ILLEGAL_REWARD, RENDER_MODES, Vector
 from rummykit.envs.common import encoder_of
 from rummykit.envs.core import EnvHost, IllegalIndex, RewardMode
 
 __all__ = ["SingleAgentEnv"]
 
-Observation = dict[str, Any]
+Observation = dict[str, Vector]
 
 
 class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     """``game`` for one agent against bots (see the module docstring); ``options`` are the
     game's house rules by name."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, object] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -62,8 +62,8 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float = ILLEGAL_REWARD,
         **options: object,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = ", ".join(self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            modes = ", ".join(RENDER_MODES)
             raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         encoder = encoder_of(game)
         self.host = EnvHost(game, encoder, players=players, options=options, reward=reward)
@@ -71,7 +71,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         if len(specs) != players - 1:
             raise ValueError(f"name one opponent for all, or one for each of the {players - 1}")
         levels = self.host.spec.bot_levels()
-        self._opponents: list[tuple[str, dict[str, Any]]] = []
+        self._opponents: list[tuple[str, dict[str, object]]] = []
         for spec in specs:
             level, settings = level_settings(spec)
             if level not in levels:
@@ -85,7 +85,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
         n = len(encoder.actions)
-        self.observation_space = gymnasium.spaces.Dict(
+        space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
                     0.0, 1.0, shape=(encoder.size,), dtype=np.float32
@@ -93,12 +93,14 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
                 "action_mask": gymnasium.spaces.Box(0, 1, shape=(n,), dtype=np.int8),
             }
         )
+        # gymnasium types a Dict space as a space of dicts of spaces, not of its samples
+        self.observation_space = cast("gymnasium.spaces.Space[Observation]", space)
         self.action_space = gymnasium.spaces.Discrete(n)
         self._bots: dict[int, Bot] = {}
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[Observation, dict[str, object]]:
         """A new game (shuffled from ``seed`` itself when given), played by the bots up to
         the agent's first turn."""
         super().reset(seed=seed)
@@ -128,7 +130,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
     def step(
         self, action: np.int64 | int
-    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, object]]:
         """The agent's action, then the bots' until the agent's next turn or the game's end."""
         if self.host.over:
             raise RuntimeError("the game is over: reset the environment")
@@ -138,7 +140,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         except IllegalIndex as exc:
             return self._observation(), self.illegal_reward, True, False, {"illegal": str(exc)}
         self._play_bots()
-        info: dict[str, Any] = {}
+        info: dict[str, object] = {}
         over = self.host.over
         if over:
             result = self.host.game.result()
