@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -30,6 +30,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
 from rummykit.bots import Bot
@@ -240,7 +241,7 @@ class PlayApp(App[None]):
         self.last_reply: Reply | None = None
         self._shown_at: object = None
         self.saved_path: str | None = None
-        self._bot_timer: Any = None
+        self._bot_timer: Timer | None = None
         self._thinking = False
 
     # ------------------------------------------------------------ layout
@@ -265,7 +266,7 @@ class PlayApp(App[None]):
         )
         yield Footer()
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's command palette commands, in the person's language."""
         return translate_commands(super().get_system_commands(screen), self.controller.lang)
 

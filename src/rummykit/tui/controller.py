@@ -50,6 +50,7 @@ __all__ = [
     "Reply",
     "Staging",
     "View",
+    "confirmed",
     "player_label",
     "think",
 ]
@@ -267,6 +268,13 @@ class GameAdapter(ABC, Generic[U]):
     def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The hand cards that the staged actions put on the table (to highlight)."""
         return Counter()
+
+
+def confirmed(view: View) -> View:
+    """What is confirmed of ``view``: while actions are staged, the real view the
+    controller keeps in it as ``staged_from`` (a panel shows the difference); else the view."""
+    real = view.get("staged_from")
+    return real if isinstance(real, Mapping) else view
 
 
 def think(bot: Bot, view: View) -> tuple[AnyAction | None, str | None]:

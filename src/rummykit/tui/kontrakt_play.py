@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -24,10 +24,20 @@ from rummykit.cards import Card, Meaning
 from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
+from rummykit.games.kontrakt.view import (
+    DealEndEntry,
+    KontraktLogEntry,
+    LaidJSON,
+    TableMeldJSON,
+    is_action_entry,
+    is_deal_end,
+    is_deal_start,
+    kontrakt_view,
+)
 from rummykit.i18n import N_, Message, Plural
 from rummykit.record import GameRecord
 from rummykit.tui.commands import KONTRAKT_WORDS, UiCommand, format_kontrakt, parse_kontrakt
-from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
+from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
 from rummykit.tui.render import (
     append_turn,
     card_label,
@@ -361,11 +371,12 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: Mapping[str, Any], staged: Sequence[AnyAction]) -> str:
+    def prompt(self, view: Mapping[str, object], staged: Sequence[AnyAction]) -> str:
         """What to do now."""
-        names = view["players"]
-        if view["over"]:
-            best = view["winners"]
+        v = kontrakt_view(view)
+        names = v["players"]
+        if v["over"]:
+            best = v["winners"]
             who = join_names(
                 [self._("you") if w == self.seat else names[w] for w in best], self.lang
             )
@@ -373,22 +384,24 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
                 "Game over after seven deals: {names} won with {total}."
                 " Press Enter (next) for a new game, or quit.",
                 names=who,
-                total=view["totals"][best[0]],
+                total=v["totals"][best[0]],
             )
         if self.between_deals:
-            last = view["scores"][-1]
+            last = v["scores"][-1]
             return self._(
                 "Deal {deal} is over: you score {score} (total {total})."
                 " Press Enter for deal {next} ({contract}).",
-                deal=len(view["scores"]),
+                deal=len(v["scores"]),
                 score=last[self.seat],
-                total=view["totals"][self.seat],
-                next=view["deal"] + 1,
-                contract=CONTRACTS[view["deal"]].describe(),
+                total=v["totals"][self.seat],
+                next=v["deal"] + 1,
+                contract=CONTRACTS[v["deal"]].describe(),
             )
-        turn = view["turn"]
-        phase = view["phase"]
-        top = view["discard_pile"][-1] if view["discard_pile"] else None
+        turn = v["turn"]
+        if turn is None:
+            return ""
+        phase = v["phase"]
+        top = v["discard_pile"][-1] if v["discard_pile"] else None
         top_text = card_label(Card.parse(top)) if top else ""
         if turn != self.seat:
             if phase == "upcard_offer":
@@ -397,14 +410,14 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
                 )
             return self._("{name} is playing…", name=names[turn])
         if phase == "upcard_offer":
-            if view["forhand"] == self.seat:
+            if v["forhand"] == self.seat:
                 return self._("The first upcard is {card}: take it, or decline.", card=top_text)
             return self._(
                 "The upcard {card} is offered to you: buy it (plus the stock's top) or pass.",
                 card=top_text,
             )
         if phase == "draw":
-            if view["stock_only"] or not top:
+            if v["stock_only"] or not top:
                 return self._("Your turn: draw from the stock.")
             return self._(
                 "Your turn: draw (from the stock) or draw discard (take {card}).", card=top_text
@@ -414,12 +427,12 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
             if staged
             else ""
         )
-        if view["laid"][self.seat]["complete"]:
+        if v["laid"][self.seat]["complete"]:
             return staged_note + self._(
                 "Lay off (layoff Th on 3), swap jokers, meld more, then discard."
             )
-        contract = CONTRACTS[view["deal"]].describe()
-        help_ = k.hint_for(view)
+        contract = CONTRACTS[v["deal"]].describe()
+        help_ = k.hint_for(v)
         if not staged and not help_["whole"] and not help_["parts"]:
             return self._(
                 "Nothing of your contract ({contract}) to lay down yet: discard (discard Qs).",
@@ -429,9 +442,10 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
             "Lay down your contract ({contract}): meld … (hint), then discard.", contract=contract
         )
 
-    def status(self, view: Mapping[str, Any]) -> Text:
+    def status(self, view: Mapping[str, object]) -> Text:
         """Deal, contract, stock and whose turn; between deals, the deal that ended."""
-        end = self._ended(view)
+        v = kontrakt_view(view)
+        end = self._ended(v)
         if end is not None:
             out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=end["deal"] + 1))
             contract = CONTRACTS[end["deal"]].describe()
@@ -439,15 +453,16 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
             out.append(" · ")
             out.append(self._("the deal is over: press Enter for the next"), style="bold")
             return out
-        out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=view["deal"] + 1))
-        contract = CONTRACTS[view["deal"]].describe()
+        out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=v["deal"] + 1))
+        contract = CONTRACTS[v["deal"]].describe()
         out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
-        out.append(self._(" · stock {stock} · ", stock=view["stock_size"]))
+        out.append(self._(" · stock {stock} · ", stock=v["stock_size"]))
         paused = self._("deal over") if self.between_deals else None
-        return append_turn(out, view, self.seat, paused, self.lang)
+        return append_turn(out, v, self.seat, paused, self.lang)
 
-    def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
+    def players_panel(self, view: Mapping[str, object]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
+        v = kontrakt_view(view)
         table = players_table(
             self._("▶ to act · D dealer · g groups, r runs"),
             (self._("cards"), "right"),
@@ -455,10 +470,10 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
             (self._("total"), "right"),
             lang=self.lang,
         )
-        end = self._ended(view)
-        real = view.get("staged_from") or view  # staged melds are not laid yet
-        for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+        end = self._ended(v)
+        real = kontrakt_view(confirmed(v))  # staged melds are not laid yet
+        for seat in range(len(v["players"])):
+            mark, who = seat_cells(v, seat, self.seat, self.bots[seat], self.lang)
             if end is not None:  # the deal that ended, until the person goes on
                 cards = str(len(end["hands"][seat]))
                 progress = (
@@ -468,40 +483,43 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
                 continue
             laid = real["laid"][seat]
             progress = (
-                self._("[green]✓ down[/green]") if laid["complete"] else self._progress(laid, view)
+                self._("[green]✓ down[/green]") if laid["complete"] else self._progress(laid, v)
             )
             cards = str(real["hand_sizes"][seat])
-            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
-                cards = f"{cards}→{view['hand_sizes'][seat]}"
-                if view["laid"][seat] != laid:
+            if real["hand_sizes"][seat] != v["hand_sizes"][seat]:
+                cards = f"{cards}→{v['hand_sizes'][seat]}"
+                if v["laid"][seat] != laid:
                     progress = self._("[yellow]staged[/yellow]")
-            table.add_row(mark, who, cards, progress, str(view["totals"][seat]))
+            table.add_row(mark, who, cards, progress, str(v["totals"][seat]))
         return table
 
-    def _ended(self, view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def _ended(self, view: Mapping[str, object]) -> DealEndEntry | None:
         """The log's entry of the deal that ended, while play waits before the next."""
+        v = kontrakt_view(view)
         if not self.between_deals:
             return None
-        ended = [e for e in view.get("log") or [] if e["type"] == "deal_end"]
+        ended = [e for e in v.get("log") or [] if is_deal_end(e)]
         return ended[-1] if ended else None
 
-    def ended_hand(self, view: Mapping[str, Any]) -> list[str] | None:
+    def ended_hand(self, view: Mapping[str, object]) -> list[str] | None:
         """Between deals: the person's hand as the deal ended it."""
-        end = self._ended(view)
+        v = kontrakt_view(view)
+        end = self._ended(v)
         return None if end is None else list(end["hands"][self.seat])
 
-    def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: Mapping[str, object], new: Counter[str]) -> RenderableType:
         """The upcard offer, discard pile, and each player's melds, numbered.
 
         Between deals and after the last: the deal's end instead (each hand
         left and its penalty), from the log's ``deal_end`` entry.
         """
-        if (self.between_deals or view["over"]) and view.get("log"):
-            ended = [e for e in view["log"] if e["type"] == "deal_end"]
+        v = kontrakt_view(view)
+        if (self.between_deals or v["over"]) and v.get("log"):
+            ended = [e for e in v["log"] if is_deal_end(e)]
             if ended:
-                return self._deal_summary(ended[-1], view)
+                return self._deal_summary(ended[-1], v)
         lines: list[RenderableType] = []
-        pile = view["discard_pile"]
+        pile = v["discard_pile"]
         head = Text(self._("Discard pile: "))
         if pile:
             head.append_text(card_text(pile[-1]))
@@ -509,23 +527,23 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
             head.append(f"  ({count})", style="dim")
         else:
             head.append(self._("empty"), style="dim")
-        head.append(self._("   Stock: {stock}", stock=view["stock_size"]))
-        if view["phase"] == "upcard_offer" and view["offer_to"] is not None:
-            asked = view["players"][view["offer_to"]]
+        head.append(self._("   Stock: {stock}", stock=v["stock_size"]))
+        if v["phase"] == "upcard_offer" and v["offer_to"] is not None:
+            asked = v["players"][v["offer_to"]]
             head.append(self._("   Upcard offered to {name}", name=asked), style="bold yellow")
-        if view["picked_up"]:
+        if v["picked_up"]:
             head.append(self._("   (just taken: "), style="dim")
-            head.append_text(card_text(view["picked_up"]))
+            head.append_text(card_text(v["picked_up"]))
             head.append(")", style="dim")
         lines.append(head)
-        melds = view["table"]
+        melds = v["table"]
         if not melds:
             lines.append(Text(self._("No melds on the table yet."), style="dim"))
-        lines += self._meld_rows(melds, view["players"], Counter(new))
+        lines += self._meld_rows(melds, v["players"], Counter(new))
         return Group(*lines)
 
     def _meld_rows(
-        self, melds: list[Mapping[str, Any]], players: list[str], pending: Counter[str]
+        self, melds: Sequence[TableMeldJSON], players: list[str], pending: Counter[str]
     ) -> list[RenderableType]:
         """Each player's melds on one line, numbered (``pending``: cards staged to lay)."""
         rows: list[RenderableType] = []
@@ -543,8 +561,9 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
             rows.append(row)
         return rows
 
-    def _deal_summary(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> RenderableType:
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+    def _deal_summary(self, end: DealEndEntry, view: Mapping[str, object]) -> RenderableType:
+        v = kontrakt_view(view)
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         if end["out"] is not None:
             said = self._(
                 "Deal {deal} of 7 is over: {name} went out.",
@@ -575,65 +594,70 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
         if melds:
             final = [
                 Text(self._("The table at the end:"), style="bold"),
-                *self._meld_rows(melds, view["players"], Counter()),
+                *self._meld_rows(melds, v["players"], Counter()),
                 Text(""),
             ]
         return Group(title, Text(""), table, Text(""), *final, foot)
 
-    def scores_panel(self, view: Mapping[str, Any]) -> RenderableType:
+    def scores_panel(self, view: Mapping[str, object]) -> RenderableType:
         """The score sheet: each deal's penalties and the totals (K13, K14)."""
+        v = kontrakt_view(view)
         table = Table(title=self._("Score sheet"), expand=False)
         table.add_column(self._("deal"))
         table.add_column(self._("contract"))
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         for name in names:
             table.add_column(name, justify="right")
-        scores = view["scores"]
+        scores = v["scores"]
         for d in range(7):
             row = [str(d + 1), CONTRACTS[d].describe().translated(self.lang)]
             row += [str(p) for p in scores[d]] if d < len(scores) else ["" for _ in names]
             table.add_row(*row)
-        table.add_row("", self._("total"), *[str(t) for t in view["totals"]], style="bold")
+        table.add_row("", self._("total"), *[str(t) for t in v["totals"]], style="bold")
         return table
 
     def describe(
-        self, entry: Mapping[str, Any], index: int, view: Mapping[str, Any]
+        self, entry: Mapping[str, object], index: int, view: Mapping[str, object]
     ) -> Text | None:
         """One logged action or deal event in words."""
-        kind = entry["type"]
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
-        if kind == "deal_start":
+        v = kontrakt_view(view)
+        logged = cast(KontraktLogEntry, entry)  # an entry of the view's log
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
+        if is_deal_start(logged):
             out = Text(
                 self._(
                     "Deal {deal} of 7 — contract: {contract}; upcard ",
-                    deal=entry["deal"] + 1,
-                    contract=CONTRACTS[entry["deal"]].describe(),
+                    deal=logged["deal"] + 1,
+                    contract=CONTRACTS[logged["deal"]].describe(),
                 )
             )
-            out.append_text(card_text(entry["upcard"]))
+            out.append_text(card_text(logged["upcard"]))
             out.stylize("bold cyan")
             return out
-        if kind == "deal_end":
+        if is_deal_end(logged):
             out = Text()
-            if entry["out"] is not None:
+            if logged["out"] is not None:
                 said = self._(
                     "Deal {deal} over: {name} went out. Penalties: ",
-                    deal=entry["deal"] + 1,
-                    name=names[entry["out"]],
+                    deal=logged["deal"] + 1,
+                    name=names[logged["out"]],
                 )
             else:
                 said = self._(
-                    "Deal {deal} over: nobody went out. Penalties: ", deal=entry["deal"] + 1
+                    "Deal {deal} over: nobody went out. Penalties: ", deal=logged["deal"] + 1
                 )
             out.append(said, "bold yellow")
-            out.append(_by_name(names, entry["penalties"]))
+            out.append(_by_name(names, logged["penalties"]))
             out.append(self._(". Totals: "))
-            out.append(_by_name(names, entry["totals"]))
+            out.append(_by_name(names, logged["totals"]))
             return out
+        if not is_action_entry(logged):  # pragma: no cover - the log holds nothing else
+            return None
+        kind = logged["type"]
         out = Text()
-        name = names[entry["seat"]]
-        shown = cards_text(entry.get("shown") or [])
-        drawn = cards_text(entry.get("drawn") or [])
+        name = names[logged["seat"]]
+        shown = cards_text(logged.get("shown") or [])
+        drawn = cards_text(logged.get("drawn") or [])
         if kind == "take_upcard":
             self.sentence(out, N_("{name} took the upcard {cards}"), name, shown)
         elif kind == "decline_upcard":
@@ -642,59 +666,60 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
             self.sentence(
                 out, N_("{name} bought the upcard {cards} and the stock's top card"), name, shown
             )
-            if entry.get("drawn"):
+            if logged.get("drawn"):
                 out.append(" (")
                 out.append_text(drawn)
                 out.append(")")
         elif kind == "pass_upcard":
             self.sentence(out, N_("{name} passed on the upcard"), name)
         elif kind == "draw":
-            if entry.get("from") == "discard":
+            if logged.get("from") == "discard":
                 self.sentence(out, N_("{name} took {cards} from the discard pile"), name, shown)
-            elif entry.get("drawn"):
+            elif logged.get("drawn"):
                 self.sentence(out, N_("{name} drew from the stock: {cards}"), name, drawn)
             else:
                 self.sentence(out, N_("{name} drew from the stock"), name)
-            if entry.get("restocked"):
+            if logged.get("restocked"):
                 out.append(self._(" (the discard pile was shuffled into a new stock)"), style="dim")
         elif kind == "meld":
-            laid = Text(" | ").join(cards_text(m) for m in entry["melds"])
+            laid = Text(" | ").join(cards_text(m) for m in logged["melds"])
             self.sentence(out, N_("{name} laid down {cards}"), name, laid)
         elif kind == "layoff":
-            card = card_text(entry["card"])
+            card = card_text(logged["card"])
             self.sentence(
-                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=entry["meld"]
+                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=logged["meld"]
             )
         elif kind == "swap_joker":
-            card = card_text(entry["card"])
+            card = card_text(logged["card"])
             self.sentence(
                 out,
                 N_("{name} swapped {cards} for the joker on #{meld}"),
                 name,
                 card,
-                meld=entry["meld"],
+                meld=logged["meld"],
             )
         elif kind == "discard":
-            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(entry["card"]))
+            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(logged["card"]))
         else:  # pragma: no cover - an action the log does not know
             out.append(name, style="bold")
             out.append(f" {kind}")
-        if entry.get("went_out"):
+        if logged.get("went_out"):
             out.append(self._(" and went out!"), style="bold yellow")
         return out
 
-    def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
+    def same_round(self, real: Mapping[str, object], preview: Mapping[str, object]) -> bool:
         """The preview is shown unless the staged actions end the deal (K13)."""
         return bool(preview["deal"] == real["deal"] and not preview["over"])
 
-    def log_key(self, view: Mapping[str, Any]) -> object:
+    def log_key(self, view: Mapping[str, object]) -> object:
         """Each game has its own log."""
         return self._("game {number}", number=self.number)
 
-    def _progress(self, laid: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-        if view["contract"]["all_at_once"]:
+    def _progress(self, laid: LaidJSON, view: Mapping[str, object]) -> str:
+        v = kontrakt_view(view)
+        if v["contract"]["all_at_once"]:
             return self._("not yet")
-        contract = view["contract"]["choices"][0]
+        contract = v["contract"]["choices"][0]
         parts = []
         if contract["groups"]:
             parts.append(self._("{laid}/{of}g", laid=laid["groups"], of=contract["groups"]))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -20,10 +20,11 @@ from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
 from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import vatikanen as v
+from rummykit.games.vatikanen.view import GameEndJSON, VatikanenLogEntry, vatikanen_view
 from rummykit.i18n import N_, Plural
 from rummykit.record import GameRecord
 from rummykit.tui.commands import VATIKANEN_WORDS, UiCommand, format_vatikanen, parse_vatikanen
-from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
+from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
 from rummykit.tui.render import append_turn, cards_text, meld_text, players_table
 
 __all__ = ["HELP", "HELP_PARTS", "VatikanenAdapter"]
@@ -302,21 +303,24 @@ class VatikanenAdapter(GameAdapter[v.Session]):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: Mapping[str, Any], staged: Sequence[AnyAction]) -> str:
+    def prompt(self, view: Mapping[str, object], staged: Sequence[AnyAction]) -> str:
         """What to do now."""
-        if view["over"]:
+        v = vatikanen_view(view)
+        if v["over"]:
             return self._(
-                "{end} Press Enter (next) for the next game, or quit.", end=self._end_text(view)
+                "{end} Press Enter (next) for the next game, or quit.", end=self._end_text(v)
             )
-        turn = view["turn"]
+        turn = v["turn"]
+        if turn is None:
+            return ""
         if turn != self.seat:
-            return self._("{name} is playing…", name=view["players"][turn])
+            return self._("{name} is playing…", name=v["players"][turn])
         if staged:
             return self._(
                 "Your play is staged (highlighted): Enter confirms it, undo takes it back."
             )
-        if not view["opened"][self.seat]:
-            if view["stock_size"]:
+        if not v["opened"][self.seat]:
+            if v["stock_size"]:
                 return self._(
                     "Your turn: open with one run of 3+ cards (play 7h 8h 9h), or draw."
                     " hint shows one."
@@ -325,7 +329,7 @@ class VatikanenAdapter(GameAdapter[v.Session]):
                 "Your turn: open with one run of 3+ cards (play 7h 8h 9h), or pass"
                 " (the stock is empty). hint shows one."
             )
-        if view["stock_size"]:
+        if v["stock_size"]:
             return self._(
                 "Your turn: play cards (play 7h 8h 9h), or draw. hint shows the best play."
             )
@@ -334,9 +338,12 @@ class VatikanenAdapter(GameAdapter[v.Session]):
             " hint shows the best play."
         )
 
-    def _end_text(self, view: Mapping[str, Any]) -> str:
-        end = view["end"]
-        names = view["players"]
+    def _end_text(self, view: Mapping[str, object]) -> str:
+        v = vatikanen_view(view)
+        end = v["end"]
+        names = v["players"]
+        if end is None:
+            return ""
         if end["reason"] == "out":
             w = end["winners"][0]
             who = self.you() if w == self.seat else names[w]
@@ -348,19 +355,21 @@ class VatikanenAdapter(GameAdapter[v.Session]):
             return self._("Game over: the game is blocked; lowest hand: {names}.", names=who)
         return self._("Game over: blocked, no winner.")
 
-    def status(self, view: Mapping[str, Any]) -> Text:
+    def status(self, view: Mapping[str, object]) -> Text:
         """Game number, stock and whose turn."""
+        v = vatikanen_view(view)
         out = Text(
             self._(
                 " Vatikanen · game {number} · stock {stock} · ",
-                number=view["game_number"],
-                stock=view["stock_size"],
+                number=v["game_number"],
+                stock=v["stock_size"],
             )
         )
-        return append_turn(out, view, self.seat, lang=self.lang)
+        return append_turn(out, v, self.seat, lang=self.lang)
 
-    def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
+    def players_panel(self, view: Mapping[str, object]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""
+        v = vatikanen_view(view)
         table = players_table(
             self._("▶ to act · D dealer"),
             (self._("cards"), "right"),
@@ -368,21 +377,22 @@ class VatikanenAdapter(GameAdapter[v.Session]):
             (self._("balance"), "right"),
             lang=self.lang,
         )
-        real = view.get("staged_from") or view  # staged cards are not played yet
-        for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+        real = vatikanen_view(confirmed(v))  # staged cards are not played yet
+        for seat in range(len(v["players"])):
+            mark, who = seat_cells(v, seat, self.seat, self.bots[seat], self.lang)
             opened = self._("yes") if real["opened"][seat] else self._("no")
             cards = str(real["hand_sizes"][seat])
-            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
-                cards = f"{cards}→{view['hand_sizes'][seat]}"
+            if real["hand_sizes"][seat] != v["hand_sizes"][seat]:
+                cards = f"{cards}→{v['hand_sizes'][seat]}"
                 if not real["opened"][seat]:
                     opened = self._("[yellow]staged[/yellow]")
             table.add_row(mark, who, cards, opened, _money(real["balances"][seat]))
         return table
 
-    def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: Mapping[str, object], new: Counter[str]) -> RenderableType:
         """The table's melds, side by side when there are many."""
-        melds = view["table"]
+        v = vatikanen_view(view)
+        melds = v["table"]
         if not melds:
             return Text(
                 self._("The table is empty: the first play must be one run (V7)."), style="dim"
@@ -396,23 +406,25 @@ class VatikanenAdapter(GameAdapter[v.Session]):
         return Group(head, Columns(texts, padding=(0, 3)))
 
     def describe(
-        self, entry: Mapping[str, Any], index: int, view: Mapping[str, Any]
+        self, entry: Mapping[str, object], index: int, view: Mapping[str, object]
     ) -> Text | None:
         """One logged action in words."""
-        name = self._name(entry["seat"], view)
-        kind = entry["type"]
+        v = vatikanen_view(view)
+        logged = cast(VatikanenLogEntry, entry)  # an entry of the view's log
+        name = self._name(logged["seat"], v)
+        kind = logged["type"]
         out = Text()
         if kind == "draw":
-            if "card" in entry:
-                self.sentence(out, N_("{name} drew {cards}"), name, cards_text([entry["card"]]))
+            if "card" in logged:
+                self.sentence(out, N_("{name} drew {cards}"), name, cards_text([logged["card"]]))
             else:
                 self.sentence(out, N_("{name} drew a card"), name)
         elif kind == "pass":
             self.sentence(out, N_("{name} passed"), name)
         else:
-            added = entry["add"]
+            added = logged["add"]
             opening = not any(
-                e["seat"] == entry["seat"] and e["type"] == "play" for e in view["log"][:index]
+                e["seat"] == logged["seat"] and e["type"] == "play" for e in v["log"][:index]
             )
             said = (
                 N_("{name} opened with {n}: {cards}")
@@ -420,25 +432,28 @@ class VatikanenAdapter(GameAdapter[v.Session]):
                 else N_("{name} played {n}: {cards}")
             )
             self.sentence(out, said, name, cards_text(added), n=len(added))
-        end = entry.get("end")
+        end = logged.get("end")
         if end is not None:
             out.append("\n")
-            out.append_text(self._end_line(end, view))
+            out.append_text(self._end_line(end, v))
         return out
 
-    def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
+    def same_round(self, real: Mapping[str, object], preview: Mapping[str, object]) -> bool:
         """The preview is shown unless the staged play ends the game (V13)."""
-        return not preview["over"]
+        return not vatikanen_view(preview)["over"]
 
-    def log_key(self, view: Mapping[str, Any]) -> object:
+    def log_key(self, view: Mapping[str, object]) -> object:
         """Each game of the session has its own log."""
-        return self._("game {number}", number=view["game_number"])
+        v = vatikanen_view(view)
+        return self._("game {number}", number=v["game_number"])
 
-    def _name(self, seat: int, view: Mapping[str, Any]) -> str:
-        return self.you() if seat == self.seat else str(view["players"][seat])
+    def _name(self, seat: int, view: Mapping[str, object]) -> str:
+        v = vatikanen_view(view)
+        return self.you() if seat == self.seat else str(v["players"][seat])
 
-    def _end_line(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> Text:
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+    def _end_line(self, end: GameEndJSON, view: Mapping[str, object]) -> Text:
+        v = vatikanen_view(view)
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         if end["reason"] == "out":
             head = self._("{name} went out! ", name=names[end["winners"][0]])
         elif end["reason"] == "blocked":

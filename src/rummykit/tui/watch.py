@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -153,7 +153,7 @@ class Watch:
         """The game at the current position."""
         return self.game(self.position)
 
-    def view(self) -> Mapping[str, Any]:
+    def view(self) -> Mapping[str, object]:
         """The view shown: the seat's, or a spectator's when every hand is shown."""
         game = self.current
         return game.spectator_view() if self.seat is None else game.view(self.seat)
@@ -245,7 +245,7 @@ class WatchApp(App[None]):
         translate_bindings(self, watch.lang)
         self.watch_ = watch
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's command palette commands, in the watcher's language."""
         return translate_commands(super().get_system_commands(screen), self.watch_.lang)
 

@@ -26,6 +26,8 @@ __all__ = [
     "LaidJSON",
     "TableMeldJSON",
     "is_action_entry",
+    "is_deal_end",
+    "is_deal_start",
     "kontrakt_view",
 ]
 
@@ -192,3 +194,13 @@ def kontrakt_view(view: Mapping[str, object]) -> KontraktView:
 def is_action_entry(entry: KontraktLogEntry) -> TypeGuard[ActionEntry]:
     """True for a log entry of a player's action (not a deal's start or end)."""
     return entry["type"] not in ("deal_start", "deal_end")
+
+
+def is_deal_end(entry: KontraktLogEntry) -> TypeGuard[DealEndEntry]:
+    """True for the log entry of a deal's end."""
+    return entry["type"] == "deal_end"
+
+
+def is_deal_start(entry: KontraktLogEntry) -> TypeGuard[DealStartEntry]:
+    """True for the log entry of a deal's start."""
+    return entry["type"] == "deal_start"
