@@ -18,7 +18,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from rummykit.cli.words import speaker
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, translate
 from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, replay
@@ -26,9 +26,7 @@ from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, 
 __all__ = ["add_parser", "describe_end", "run"]
 
 
-def add_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
-) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(

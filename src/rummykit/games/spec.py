@@ -161,7 +161,8 @@ class GameSpec:
         decks: Sequence[Sequence[Card]] | None = None,
         options: Mapping[str, object] | None = None,
     ) -> Game:
-        """A new game for ``players`` (a count, or the names), shuffled from ``seed``.
+        """A new unit for ``players`` (a count, or the names), shuffled from ``seed``: a
+        Vatikanen session, a Kontrakt game (:class:`rummykit.game.Game`).
 
         ``decks`` (top card first, one per deal) plays given decks instead;
         after them, later deals are shuffled from ``seed`` (or, with no seed,
