@@ -82,7 +82,7 @@ def test_written_record_reads_back(tmp_path: Path) -> None:
         bots = [make_bot("vatikanen", "random", seed=k * 10 + s) for s in range(3)]
         play_out(session.game, bots)
         if k == 0:
-            session.next_game()
+            session.next_part()
     path = session.to_record().save(tmp_path / "game.json")
     record = load_record(path)
     assert record.options == {"blocked_game": False}

@@ -17,7 +17,7 @@ from rummykit.games import vatikanen as v
 from rummykit.tui.controller import Controller
 from rummykit.tui.render import card_label
 from rummykit.tui.setup import make_controller
-from test_issue27_terminal import kontrakt_position
+from test_tui_play_resume_watch import kontrakt_position
 
 
 def bots_move(c: Controller) -> None:

@@ -33,8 +33,8 @@ from rummykit.tui.commands import (
 )
 from rummykit.tui.setup import make_controller
 from rummykit.tui.watch import Watch, WatchApp
-from test_issue27_terminal import played_record
 from test_tui_app import screen_text
+from test_tui_play_resume_watch import played_record
 
 
 def test_a_vatikanen_replay_says_game_not_deal(
@@ -255,7 +255,7 @@ def test_the_swedish_help_lists_the_swedish_commands(tmp_path: Path) -> None:
 
 
 def test_rule_errors_name_cards_as_the_screen_shows_them(tmp_path: Path) -> None:
-    from test_issue27_terminal import kontrakt_position, vatikanen_position
+    from test_tui_play_resume_watch import kontrakt_position, vatikanen_position
 
     c = vatikanen_position(tmp_path, ["Th 2c 5d", "3c 4c"], ["4h 5h 6h 7h 8h 9h"])
     reply = c.submit("play Th | 5h 6h 7h 8h 9h Th")
@@ -268,7 +268,7 @@ def test_rule_errors_name_cards_as_the_screen_shows_them(tmp_path: Path) -> None
 
 
 def test_a_staged_play_is_echoed_with_card_symbols(tmp_path: Path) -> None:
-    from test_issue27_terminal import vatikanen_position
+    from test_tui_play_resume_watch import vatikanen_position
 
     c = vatikanen_position(tmp_path, ["7d 9d Td * 2c", "3c 4c"], opened=[False, False])
     reply = c.submit("play 7d * 9d Td")

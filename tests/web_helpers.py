@@ -260,7 +260,7 @@ def kontrakt_deal(seats: list[str], seed: int, human: int, limit: int = 400) -> 
         seat = game.to_act
         assert seat is not None
         if seat == human:
-            legal = [dict(a.to_json()) for a in game.legal_actions()]
+            legal = [dict(a.to_json()) for a in game.suggested_actions()]
             if any(a["type"] == "swap_joker" for a in legal):
                 out.swap_arose = True
             move = kontrakt_move(legal, view)

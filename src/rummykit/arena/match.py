@@ -219,7 +219,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
         try:
             game.apply(fallbacks[seat].choose(view))
         except Exception:  # the random bot failed too: the plainest legal action
-            game.apply(game.legal_actions()[0])
+            game.apply(game.suggested_actions()[0])
 
     try:
         while (seat := game.to_act) is not None:

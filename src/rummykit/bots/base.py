@@ -30,13 +30,15 @@ import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from rummykit.errors import MessageError
 from rummykit.i18n import N_, Message
 
 if TYPE_CHECKING:
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
+    from rummykit.games.kontrakt.view import KontraktView
+    from rummykit.games.vatikanen.view import VatikanenView
 
 __all__ = [
     "Bot",
@@ -50,6 +52,7 @@ __all__ = [
     "needs_settings",
     "play_out",
     "register",
+    "seat_and_hand",
     "settings_of",
 ]
 
@@ -59,15 +62,30 @@ class Bot(Protocol):
 
     level: str
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> AnyAction:
         """The action to take, given the seat's view (only called on the bot's turn)."""
         ...
 
 
-BotFactory = Callable[..., Bot]
-"""Makes a bot from a seed (None: unseeded)."""
+def seat_and_hand(view: VatikanenView | KontraktView) -> tuple[int, list[str]]:
+    """The seat a view is of and its hand (card text); ValueError for a spectator's view,
+    which has no seat to play."""
+    seat, hand = view["seat"], view["hand"]
+    if seat is None or hand is None:
+        raise ValueError("a bot plays a seat: this is a spectator's view")
+    return seat, hand
 
-F = TypeVar("F", bound=Callable[[int | None], Any])
+
+class BotFactory(Protocol):
+    """Makes a bot from a seed (None: unseeded) and its settings, keyword arguments that
+    :func:`make_bot` checks by name against the factory's signature before the call."""
+
+    def __call__(self, seed: int | None, /, **settings: object) -> Bot:
+        """The bot."""
+        ...
+
+
+F = TypeVar("F", bound=Callable[[int | None], Bot])
 
 _REGISTRY: dict[str, dict[str, BotFactory]] = {}
 _ABOUT: dict[tuple[str, str], str] = {}
@@ -177,7 +195,8 @@ def register(
     (catalog messages: :func:`describe_level`, :func:`level_label`)."""
 
     def wrap(factory: F) -> F:
-        _REGISTRY.setdefault(game, {})[level] = factory
+        # its settings are its keyword arguments: make_bot passes only those it names
+        _REGISTRY.setdefault(game, {})[level] = cast(BotFactory, factory)
         if about is not None:
             _ABOUT[game, level] = about
         if label is not None:
@@ -255,7 +274,7 @@ def describe_level(game: str, level: str) -> Message | None:
     return None if about is None else Message(about)
 
 
-def check_settings(game: str, level: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+def check_settings(game: str, level: str, settings: Mapping[str, object]) -> dict[str, object]:
     """``settings`` as the bot of ``level`` takes them: MessageError (a ValueError) for an
     unknown level or setting, a setting of the wrong type or out of range, or a required
     one left out, each naming the setting; nothing is built.
@@ -296,7 +315,7 @@ def check_settings(game: str, level: str, settings: Mapping[str, Any]) -> dict[s
     return out
 
 
-def make_bot(game: str, level: str, seed: int | None = None, **settings: Any) -> Bot:
+def make_bot(game: str, level: str, seed: int | None = None, **settings: object) -> Bot:
     """A bot of ``level`` for ``game``, built with ``settings`` (the bot's keyword
     arguments), each checked first (:func:`check_settings`); ValueError naming the
     known levels, or the setting that is wrong."""

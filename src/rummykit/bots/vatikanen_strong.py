@@ -34,14 +34,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rummykit import solver
-from rummykit.bots.base import Setting, register
+from rummykit.bots.base import Setting, register, seat_and_hand
 from rummykit.bots.sampling import Deal, vatikanen_unseen
 from rummykit.bots.vatikanen_basic import Table, no_play, opening_play, read_view_cards
 from rummykit.cards import Card
 from rummykit.games.vatikanen import Action, Draw, Play
+from rummykit.games.vatikanen.view import VatikanenView, vatikanen_view
 from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN
 
@@ -121,15 +122,16 @@ class StrongBot:
             self.hold_margin if self.hold_margin is not None else (0.25 if two else 0.05),
         )
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """The action for the seat's view (only called on the bot's turn)."""
-        seat, hand, table, opened = read_view_cards(view)
+        v = vatikanen_view(view)
+        seat, hand, table, opened = read_view_cards(v)
         if not opened:
-            return self._opening(view, seat, hand)
-        free = bool(view["options"].get("free_jokers", False))
+            return self._opening(v, seat, hand)
+        free = bool(v["options"].get("free_jokers", False))
         full = solver.best_play(table, hand, rules=VATIKANEN, objective="cards", free_jokers=free)
         if full is None:
-            return no_play(view)
+            return no_play(v)
         if full.count == len(hand):
             return _as_play(seat, full)  # V13: out
         naturals = [c for c in hand if not c.is_joker]
@@ -143,13 +145,13 @@ class StrongBot:
                 else None
             )
             if kept is None:
-                if view["stock_size"] > 0:
+                if v["stock_size"] > 0:
                     return Draw(seat)
             else:
                 play = kept
-        return self._endgame(view, seat, hand, table, play, free)
+        return self._endgame(v, seat, hand, table, play, free)
 
-    def _opening(self, view: Mapping[str, Any], seat: int, hand: list[Card]) -> Action:
+    def _opening(self, view: VatikanenView, seat: int, hand: list[Card]) -> Action:
         """V7: the longest run from the hand, jokers kept unless the stock is empty."""
         naturals = [c for c in hand if not c.is_joker]
         found = solver.best_opening(naturals, rules=VATIKANEN, objective="cards")
@@ -161,7 +163,7 @@ class StrongBot:
 
     # ------------------------------------------------------------ endgame
 
-    def _threats(self, view: Mapping[str, Any], seat: int, cards: int) -> list[int]:
+    def _threats(self, view: VatikanenView, seat: int, cards: int) -> list[int]:
         """Opponents with ``cards`` or fewer, in the order they play after ``seat``."""
         sizes = view["hand_sizes"]
         n = len(sizes)
@@ -170,7 +172,7 @@ class StrongBot:
 
     def _endgame(
         self,
-        view: Mapping[str, Any],
+        view: VatikanenView,
         seat: int,
         hand: list[Card],
         table: Table,
@@ -222,13 +224,13 @@ class StrongBot:
         return solver.can_arrange_play(table, hand, rules=VATIKANEN, free_jokers=free)
 
 
-def _sample(view: Mapping[str, Any], unseen: Sequence[Card], rng: random.Random) -> Deal:
+def _sample(view: VatikanenView, unseen: Sequence[Card], rng: random.Random) -> Deal:
     """:func:`~rummykit.bots.sampling.sample_vatikanen` with the unseen cards counted once
     (``unseen``: :func:`~rummykit.bots.sampling.vatikanen_unseen` of the view): the same
     deal for the same state of ``rng``."""
     cards = list(unseen)
     rng.shuffle(cards)
-    seat = view["seat"]
+    seat, own = seat_and_hand(view)
     sizes = view["hand_sizes"]
     if sum(s for i, s in enumerate(sizes) if i != seat) + view["stock_size"] != len(cards):
         raise ValueError("the view's hand and stock sizes do not add up to the unseen cards")
@@ -236,7 +238,7 @@ def _sample(view: Mapping[str, Any], unseen: Sequence[Card], rng: random.Random)
     at = 0
     for i, size in enumerate(sizes):
         if i == seat:
-            hands.append([Card.parse(t).plain() for t in view["hand"]])
+            hands.append([Card.parse(t).plain() for t in own])
         else:
             hands.append(cards[at : at + size])
             at += size

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from rummykit import games
-from rummykit.cli.words import speaker
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, translate
 from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, replay
@@ -27,9 +27,7 @@ from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, 
 __all__ = ["add_parser", "describe_end", "run"]
 
 
-def add_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
-) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(
@@ -137,7 +135,7 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
 def _sessions(record: GameRecord) -> bool:
     """True when the record's deals are the games of a session (Vatikanen, V16)."""
     try:
-        return games.get(record.game).sessions
+        return games.get(record.game).parts_are_games
     except ValueError:
         return False
 
@@ -172,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         return _show(record, args.seat, lang)
     claimed = (record.result or {}).get("scores")
     note = None
-    if result.ok and claimed is not None and list(claimed) != list(result.scores):
+    if result.ok and isinstance(claimed, list) and claimed != list(result.scores):
         note = Message(
             N_("the record claims scores {claimed}, the replay gives {scores}"),
             claimed=claimed,

@@ -22,10 +22,10 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.cli.words import speaker
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import MessageError, describe_error, message_of
 from rummykit.i18n import DEFAULT, N_, Plural, translate
 from rummykit.melds import Meld, MeldError, MeldRules, read_meld, rules_named
@@ -75,7 +75,7 @@ batch questions (--batch FILE, or --batch - for standard input):
 )
 
 
-def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(
@@ -210,7 +210,7 @@ def _solve(q: Question) -> Play | None:
     )
 
 
-def _objective(name: str) -> Any:
+def _objective(name: str) -> Literal["cards", "points"]:
     return "points" if name == "points" else "cards"
 
 
@@ -222,7 +222,7 @@ def _new_table(q: Question, play: Play | None) -> list[Meld]:
     return list(play.table)
 
 
-def _as_json(q: Question, play: Play | None, ms: float) -> dict[str, Any]:
+def _as_json(q: Question, play: Play | None, ms: float) -> dict[str, object]:
     return {
         "playable": play is not None,
         "play": [str(c) for c in play.cards] if play else [],
@@ -367,7 +367,7 @@ def _batch_lines(path: str) -> list[tuple[int, str]]:
 _BATCH_KEYS = ("table", "hand", "rules", "objective", "free_jokers", "opening")
 
 
-def _batch_question(line: str, defaults: dict[str, Any] | None = None) -> Question:
+def _batch_question(line: str, defaults: dict[str, object] | None = None) -> Question:
     """One batch line as a question; InputError saying what is wrong with it.
 
     ``defaults`` (the command line's ``--rules``, ``--objective``,

@@ -25,7 +25,7 @@ import os
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rummykit.bots.base import Setting, register
 from rummykit.errors import MessageError
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from rummykit.envs.common import Encoder
-    from rummykit.game import Action
+    from rummykit.game import AnyAction
 
     Array = npt.NDArray[np.float32]
 
@@ -101,7 +101,7 @@ class Policy:
         """Write the policy as a compressed ``.npz`` file (float32 weights)."""
         import numpy as np
 
-        arrays: dict[str, Any] = {
+        arrays: dict[str, npt.NDArray[np.float32] | npt.NDArray[np.str_]] = {
             "format": np.array(FORMAT),
             "game": np.array(self.game),
             "actions": np.array(self.encoder.actions),
@@ -109,7 +109,7 @@ class Policy:
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         with open(path, "wb") as f:
-            np.savez_compressed(f, **arrays)
+            np.savez_compressed(f, allow_pickle=False, **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Policy:
@@ -186,7 +186,7 @@ class PolicyBot:
             )
         self.rng = random.Random(seed) if sample else None
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> AnyAction:
         """The policy's action for the seat's view."""
         encoder = self.policy.encoder
         actions = encoder.propose(view)

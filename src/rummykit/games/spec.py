@@ -13,7 +13,7 @@ from rummykit.i18n import N_
 
 if TYPE_CHECKING:
     from rummykit.bots.base import Bot
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
     from rummykit.record import GameRecord
 
 __all__ = ["GameSpec", "HouseRule", "OptionValue", "check_house_rules"]
@@ -89,9 +89,7 @@ class GameSpec:
     """A game as the registry describes it (see :mod:`rummykit.games`).
 
     ``higher_is_better`` orders the scores of :class:`~rummykit.game.Result`;
-    ``score_name`` and ``score_note`` say what a score is, for people;
-    ``sessions`` says whether a finished game goes on with ``next_game()`` in
-    the same unit (a Vatikanen session, V16) rather than a new game.
+    ``score_name`` and ``score_note`` say what a score is, for people.
     ``turn_rule`` is the rule id of a turn (what an action that is not one of
     the game's breaks, in a record). ``terminal`` names the terminal UI's
     adapter class (``module:Class``). ``record_only`` are action fields only a
@@ -99,7 +97,11 @@ class GameSpec:
     player's action drops them. ``view_type`` is the TypedDict of the game's
     view (``docs/schemas/`` holds its JSON Schema). ``arranger``, where the
     game has one, fits cards a player names into the table exactly (Vatikanen:
-    the solver) and returns the play to send, or raises RuleError.
+    the solver) and returns the play to send, or raises RuleError. ``encoding``
+    names the learning environments' encoding (``module:NAME``), where there is one.
+    ``parts_are_games`` says what a part of the unit (a deal of its record) is to a
+    player, for the words a host uses: a game of its own (a Vatikanen session's
+    games, V16) or a deal of one game (Kontrakt's seven deals, K4).
     """
 
     name: str
@@ -112,17 +114,18 @@ class GameSpec:
     higher_is_better: bool
     score_name: str
     score_note: str
-    sessions: bool
     house_rules: tuple[HouseRule, ...]
     bot_modules: tuple[str, ...]
     default_bot: str
     terminal: str
+    encoding: str
+    parts_are_games: bool
     record_only: tuple[str, ...]
     view_type: object
-    arranger: Callable[[Game, int, list[Card]], Action] | None
+    arranger: Callable[[Game, int, list[Card]], AnyAction] | None
     starter: Starter
     rebuilder: Callable[[GameRecord, int | None], Game]
-    reader: Callable[[Mapping[str, object]], Action]
+    reader: Callable[[Mapping[str, object]], AnyAction]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
 
     # ------------------------------------------------------------ checks
@@ -162,7 +165,8 @@ class GameSpec:
         decks: Sequence[Sequence[Card]] | None = None,
         options: Mapping[str, object] | None = None,
     ) -> Game:
-        """A new game for ``players`` (a count, or the names), shuffled from ``seed``.
+        """A new unit for ``players`` (a count, or the names), shuffled from ``seed``: a
+        Vatikanen session, a Kontrakt game (:class:`rummykit.game.Game`).
 
         ``decks`` (top card first, one per deal) plays given decks instead;
         after them, later deals are shuffled from ``seed`` (or, with no seed,
@@ -188,7 +192,7 @@ class GameSpec:
             raise ValueError(f"a {record.game} record is not a {self.title} game")
         return self.rebuilder(record, seed)
 
-    def action_from_json(self, data: object, *, seat: int | None = None) -> Action:
+    def action_from_json(self, data: object, *, seat: int | None = None) -> AnyAction:
         """The game's action from its RECORD.md JSON object; ActionError if it is none.
 
         ``seat``: the sender's seat, for a player's action (PROTOCOL.md): the

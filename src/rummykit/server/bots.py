@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from rummykit import games
 from rummykit.cards import parse_cards
 from rummykit.errors import ActionError, RuleError
-from rummykit.game import Action, Game
+from rummykit.game import AnyAction, Game
 from rummykit.melds import KONTRAKT, MeldError, read_meld
 
 __all__ = ["assist", "bot_seed", "check", "make_pool", "think"]
@@ -46,7 +46,7 @@ def assist(
     """
     spec = games.get(game.name)
     if kind == "hint":
-        return {"actions": [dict(a.to_json()) for a in game.legal_actions()]}
+        return {"actions": [dict(a.to_json()) for a in game.suggested_actions()]}
     if spec.arranger is None:
         return {"rule": None, "message": f"{spec.title} has no arranging: lay your melds yourself"}
     try:
@@ -56,7 +56,7 @@ def assist(
     return {"action": dict(play.to_json())}
 
 
-def check(game: Game, action: Action, lang: str = "en") -> dict[str, object]:
+def check(game: Game, action: AnyAction, lang: str = "en") -> dict[str, object]:
     """The engine's verdict on ``action`` for a player's draft: it changes nothing.
     Messages are in ``lang`` (``sv``, ``en``).
 

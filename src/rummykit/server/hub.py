@@ -728,7 +728,7 @@ class Hub:
                     log.warning(
                         "table %s: the %s bot chose no legal action: %s", table.id, level, exc
                     )
-                    action = game.legal_actions()[0]
+                    action = game.suggested_actions()[0]
                 await self._commit(room, "action", {"action": action.to_json(), "by": by})
         except ProtocolError:
             pass  # another process moved first: its state came with the catch-up

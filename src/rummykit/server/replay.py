@@ -54,7 +54,7 @@ def frames(
         except IllegalAction as exc:
             illegal = _illegal(exc.deal, exc.action, exc.rule, exc.message)
             break
-        if spec.sessions or not ends:
+        if not ends or ends[-1].can_next_part():  # a part started by next_part: its own log
             ends.append(game)
         positions.append((k, 0, len(ends) - 1, game))
         for j, raw in enumerate(deal.actions):

@@ -17,7 +17,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal
 
 from rummykit import games
 from rummykit.game import Game
@@ -27,7 +27,6 @@ from rummykit.record import GameRecord
 __all__ = [
     "BOT_NAMES",
     "SeatSpec",
-    "SessionGame",
     "Table",
     "TableSettings",
     "hash_token",
@@ -38,15 +37,6 @@ BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
 """The names bots sit under, by seat."""
 
 Status = Literal["waiting", "playing", "over"]
-
-
-@runtime_checkable
-class SessionGame(Protocol):
-    """A game whose next one is dealt in the same unit (a Vatikanen session, V16)."""
-
-    def next_game(self) -> object:
-        """Deal the next game (the current one is over)."""
-        ...
 
 
 def new_token() -> str:
@@ -225,10 +215,12 @@ class Table:
         self.games_played = 1
 
     def _next(self) -> None:
+        """The next game at the table: the unit's next part where it goes on (a Vatikanen
+        session's next game, V16, balances kept), else a new unit (a new Kontrakt game)."""
         game = self.game
         assert game is not None
-        if isinstance(game, SessionGame) and self.spec.sessions:
-            game.next_game()  # V16: the session goes on, balances kept
+        if game.can_next_part():
+            game.next_part()
         else:
             self.finished.append(game.to_record())
             seed = _derived(self.settings.seed, self.games_played)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -30,10 +30,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
-from rummykit import games
 from rummykit.bots import Bot
+from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, Plural, catalog, translate
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
@@ -232,7 +233,7 @@ class PlayApp(App[None]):
         Binding("ctrl+q", "ask_quit", N_("quit"), priority=True),
     ]
 
-    def __init__(self, controller: Controller, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, controller: Controller[Game], *, bot_delay: float = 0.6) -> None:
         super().__init__()
         translate_bindings(self, controller.lang)
         self.controller = controller
@@ -241,7 +242,7 @@ class PlayApp(App[None]):
         self.last_reply: Reply | None = None
         self._shown_at: object = None
         self.saved_path: str | None = None
-        self._bot_timer: Any = None
+        self._bot_timer: Timer | None = None
         self._thinking = False
         self._mounted = False
 
@@ -267,7 +268,7 @@ class PlayApp(App[None]):
         )
         yield Footer()
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's command palette commands, in the person's language."""
         return translate_commands(super().get_system_commands(screen), self.controller.lang)
 
@@ -477,10 +478,10 @@ class PlayApp(App[None]):
 
     @property
     def finished(self) -> bool:
-        """True when the record holds a whole game that cannot go on (a Kontrakt game
-        after its seventh deal); a Vatikanen session can always go on."""
-        adapter = self.controller.adapter
-        return adapter.game_over() and not games.get(adapter.game).sessions
+        """True when the record holds a whole unit that cannot go on (a Kontrakt game
+        after its seventh deal); a Vatikanen session can always go on (V16)."""
+        engine = self.controller.adapter.engine
+        return engine.over and not engine.can_next_part()
 
     def action_help_quit(self) -> None:
         """Ctrl+C (when no selected text is copied): ask to quit, as Ctrl+Q does."""

@@ -2,7 +2,7 @@
 
 The game (:class:`rummykit.games.kontrakt.KontraktGame`) is the authority: this
 module turns typed text into its actions, asks it for hints
-(:func:`rummykit.games.kontrakt.hint_for`, :func:`~rummykit.games.kontrakt.legal_actions_for`
+(:func:`rummykit.games.kontrakt.hint_for`, :func:`~rummykit.games.kontrakt.candidate_actions_for`
 checked by the engine) and draws its view. Lay-downs, lay-offs and joker swaps
 are staged until confirmed; a discard confirms them and ends the turn.
 Between deals the game waits for the person, with the deal's summary shown.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -21,13 +21,24 @@ from rich.text import Text
 
 from rummykit.bots import Bot, make_bot
 from rummykit.cards import Card, Meaning
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
+from rummykit.games.kontrakt.view import (
+    DealEndEntry,
+    KontraktLogEntry,
+    KontraktView,
+    LaidJSON,
+    TableMeldJSON,
+    is_action_entry,
+    is_deal_end,
+    is_deal_start,
+    kontrakt_view,
+)
 from rummykit.i18n import N_, Message, Plural
 from rummykit.record import GameRecord
 from rummykit.tui.commands import UiCommand, format_kontrakt, parse_kontrakt
-from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
+from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
 from rummykit.tui.render import (
     append_turn,
     card_label,
@@ -124,7 +135,7 @@ _ACTIONS = (
 )
 
 
-class KontraktAdapter(GameAdapter):
+class KontraktAdapter(GameAdapter[k.KontraktGame]):
     """A Kontraktsrummy game (seven deals) for seat 0 against bots; new games on request."""
 
     game = "kontrakt"
@@ -202,29 +213,29 @@ class KontraktAdapter(GameAdapter):
         """The game now being played."""
         return self.game_obj
 
-    def parse(self, text: str) -> Action | UiCommand:
+    def parse(self, text: str) -> AnyAction | UiCommand:
         """See :func:`rummykit.tui.commands.parse_kontrakt`."""
         return parse_kontrakt(text, self.seat, self.lang)
 
-    def format(self, action: Action, *, shown: bool = False) -> str:
+    def format(self, action: AnyAction, *, shown: bool = False) -> str:
         """See :func:`rummykit.tui.commands.format_kontrakt`."""
         assert isinstance(action, _ACTIONS)
         return format_kontrakt(action, self.lang, shown=shown)
 
-    def staging(self, action: Action) -> Staging:
+    def staging(self, action: AnyAction) -> Staging:
         """Laying is staged; a discard confirms it; the rest is taken at once."""
         if isinstance(action, _STAGED):
             return "stage"
         return "commit" if isinstance(action, k.Discard) else "now"
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> AnyEvent:
         """Apply to the game; a deal that ends (not the last) pauses play for its summary."""
         event = self.game_obj.apply(action)
         if isinstance(event, k.DealEnded) and not self.game_obj.over:
             self.between_deals = True
         return event
 
-    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The hand cards the staged actions lay on the table."""
         out: Counter[str] = Counter()
         for a in staged:
@@ -239,10 +250,6 @@ class KontraktAdapter(GameAdapter):
     def paused(self) -> bool:
         """Play waits between deals and after the seventh."""
         return self.between_deals or self.game_obj.over
-
-    def game_over(self) -> bool:
-        """True after the seventh deal (K4)."""
-        return self.game_obj.over
 
     def resume(self) -> str:
         """The next deal, or a new game after the seventh."""
@@ -274,11 +281,10 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ help
 
-    def hint(self, engine: Game) -> Reply:
+    def hint(self, engine: k.KontraktGame) -> Reply:
         """Every useful action now: the contract melds the hand can make (jokers placed so
         that the hand's cards build on them), or once down the lay-offs and swaps; then the
         card to discard. The first is put in the input line."""
-        assert isinstance(engine, k.KontraktGame)
         game = engine
         if game.over or self.between_deals:
             return Reply(self._("play is paused: press Enter to go on"), "info")
@@ -293,7 +299,7 @@ class KontraktAdapter(GameAdapter):
         if help_["complete"]:
             acts = [
                 a
-                for a in k.legal_actions_for(view)
+                for a in k.candidate_actions_for(view)
                 if isinstance(a, (k.LayOff, k.SwapJoker, k.LayDown)) and game.can(a)
             ]
             text = (
@@ -337,7 +343,7 @@ class KontraktAdapter(GameAdapter):
                 prefill = prefill or self.format(discard)
         return Reply(self._("hint: {hint}", hint=text), "info", prefill=prefill)
 
-    def _pickup_hint(self, view: Mapping[str, Any]) -> Reply:
+    def _pickup_hint(self, view: KontraktView) -> Reply:
         """Before drawing (or at the upcard offer): whether the discard pile's top card (the
         upcard) is worth taking, as the basic bot judges it (K7, K8), and why. Its command
         is put in the input line."""
@@ -376,7 +382,7 @@ class KontraktAdapter(GameAdapter):
         text = self._(said, card=card, reason=reason)
         return Reply(self._("hint: {hint}", hint=text), "info", prefill=self.format(choice))
 
-    def _gain(self, view: Mapping[str, Any], card: Card) -> str:
+    def _gain(self, view: KontraktView, card: Card) -> str:
         """Why ``card`` is worth taking: a joker, it fits the table (contract down), it
         completes the contract, lays more of it, or builds on the hand's cards."""
         if card.is_joker:
@@ -384,14 +390,14 @@ class KontraktAdapter(GameAdapter):
         if view["laid"][self.seat]["complete"]:
             return self._("it fits a meld on the table")
         before = k.hint_for(view)
-        after = k.hint_for({**view, "hand": [*view["hand"], str(card)]})
+        after = k.hint_for({**view, "hand": [*(view["hand"] or []), str(card)]})
         if after["whole"] and not before["whole"]:
             return self._("with it your hand makes the whole contract")
         if len(after["parts"]) > len(before["parts"]):
             return self._("with it your hand makes more of the contract")
         return self._("it builds on your cards")
 
-    def _no_gain(self, view: Mapping[str, Any], card: str) -> str:
+    def _no_gain(self, view: KontraktView, card: str) -> str:
         """Why the discard pile's top card ``card`` is not worth taking."""
         if view["laid"][self.seat]["complete"]:
             return self._("{card} fits no meld on the table", card=card)
@@ -424,11 +430,12 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
+    def prompt(self, view: Mapping[str, object], staged: Sequence[AnyAction]) -> str:
         """What to do now."""
-        names = view["players"]
-        if view["over"]:
-            best = view["winners"]
+        v = kontrakt_view(view)
+        names = v["players"]
+        if v["over"]:
+            best = v["winners"]
             who = join_names(
                 [self._("you") if w == self.seat else names[w] for w in best], self.lang
             )
@@ -436,22 +443,24 @@ class KontraktAdapter(GameAdapter):
                 "Game over after seven deals: {names} won with {total}."
                 " Press Enter (next) for a new game, or quit.",
                 names=who,
-                total=view["totals"][best[0]],
+                total=v["totals"][best[0]],
             )
         if self.between_deals:
-            last = view["scores"][-1]
+            last = v["scores"][-1]
             return self._(
                 "Deal {deal} is over: you score {score} (total {total})."
                 " Press Enter for deal {next} ({contract}).",
-                deal=len(view["scores"]),
+                deal=len(v["scores"]),
                 score=last[self.seat],
-                total=view["totals"][self.seat],
-                next=view["deal"] + 1,
-                contract=CONTRACTS[view["deal"]].describe(),
+                total=v["totals"][self.seat],
+                next=v["deal"] + 1,
+                contract=CONTRACTS[v["deal"]].describe(),
             )
-        turn = view["turn"]
-        phase = view["phase"]
-        top = view["discard_pile"][-1] if view["discard_pile"] else None
+        turn = v["turn"]
+        if turn is None:
+            return ""
+        phase = v["phase"]
+        top = v["discard_pile"][-1] if v["discard_pile"] else None
         top_text = card_label(Card.parse(top)) if top else ""
         if turn != self.seat:
             if phase == "upcard_offer":
@@ -460,14 +469,14 @@ class KontraktAdapter(GameAdapter):
                 )
             return self._("{name} is playing…", name=names[turn])
         if phase == "upcard_offer":
-            if view["forhand"] == self.seat:
+            if v["forhand"] == self.seat:
                 return self._("The first upcard is {card}: take it, or decline.", card=top_text)
             return self._(
                 "The upcard {card} is offered to you: buy it (plus the stock's top) or pass.",
                 card=top_text,
             )
         if phase == "draw":
-            if view["stock_only"] or not top:
+            if v["stock_only"] or not top:
                 return self._("Your turn: draw from the stock.")
             return self._(
                 "Your turn: draw (from the stock) or draw discard (take {card}).", card=top_text
@@ -477,12 +486,12 @@ class KontraktAdapter(GameAdapter):
             if staged
             else ""
         )
-        if view["laid"][self.seat]["complete"]:
+        if v["laid"][self.seat]["complete"]:
             return staged_note + self._(
                 "Lay off (layoff Th on 3), swap jokers, meld more, then discard."
             )
-        contract = CONTRACTS[view["deal"]].describe()
-        help_ = k.hint_for(view)
+        contract = CONTRACTS[v["deal"]].describe()
+        help_ = k.hint_for(v)
         if not staged and not help_["whole"] and not help_["parts"]:
             return self._(
                 "Nothing of your contract ({contract}) to lay down yet: discard (discard Qs).",
@@ -492,14 +501,15 @@ class KontraktAdapter(GameAdapter):
             "Lay down your contract ({contract}): meld … (hint), then discard.", contract=contract
         )
 
-    def status(self, view: Mapping[str, Any], width: int | None = None) -> Text:
+    def status(self, view: Mapping[str, object], width: int | None = None) -> Text:
         """Deal, contract, stock and whose turn; between deals, the deal that ended.
 
         In ``width`` cells: the game's title goes first, then the words around the
         deal and the contract, then the stock (the table panel shows it too).
         """
-        end = self._ended(view)
-        deal = (end or view)["deal"]
+        v = kontrakt_view(view)
+        end = self._ended(v)
+        deal = end["deal"] if end is not None else v["deal"]
         title = Text(self.title)
         long_deal = Text(self._("deal {deal} of 7", deal=deal + 1))
         short_deal = Text(self._("deal {deal}/7", deal=deal + 1))
@@ -518,9 +528,9 @@ class KontraktAdapter(GameAdapter):
                 ],
                 width,
             )
-        stock = Text(self._("stock {stock}", stock=view["stock_size"]))
+        stock = Text(self._("stock {stock}", stock=v["stock_size"]))
         paused = self._("deal over") if self.between_deals else None
-        turn = append_turn(Text(), view, self.seat, paused, self.lang)
+        turn = append_turn(Text(), v, self.seat, paused, self.lang)
         return fit(
             [
                 status_line(title, long_deal, labelled, stock, turn),
@@ -531,8 +541,9 @@ class KontraktAdapter(GameAdapter):
             width,
         )
 
-    def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
+    def players_panel(self, view: Mapping[str, object]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
+        v = kontrakt_view(view)
         table = players_table(
             self._("▶ to act · D dealer · g groups, r runs"),
             (self._("cards"), "right"),
@@ -540,10 +551,10 @@ class KontraktAdapter(GameAdapter):
             (self._("total"), "right"),
             lang=self.lang,
         )
-        end = self._ended(view)
-        real = view.get("staged_from") or view  # staged melds are not laid yet
-        for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang, self.game)
+        end = self._ended(v)
+        real = kontrakt_view(confirmed(v))  # staged melds are not laid yet
+        for seat in range(len(v["players"])):
+            mark, who = seat_cells(v, seat, self.seat, self.bots[seat], self.lang, self.game)
             if end is not None:  # the deal that ended, until the person goes on
                 cards = str(len(end["hands"][seat]))
                 progress = (
@@ -553,40 +564,43 @@ class KontraktAdapter(GameAdapter):
                 continue
             laid = real["laid"][seat]
             progress = (
-                self._("[green]✓ down[/green]") if laid["complete"] else self._progress(laid, view)
+                self._("[green]✓ down[/green]") if laid["complete"] else self._progress(laid, v)
             )
             cards = str(real["hand_sizes"][seat])
-            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
-                cards = f"{cards}→{view['hand_sizes'][seat]}"
-                if view["laid"][seat] != laid:
+            if real["hand_sizes"][seat] != v["hand_sizes"][seat]:
+                cards = f"{cards}→{v['hand_sizes'][seat]}"
+                if v["laid"][seat] != laid:
                     progress = self._("[yellow]staged[/yellow]")
-            table.add_row(mark, who, cards, progress, str(view["totals"][seat]))
+            table.add_row(mark, who, cards, progress, str(v["totals"][seat]))
         return table
 
-    def _ended(self, view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def _ended(self, view: Mapping[str, object]) -> DealEndEntry | None:
         """The log's entry of the deal that ended, while play waits before the next."""
+        v = kontrakt_view(view)
         if not self.between_deals:
             return None
-        ended = [e for e in view.get("log") or [] if e["type"] == "deal_end"]
+        ended = [e for e in v.get("log") or [] if is_deal_end(e)]
         return ended[-1] if ended else None
 
-    def ended_hand(self, view: Mapping[str, Any]) -> list[str] | None:
+    def ended_hand(self, view: Mapping[str, object]) -> list[str] | None:
         """Between deals: the person's hand as the deal ended it."""
-        end = self._ended(view)
+        v = kontrakt_view(view)
+        end = self._ended(v)
         return None if end is None else list(end["hands"][self.seat])
 
-    def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: Mapping[str, object], new: Counter[str]) -> RenderableType:
         """The upcard offer, discard pile, and each player's melds, numbered.
 
         Between deals and after the last: the deal's end instead (each hand
         left and its penalty), from the log's ``deal_end`` entry.
         """
-        if (self.between_deals or view["over"]) and view.get("log"):
-            ended = [e for e in view["log"] if e["type"] == "deal_end"]
+        v = kontrakt_view(view)
+        if (self.between_deals or v["over"]) and v.get("log"):
+            ended = [e for e in v["log"] if is_deal_end(e)]
             if ended:
-                return self._deal_summary(ended[-1], view)
+                return self._deal_summary(ended[-1], v)
         lines: list[RenderableType] = []
-        pile = view["discard_pile"]
+        pile = v["discard_pile"]
         head = Text(self._("Discard pile: "))
         if pile:
             head.append_text(card_text(pile[-1]))
@@ -594,27 +608,27 @@ class KontraktAdapter(GameAdapter):
             head.append(f"  ({count})", style="dim")
         else:
             head.append(self._("empty"), style="dim")
-        head.append(self._("   Stock: {stock}", stock=view["stock_size"]))
-        if view["phase"] == "upcard_offer" and view["offer_to"] is not None:
-            if view["offer_to"] == self.seat:
+        head.append(self._("   Stock: {stock}", stock=v["stock_size"]))
+        if v["phase"] == "upcard_offer" and v["offer_to"] is not None:
+            if v["offer_to"] == self.seat:
                 offered = self._("   The upcard is offered to you")
             else:
-                asked = view["players"][view["offer_to"]]
+                asked = v["players"][v["offer_to"]]
                 offered = self._("   The upcard is offered to {name}", name=asked)
             head.append(offered, style="bold yellow")
-        if view["picked_up"]:
+        if v["picked_up"]:
             head.append(self._("   (just taken: "), style="dim")
-            head.append_text(card_text(view["picked_up"]))
+            head.append_text(card_text(v["picked_up"]))
             head.append(")", style="dim")
         lines.append(head)
-        melds = view["table"]
+        melds = v["table"]
         if not melds:
             lines.append(Text(self._("No melds on the table yet."), style="dim"))
-        lines += self._meld_rows(melds, view["players"], Counter(new))
+        lines += self._meld_rows(melds, v["players"], Counter(new))
         return Group(*lines)
 
     def _meld_rows(
-        self, melds: list[Mapping[str, Any]], players: list[str], pending: Counter[str]
+        self, melds: Sequence[TableMeldJSON], players: list[str], pending: Counter[str]
     ) -> list[RenderableType]:
         """Each player's melds on one line, numbered (``pending``: cards staged to lay)."""
         rows: list[RenderableType] = []
@@ -632,8 +646,9 @@ class KontraktAdapter(GameAdapter):
             rows.append(row)
         return rows
 
-    def _deal_summary(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> RenderableType:
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+    def _deal_summary(self, end: DealEndEntry, view: Mapping[str, object]) -> RenderableType:
+        v = kontrakt_view(view)
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         if end["out"] is not None:
             said = self._(
                 "Deal {deal} of 7 is over: {name} went out.",
@@ -664,65 +679,70 @@ class KontraktAdapter(GameAdapter):
         if melds:
             final = [
                 Text(self._("The table at the end:"), style="bold"),
-                *self._meld_rows(melds, view["players"], Counter()),
+                *self._meld_rows(melds, v["players"], Counter()),
                 Text(""),
             ]
         return Group(title, Text(""), table, Text(""), *final, foot)
 
-    def scores_panel(self, view: Mapping[str, Any]) -> RenderableType:
+    def scores_panel(self, view: Mapping[str, object]) -> RenderableType:
         """The score sheet: each deal's penalties and the totals (K13, K14)."""
+        v = kontrakt_view(view)
         table = Table(title=self._("Score sheet"), expand=False)
         table.add_column(self._("deal"))
         table.add_column(self._("contract"))
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         for name in names:
             table.add_column(Text(name), justify="right")
-        scores = view["scores"]
+        scores = v["scores"]
         for d in range(7):
             row = [str(d + 1), CONTRACTS[d].describe().translated(self.lang)]
             row += [str(p) for p in scores[d]] if d < len(scores) else ["" for _ in names]
             table.add_row(*row)
-        table.add_row("", self._("total"), *[str(t) for t in view["totals"]], style="bold")
+        table.add_row("", self._("total"), *[str(t) for t in v["totals"]], style="bold")
         return table
 
     def describe(
-        self, entry: Mapping[str, Any], index: int, view: Mapping[str, Any]
+        self, entry: Mapping[str, object], index: int, view: Mapping[str, object]
     ) -> Text | None:
         """One logged action or deal event in words."""
-        kind = entry["type"]
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
-        if kind == "deal_start":
+        v = kontrakt_view(view)
+        logged = cast(KontraktLogEntry, entry)  # an entry of the view's log
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
+        if is_deal_start(logged):
             out = Text(
                 self._(
                     "Deal {deal} of 7 — contract: {contract}; upcard ",
-                    deal=entry["deal"] + 1,
-                    contract=CONTRACTS[entry["deal"]].describe(),
+                    deal=logged["deal"] + 1,
+                    contract=CONTRACTS[logged["deal"]].describe(),
                 )
             )
-            out.append_text(card_text(entry["upcard"]))
+            out.append_text(card_text(logged["upcard"]))
             out.stylize("bold cyan")
             return out
-        if kind == "deal_end":
+        if is_deal_end(logged):
             out = Text()
-            if entry["out"] is not None:
+            if logged["out"] is not None:
                 said = self._(
                     "Deal {deal} over: {name} went out. Penalties: ",
-                    deal=entry["deal"] + 1,
-                    name=names[entry["out"]],
+                    deal=logged["deal"] + 1,
+                    name=names[logged["out"]],
                 )
             else:
                 said = self._(
-                    "Deal {deal} over: nobody went out. Penalties: ", deal=entry["deal"] + 1
+                    "Deal {deal} over: nobody went out. Penalties: ", deal=logged["deal"] + 1
                 )
             out.append(said, "bold yellow")
-            out.append(_by_name(names, entry["penalties"]))
+            out.append(_by_name(names, logged["penalties"]))
             out.append(self._(". Totals: "))
-            out.append(_by_name(names, entry["totals"]))
+            out.append(_by_name(names, logged["totals"]))
             return out
+        if not is_action_entry(logged):  # pragma: no cover - the log holds nothing else
+            return None
+        kind = logged["type"]
         out = Text()
-        name = names[entry["seat"]]
-        shown = cards_text(entry.get("shown") or [])
-        drawn = cards_text(entry.get("drawn") or [])
+        name = names[logged["seat"]]
+        shown = cards_text(logged.get("shown") or [])
+        drawn = cards_text(logged.get("drawn") or [])
         if kind == "take_upcard":
             self.sentence(out, N_("{name} took the upcard {cards}"), name, shown)
         elif kind == "decline_upcard":
@@ -731,59 +751,60 @@ class KontraktAdapter(GameAdapter):
             self.sentence(
                 out, N_("{name} bought the upcard {cards} and the stock's top card"), name, shown
             )
-            if entry.get("drawn"):
+            if logged.get("drawn"):
                 out.append(" (")
                 out.append_text(drawn)
                 out.append(")")
         elif kind == "pass_upcard":
             self.sentence(out, N_("{name} passed on the upcard"), name)
         elif kind == "draw":
-            if entry.get("from") == "discard":
+            if logged.get("from") == "discard":
                 self.sentence(out, N_("{name} took {cards} from the discard pile"), name, shown)
-            elif entry.get("drawn"):
+            elif logged.get("drawn"):
                 self.sentence(out, N_("{name} drew from the stock: {cards}"), name, drawn)
             else:
                 self.sentence(out, N_("{name} drew from the stock"), name)
-            if entry.get("restocked"):
+            if logged.get("restocked"):
                 out.append(self._(" (the discard pile was shuffled into a new stock)"), style="dim")
         elif kind == "meld":
-            laid = Text(" | ").join(cards_text(m) for m in entry["melds"])
+            laid = Text(" | ").join(cards_text(m) for m in logged["melds"])
             self.sentence(out, N_("{name} laid down {cards}"), name, laid)
         elif kind == "layoff":
-            card = card_text(entry["card"])
+            card = card_text(logged["card"])
             self.sentence(
-                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=entry["meld"]
+                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=logged["meld"]
             )
         elif kind == "swap_joker":
-            card = card_text(entry["card"])
+            card = card_text(logged["card"])
             self.sentence(
                 out,
                 N_("{name} swapped {cards} for the joker on #{meld}"),
                 name,
                 card,
-                meld=entry["meld"],
+                meld=logged["meld"],
             )
         elif kind == "discard":
-            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(entry["card"]))
+            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(logged["card"]))
         else:  # pragma: no cover - an action the log does not know
             out.append(name, style="bold")
             out.append(f" {kind}")
-        if entry.get("went_out"):
+        if logged.get("went_out"):
             out.append(self._(" and went out!"), style="bold yellow")
         return out
 
-    def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
+    def same_round(self, real: Mapping[str, object], preview: Mapping[str, object]) -> bool:
         """The preview is shown unless the staged actions end the deal (K13)."""
         return bool(preview["deal"] == real["deal"] and not preview["over"])
 
-    def log_key(self, view: Mapping[str, Any]) -> object:
+    def log_key(self, view: Mapping[str, object]) -> object:
         """Each game has its own log."""
         return self._("game {number}", number=self.number)
 
-    def _progress(self, laid: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-        if view["contract"]["all_at_once"]:
+    def _progress(self, laid: LaidJSON, view: Mapping[str, object]) -> str:
+        v = kontrakt_view(view)
+        if v["contract"]["all_at_once"]:
             return self._("not yet")
-        contract = view["contract"]["choices"][0]
+        contract = v["contract"]["choices"][0]
         parts = []
         if contract["groups"]:
             parts.append(self._("{laid}/{of}g", laid=laid["groups"], of=contract["groups"]))

@@ -14,8 +14,8 @@ a joker is a magenta ★ (on the table with what it stands for: ★=8♥).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
 
 from rich.console import JustifyMethod
 from rich.table import Table
@@ -23,6 +23,10 @@ from rich.text import Text
 
 from rummykit.cards import Card, Suit, rank_text
 from rummykit.i18n import DEFAULT, translate
+
+if TYPE_CHECKING:
+    from rummykit.games.kontrakt.view import KontraktView
+    from rummykit.games.vatikanen.view import VatikanenView
 
 __all__ = [
     "RED",
@@ -143,7 +147,7 @@ def join_names(names: Sequence[str], lang: str = DEFAULT) -> str:
 
 def append_turn(
     out: Text,
-    view: Mapping[str, Any],
+    view: VatikanenView | KontraktView,
     me: int,
     paused: str | None = None,
     lang: str = DEFAULT,
@@ -156,7 +160,7 @@ def append_turn(
         out.append(paused, style="bold")
     elif view["turn"] == me:
         out.append(translate("your turn", lang), style="bold green")
-    else:
+    elif view["turn"] is not None:
         who = view["players"][view["turn"]]
         out.append(translate("to act: {name}", lang, name=who), style="bold")
     return out

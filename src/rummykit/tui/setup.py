@@ -13,6 +13,7 @@ from rummykit import games
 from rummykit.bots import Bot
 from rummykit.bots.base import needs_settings
 from rummykit.errors import MessageError
+from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import RecordError, load_record
 from rummykit.tui.controller import BOT_NAMES, Controller, GameAdapter
@@ -67,7 +68,7 @@ def make_controller(
     name: str | None = None,
     records: str | Path = "records",
     lang: str = DEFAULT,
-) -> Controller:
+) -> Controller[Game]:
     """A controller for ``name`` (default: "You" in ``lang``) at seat 0 against bots,
     speaking ``lang``; ValueError for a bad setup."""
     spec = games.get(game)
@@ -88,7 +89,7 @@ def make_controller(
 
 def resume_controller(
     path: str | Path, *, records: str | Path | None = None, lang: str = DEFAULT
-) -> Controller:
+) -> Controller[Game]:
     """A controller for the game a record holds, where it ends (``play --resume``).
 
     The record's ``terminal`` field (written by terminal play, docs/record.md)
@@ -128,7 +129,7 @@ def resume_controller(
     except IllegalAction as exc:
         raise RecordError(
             N_("the record cannot be resumed: game {deal}, action {action} breaks {rule}: {reason}")
-            if spec.sessions  # a session's record: its deals are games
+            if spec.parts_are_games  # a session's record: its deals are games
             else N_(
                 "the record cannot be resumed: deal {deal}, action {action} breaks {rule}: {reason}"
             ),

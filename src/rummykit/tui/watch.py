@@ -22,7 +22,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -154,7 +154,7 @@ class Watch:
         """The game at the current position."""
         return self.game(self.position)
 
-    def view(self) -> Mapping[str, Any]:
+    def view(self) -> Mapping[str, object]:
         """The view shown: the seat's, or a spectator's when every hand is shown."""
         game = self.current
         return game.spectator_view() if self.seat is None else game.view(self.seat)
@@ -178,7 +178,7 @@ class Watch:
     def says(self, key: str) -> str:
         """The message ``key`` of :data:`WORDS` for this record's game: a Vatikanen
         record's deals are the games of a session, so it says game, not deal."""
-        return WORDS[key][1 if self.spec.sessions else 0]
+        return WORDS[key][1 if self.spec.parts_are_games else 0]
 
     def where(self) -> str:
         """Where in the record the current position is, counted from 1 for people."""
@@ -268,7 +268,7 @@ class WatchApp(App[None]):
 
     def __init__(self, watch: Watch) -> None:
         super().__init__()
-        if watch.spec.sessions:  # a session's record: its deals are games
+        if watch.spec.parts_are_games:  # a session's record: its deals are games
             bindings = self._bindings.key_to_bindings
             for key, found in bindings.items():
                 bindings[key] = [
@@ -278,7 +278,7 @@ class WatchApp(App[None]):
         translate_bindings(self, watch.lang)
         self.watch_ = watch
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's command palette commands, in the watcher's language."""
         return translate_commands(super().get_system_commands(screen), self.watch_.lang)
 

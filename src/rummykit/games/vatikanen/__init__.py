@@ -78,9 +78,13 @@ def _start(
     )
 
 
-def _arrange(game: Game, seat: int, cards: list[Card]) -> Play:
-    assert isinstance(game, Session)
-    return game.arrange(seat, cards)
+def _arrange(unit: Game, seat: int, cards: list[Card]) -> Action:
+    """The play of ``cards`` with the whole table the engine makes for it (V9), through the
+    game interface alone: the play without a table is taken on a copy of the unit, and the
+    copy's log keeps the table the engine made. The same play as :meth:`Session.arrange`;
+    RuleError when the cards cannot go there (V4, V7, V9, V11). Nothing changes."""
+    entry = unit.copy().apply(Play(seat, tuple(cards)))
+    return action_from_json(entry.to_json(seat))
 
 
 SPEC = GameSpec(
@@ -94,7 +98,6 @@ SPEC = GameSpec(
     higher_is_better=True,
     score_name=N_("score"),
     score_note=N_("the game's zero-sum payment (V13, V15); higher is better"),
-    sessions=True,
     house_rules=HOUSE_RULES,
     bot_modules=(
         "rummykit.bots.vatikanen_basic",
@@ -103,6 +106,8 @@ SPEC = GameSpec(
     ),
     default_bot="greedy",
     terminal="rummykit.tui.vatikanen_play:VatikanenAdapter",
+    encoding="rummykit.envs.vatikanen_encoding:ENCODER",
+    parts_are_games=True,
     record_only=(),
     view_type=VatikanenView,
     arranger=_arrange,

@@ -70,7 +70,7 @@ def from_record(record: GameRecord, seed: int | None = None) -> Session:
                         " but the record starts another deal"
                     ),
                 )
-            session.next_game(deal.deck, dealer=deal.dealer)
+            session.next_part(deal.deck, dealer=deal.dealer)
         for a, raw in enumerate(deal.actions):
             try:
                 session.apply(action_from_json(raw))
