@@ -99,7 +99,9 @@ class GameSpec:
     player's action drops them. ``view_type`` is the TypedDict of the game's
     view (``docs/schemas/`` holds its JSON Schema). ``arranger``, where the
     game has one, fits cards a player names into the table exactly (Vatikanen:
-    the solver) and returns the play to send, or raises RuleError.
+    the solver) and returns the play to send, or raises RuleError. ``reviewer``
+    names the function that reviews one deal of a record (``module:function``,
+    see :mod:`rummykit.review`).
     """
 
     name: str
@@ -124,6 +126,7 @@ class GameSpec:
     rebuilder: Callable[[GameRecord, int | None], Game]
     reader: Callable[[Mapping[str, object]], Action]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
+    reviewer: str = ""
 
     # ------------------------------------------------------------ checks
 
@@ -224,6 +227,16 @@ class GameSpec:
         from rummykit.bots.base import make_bot
 
         return make_bot(self.name, level, seed, **settings)
+
+    def deal_reviewer(self) -> object:
+        """The function that reviews one deal of this game's records (:mod:`rummykit.review`);
+        ValueError when the game has none."""
+        module, _, name = self.reviewer.partition(":")
+        if not module:
+            raise ValueError(f"{self.title} games cannot be reviewed")
+        function: object = getattr(importlib.import_module(module), name)
+        assert callable(function)
+        return function
 
     def terminal_adapter(self) -> type:
         """The terminal UI's adapter class for this game (needs the ``tui`` extra)."""
