@@ -3,7 +3,10 @@ laying search against the engine, and bot games."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,15 +14,19 @@ from hypothesis import strategies as st
 
 from kontrakt_helpers import game_with, play_bots, two_seats
 from rummykit import games
-from rummykit.cards import parse_cards
+from rummykit.cards import JOKER, Card, Meaning, Suit, full_deck, parse_cards
+from rummykit.game import Action
 from rummykit.games.kontrakt import (
     CONTRACTS,
+    DealEnded,
     DeclineUpcard,
     Discard,
     Draw,
     KontraktGame,
     LayDown,
+    LayOff,
     PassUpcard,
+    SwapJoker,
 )
 from rummykit.record import GameRecord
 from rummykit.review import review
@@ -195,3 +202,134 @@ def test_review_never_puts_best_below_played_in_whole_games(seed: int) -> None:
     rng = random.Random(seed)
     result = review(record, seat=rng.randrange(len(record.players)))
     assert all(0 <= t.played <= t.best for t in result.turns)
+
+
+# ---------------------------------------------------------------- the search, checked
+
+
+def _written(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every way to write ``cards`` as one Kontrakt meld (K5): a group of the naturals' rank,
+    or a run of their suit with the jokers in its gaps and at its ends, labelled."""
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = len(cards) - len(naturals)
+    if not naturals:
+        return []
+    out = []
+    if len({c.rank for c in naturals}) == 1:
+        rank = naturals[0].rank
+        out.append((*naturals, *[Card(0, None, Meaning(rank))] * jokers))
+    suits = {c.suit for c in naturals}
+    ranks = sorted(c.rank for c in naturals)
+    if len(suits) == 1 and len(set(ranks)) == len(ranks):
+        suit = naturals[0].suit
+        assert suit is not None
+        for start in range(1, 15 - len(cards)):
+            span = range(start, start + len(cards))
+            if all(r in span for r in ranks):
+                out.append(
+                    tuple(
+                        Card(r, suit) if r in ranks else Card(0, None, Meaning(r, suit))
+                        for r in span
+                    )
+                )
+    return out
+
+
+def _engine_most(game: KontraktGame, seat: int, memo: dict[str, int]) -> int:
+    """The most cards ``seat`` can lay now, by trying every action on the engine: every
+    meld of three cards or more of the hand, every lay-off (a joker at either end), every
+    joker swap; one action at a time, remembered by hand and table."""
+    hand = game.hand(seat)
+    key = repr((sorted(map(str, hand)), [m.to_json()["cards"] for m in game.table]))
+    if key in memo:
+        return memo[key]
+    tries: list[Action] = []
+    picks = {
+        tuple(sorted(pick, key=str))
+        for size in range(3, len(hand) + 1)
+        for pick in itertools.combinations(hand, size)
+    }
+    for pick in picks:
+        tries += [LayDown(seat, (meld,)) for meld in _written(pick)]
+    for m in game.table:
+        for card in {str(c): c for c in hand}.values():
+            if card.is_joker:
+                ends = [Card(r, s) for r in range(1, 14) for s in Suit]
+                tries += [LayOff(seat, card, m.number, at) for at in ends]
+                tries.append(LayOff(seat, card, m.number))
+            else:
+                tries += [LayOff(seat, card, m.number), SwapJoker(seat, card, m.number)]
+    best = 0
+    for action in tries:
+        if not game.can(action):
+            continue
+        trial = game.copy()
+        before = len(trial.hand(seat))
+        event = trial.apply(action)
+        if isinstance(event, DealEnded):
+            best = max(best, before)
+            continue
+        laid = before - len(trial.hand(seat))
+        best = max(best, laid + _engine_most(trial, seat, memo))
+    memo[key] = best
+    return best
+
+
+OTHER = parse_cards("5c 5d 6s 8h Qs Jd Tc 3h 2d 4c")
+"""Seat 1's hand in :func:`kontrakt_helpers.two_seats`."""
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> KontraktGame:
+    """Seat 0 of two in its play phase with a small hand, a table of a few melds and its
+    contract laid, in part or not at all."""
+    deal = draw(st.integers(0, 6), label="deal")
+    rng = random.Random(draw(st.integers(0, 10**6), label="seed"))
+    free = Counter(full_deck(2, 2))
+    free.subtract([*OTHER, Card.parse("Kd")])
+    melds: list[tuple[int, str, bool]] = []
+    for _ in range(rng.randrange(4)):
+        if rng.random() < 0.5:
+            rank = rng.randrange(1, 14)
+            cards = [Card(rank, Suit(s)) for s in rng.sample(range(4), 3)]
+        else:
+            start, suit = rng.randrange(1, 12), Suit(rng.randrange(4))
+            cards = [Card(r, suit) for r in range(start, start + 3)]
+        if rng.random() < 0.3 and free[JOKER] > 0:
+            k = rng.randrange(3)
+            means = Meaning(cards[k].rank) if cards[0].rank == cards[1].rank else None
+            means = means or Meaning(cards[k].rank, cards[k].suit)
+            cards[k] = Card(0, None, means)
+        if all(free[c.plain()] >= n for c, n in Counter(c.plain() for c in cards).items()):
+            free.subtract([c.plain() for c in cards])
+            melds.append((1, " ".join(map(str, cards)), True))
+    pool = sorted(free.elements(), key=str)
+    rng.shuffle(pool)
+    table = [c for _, m, _ in melds for c in parse_cards(m)]
+    near = [c for c in pool if c.is_joker or any(abs(c.rank - t.rank) <= 1 for t in table)]
+    size = draw(st.integers(3, 7), label="cards")
+    hand: list[Card] = []
+    for card in near[: rng.randrange(0, size + 1)] + pool:
+        if len(hand) < size and Counter(hand)[card] < free[card]:
+            hand.append(card)
+    contract = CONTRACTS[deal]
+    state = rng.randrange(3) if not contract.all_at_once else rng.choice((0, 2))
+    mine = [(0, 0, False), (min(1, contract.groups), 0, False), (*contract.choices[0], True)]
+    laid = [mine[state], (contract.groups, contract.runs, True)]
+    text = " ".join(map(str, hand))
+    return two_seats(text, "Kd", deal=deal, table=melds, laid=laid, draw=False)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=small_positions())
+def test_the_laying_search_finds_what_the_engine_allows_at_most(game: KontraktGame) -> None:
+    g, r, complete = game.laid(0)
+    laying = best_laying(
+        game.hand(0),
+        [m.to_json() for m in game.table],
+        seat=0,
+        contract=CONTRACTS[game.deal],
+        laid=(g, r),
+        complete=complete,
+    )
+    assert laying.count == _engine_most(game, 0, {})
