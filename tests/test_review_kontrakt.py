@@ -110,7 +110,7 @@ def test_K8_the_discard_pile_s_top_counts_when_the_seat_drew_from_the_stock() ->
     before = game.view(0, log=False)
     game.apply(Draw(0, "stock"))
     judged = judge(game.view(0, log=False), before)
-    assert judged.discard and judged.best == 3  # 9c 9d 9s: a part of two groups (K9)
+    assert judged.discard == "9s" and judged.best == 3  # 9c 9d 9s: a part of two groups (K9)
     assert judged.play is not None and judged.play["draw"] == "discard"
 
 

@@ -4,15 +4,15 @@ solver's answer on every turn of bot games, and the play it shows."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from review_helpers import BO, RUN5, played
 from rummykit import games, solver
-from rummykit.cards import Card, full_deck, parse_cards
+from rummykit.cards import parse_cards
 from rummykit.games.vatikanen import Play, Session, VatikanenGame
 from rummykit.games.vatikanen.table import check_table
 from rummykit.melds import VATIKANEN, read_meld
@@ -24,37 +24,12 @@ from rummykit.review.vatikanen import judge
 SPEC = games.get("vatikanen")
 
 
-def deck_dealing(hands: list[str], dealer: int, stock_top: str = "") -> list[Card]:
-    """A full deck that deals ``hands`` (13 cards each) with ``stock_top`` on the stock."""
-    n = len(hands)
-    held = [parse_cards(h) for h in hands]
-    first = (dealer + 1) % n
-    dealt = [held[(first + i) % n][i // n] for i in range(13 * n)]
-    rest = Counter(full_deck(2, 2))
-    rest.subtract(dealt + parse_cards(stock_top))
-    below = [c for c, k in sorted(rest.items(), key=lambda kv: str(kv[0])) for _ in range(k)]
-    return dealt + parse_cards(stock_top) + below
-
-
-def played(hands: list[str], actions: list[dict[str, object]]) -> GameRecord:
-    """The record of a two-seat game dealt ``hands`` (seat 0 first to play), after
-    ``actions``."""
-    session = Session(["Anna", "Bo"], decks=[deck_dealing(hands, dealer=1)], dealer=1)
-    for data in actions:
-        session.apply(SPEC.action_from_json(data))
-    return session.to_record()
-
-
 def position(hand: str, *table: str, opened: bool = True) -> dict[str, object]:
     """Seat 0's view of a two-seat position: ``hand``, the ``table``'s melds."""
     game = VatikanenGame.from_position(
         [hand, "2c 2d 9s Kh Qc 5d"], list(table), opened=[opened, True]
     )
     return dict(game.view(0))
-
-
-BO = "2c 2d 4s 4h 6c 6d 8s 8h Tc Td Qs Qh Kc"
-"""Bo's hand in the crafted records: no run at all, so Bo only draws."""
 
 
 def test_V7_review_finds_a_missed_opening_run() -> None:
@@ -77,7 +52,7 @@ def test_V7_an_opening_is_one_run_only_not_a_group() -> None:
 
 
 def test_V7_a_missed_opening_in_a_record_counts_its_cards() -> None:
-    record = played(["5h 6h 7h 8h 9h Kc 2d Js 3c 4d Qs Ks Ad", BO], [{"seat": 0, "type": "draw"}])
+    record = played([RUN5, BO], [{"seat": 0, "type": "draw"}])
     (turn,) = review(record).turns
     assert (turn.seat, turn.kind, turn.played, turn.best, turn.missed) == (0, "draw", 0, 5, ())
     assert review(record).players[0].cards_missed == 5
@@ -140,7 +115,7 @@ def test_V13_a_turn_that_goes_out_misses_nothing() -> None:
 
 
 def test_review_json_is_protocol_md_document() -> None:
-    record = played(["5h 6h 7h 8h 9h Kc 2d Js 3c 4d Qs Ks Ad", BO], [{"seat": 0, "type": "draw"}])
+    record = played([RUN5, BO], [{"seat": 0, "type": "draw"}])
     doc = review(record).to_json()
     assert json.loads(json.dumps(doc)) == doc
     assert doc["game"] == "vatikanen"
@@ -162,7 +137,7 @@ def test_review_json_is_protocol_md_document() -> None:
 
 def test_review_of_one_seat_holds_only_its_turns() -> None:
     record = played(
-        ["5h 6h 7h 8h 9h Kc 2d Js 3c 4d Qs Ks Ad", BO],
+        [RUN5, BO],
         [{"seat": 0, "type": "draw"}, {"seat": 1, "type": "draw"}, {"seat": 0, "type": "draw"}],
     )
     result = review(record, seat=1)
@@ -173,7 +148,7 @@ def test_review_of_one_seat_holds_only_its_turns() -> None:
 
 
 def test_review_stops_at_an_illegal_action_like_replay() -> None:
-    record = played(["5h 6h 7h 8h 9h Kc 2d Js 3c 4d Qs Ks Ad", BO], [])
+    record = played([RUN5, BO], [])
     bad = record.to_json()
     bad["deals"][0]["actions"] = [{"seat": 1, "type": "draw"}]
     with pytest.raises(IllegalAction) as info:

@@ -108,13 +108,14 @@ def position(
 class Judgement:
     """What a seat could do in a turn: the most cards (``best``), the turn that lays them
     (``play``), whether it lays the rest of the contract (``contract``) or goes out
-    (``out``), and whether that needed the pile's top (``discard``)."""
+    (``out``), and the pile's top when that needed it instead of the stock's card
+    (``discard``)."""
 
     best: int = 0
     play: Mapping[str, Any] | None = None
     contract: bool = False
     out: bool = False
-    discard: bool = False
+    discard: str | None = None
 
 
 def _checked(
@@ -149,16 +150,16 @@ def judge(view: Mapping[str, Any], alternative: Mapping[str, Any] | None = None)
     """The judgement of a turn from ``view`` (the seat's view after its draw), and from
     ``alternative`` (its view before drawing from the stock, when it could have taken the
     pile's top instead), from those views alone."""
-    options: list[tuple[KontraktGame, str, bool]] = []
+    options: list[tuple[KontraktGame, str, str | None]] = []
     if view["phase"] == Phase.PLAY and view["turn"] == view["seat"]:
         drawn = "stock" if view["picked_up"] is None else "discard"
-        options.append((position(view), drawn, False))
+        options.append((position(view), drawn, None))
     if alternative is not None:
         top = Card.parse(alternative["discard_pile"][-1])
         hand = [*_cards(alternative["hand"]), top]
         pile = _cards(alternative["discard_pile"][:-1])
         game = position(alternative, hand=hand, pile=pile, picked_up=top)
-        options.append((game, "discard", True))
+        options.append((game, "discard", str(top)))
     best = Judgement()
     contract = False
     for game, draw, other in options:
@@ -304,8 +305,8 @@ def _review(deal: int, t: _Turn) -> TurnReview:
     if judged.out and not t.out:
         missed.append(GO_OUT)
     extra = dict(t.extra)
-    if judged.discard and judged.best > 0:
-        extra["take_discard"] = True
+    if judged.discard is not None and judged.best > 0:
+        extra["take_discard"] = judged.discard
     return TurnReview(
         deal, t.start, t.seat, t.kind, played, judged.best, judged.play, tuple(missed), extra
     )
