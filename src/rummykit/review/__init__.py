@@ -32,6 +32,7 @@ See ``docs/review.md``.
 
 from __future__ import annotations
 
+import time
 from typing import cast
 
 from rummykit import games
@@ -42,14 +43,17 @@ from rummykit.review.walk import DealReviewer, deals
 __all__ = ["PlayerReview", "Review", "TurnReview", "review"]
 
 
-def review(record: GameRecord, seat: int | None = None) -> Review:
+def review(record: GameRecord, seat: int | None = None, *, budget: float | None = None) -> Review:
     """The review of ``record``: every turn (of ``seat`` only, when given) and each seat's
     summary (only ``seat``'s, when given).
 
     Raises :class:`~rummykit.record.IllegalAction` at the record's first
     illegal action, :class:`~rummykit.record.RecordError` or ValueError for a
-    record that cannot be played at all, ValueError for no such seat.
+    record that cannot be played at all, ValueError for no such seat, and
+    TimeoutError when ``budget`` (seconds of this process's CPU) runs out
+    (checked after each deal).
     """
+    started = time.process_time()
     spec = games.get(record.game)
     names = record.players
     if seat is not None and (isinstance(seat, bool) or not 0 <= seat < len(names)):
@@ -58,6 +62,8 @@ def review(record: GameRecord, seat: int | None = None) -> Review:
     turns: list[TurnReview] = []
     for k, game, actions in deals(spec, record):
         turns += reviewer(game, k, actions, seat)
+        if budget is not None and time.process_time() - started > budget:
+            raise TimeoutError(f"the review took longer than {budget:g} s")
     players = summarize(names, turns)
     if seat is not None:
         players = [players[seat]]
