@@ -30,7 +30,7 @@ same turn. That is told after the fact: every seat sees it happen.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,37 +149,41 @@ def _checked(
 def judge(view: Mapping[str, Any], alternative: Mapping[str, Any] | None = None) -> Judgement:
     """The judgement of a turn from ``view`` (the seat's view after its draw), and from
     ``alternative`` (its view before drawing from the stock, when it could have taken the
-    pile's top instead), from those views alone."""
-    options: list[tuple[KontraktGame, str, str | None]] = []
-    if view["phase"] == Phase.PLAY and view["turn"] == view["seat"]:
+    pile's top instead), from those views alone. The search reads the view; the engine is
+    set up (:func:`position`) only to check a play that lays cards."""
+    seat = view["seat"]
+    mine = view["laid"][seat]
+    # (hand, the position the engine checks it on, the draw, the pile's top taken)
+    options: list[tuple[list[Card], Callable[[], KontraktGame], str, str | None]] = []
+    if view["phase"] == Phase.PLAY and view["turn"] == seat:
         drawn = "stock" if view["picked_up"] is None else "discard"
-        options.append((position(view), drawn, None))
+        options.append((_cards(view["hand"]), lambda: position(view), drawn, None))
     if alternative is not None:
         top = Card.parse(alternative["discard_pile"][-1])
         hand = [*_cards(alternative["hand"]), top]
         pile = _cards(alternative["discard_pile"][:-1])
-        game = position(alternative, hand=hand, pile=pile, picked_up=top)
-        options.append((game, "discard", str(top)))
+
+        def other() -> KontraktGame:
+            return position(alternative, hand=hand, pile=pile, picked_up=top)
+
+        options.append((hand, other, "discard", str(top)))
     best = Judgement()
     contract = False
-    for game, draw, other in options:
-        seat = game.to_act
-        assert seat is not None
-        g, r, complete = game.laid(seat)
+    for hand, setup, draw, taken in options:
         laying = best_laying(
-            game.hand(seat),
-            [m.to_json() for m in game.table],
+            hand,
+            view["table"],
             seat=seat,
-            contract=CONTRACTS[game.deal],
-            laid=(g, r),
-            complete=complete,
+            contract=CONTRACTS[view["deal"]],
+            laid=(mine["groups"], mine["runs"]),
+            complete=mine["complete"],
         )
         contract = contract or laying.contract
-        if laying.count <= best.best and best.play is not None:
+        if laying.count <= best.best:
             continue
-        laid, play, out = _checked(game, seat, laying, draw)
+        laid, play, out = _checked(setup(), seat, laying, draw)
         assert laid == laying.count, "the engine laid other cards than the search found"
-        best = Judgement(laid, play if laid else None, False, out, other)
+        best = Judgement(laid, play, False, out, taken)
     return Judgement(best.best, best.play, contract, best.out, best.discard)
 
 
@@ -188,8 +192,11 @@ def can_lay_off(view: Mapping[str, Any]) -> bool:
     lay a card off now (K10): the engine's legal lay-offs."""
     if len(view["hand"]) < 2 or not view["laid"][view["seat"]]["complete"]:
         return False
+    offs = [a for a in legal_actions_for(view) if isinstance(a, LayOff)]
+    if not offs:
+        return False
     game = position(view)
-    return any(isinstance(a, LayOff) and game.can(a) for a in legal_actions_for(view))
+    return any(game.can(a) for a in offs)
 
 
 @dataclass

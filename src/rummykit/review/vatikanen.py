@@ -29,7 +29,7 @@ from rummykit.games.vatikanen.table import check_opening, check_table
 from rummykit.melds import VATIKANEN, Meld, read_meld
 from rummykit.review.keeping import HAND, STAYED, keep_most, marks
 from rummykit.review.model import GO_OUT, TurnReview
-from rummykit.review.walk import take, verify
+from rummykit.review.walk import take
 
 __all__ = ["Judgement", "judge", "review_deal"]
 
@@ -106,8 +106,7 @@ def review_deal(
     the session as the game is dealt, taken through every action."""
     out: list[TurnReview] = []
     for j, action in enumerate(actions):
-        if seat is None or action.seat == seat:
-            verify(game, deal, j, action)
+        if (seat is None or action.seat == seat) and action.seat == game.to_act:
             view = game.view(action.seat)
             judged = judge(view)
             played = _played(action)

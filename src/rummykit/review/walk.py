@@ -19,7 +19,7 @@ from rummykit.games.spec import GameSpec
 from rummykit.record import GameRecord, IllegalAction
 from rummykit.review.model import TurnReview
 
-__all__ = ["DealReviewer", "deals", "take", "verify"]
+__all__ = ["DealReviewer", "deals", "take"]
 
 DealReviewer = Callable[[Game, int, Sequence[Action], "int | None"], list[TurnReview]]
 """A game's reviewer of one deal: (the game as the deal starts, the deal's number, its
@@ -44,17 +44,12 @@ def deals(spec: GameSpec, record: GameRecord) -> Iterator[tuple[int, Game, list[
         yield k, game, actions
 
 
-def verify(game: Game, deal: int, index: int, action: Action) -> None:
-    """:class:`IllegalAction` (deal, index, rule) unless ``action`` is legal now."""
+def take(game: Game, deal: int, index: int, action: Action) -> object:
+    """Apply ``action`` to ``game`` (the engine checks it; a rejection changes nothing);
+    :class:`IllegalAction` (deal, index, rule) if it is illegal."""
     try:
-        game.verify(action)
+        return cast(object, game.apply(action))
     except RuleError as exc:
         raise IllegalAction(deal, index, exc.rule, exc.translatable) from None
     except ActionError as exc:  # pragma: no cover - the record's reader made the action
         raise IllegalAction(deal, index, "", exc.translatable) from None
-
-
-def take(game: Game, deal: int, index: int, action: Action) -> object:
-    """Apply ``action`` to ``game``; :class:`IllegalAction` (deal, index, rule) if illegal."""
-    verify(game, deal, index, action)
-    return cast(object, game.apply(action))
