@@ -89,6 +89,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
         return 0
     spec = games.get(record.game)
-    for line in describe(result, spec.title, record.players, lang):
+    for line in describe(result, spec, record.players, lang):
         print(line)
     return 0

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rummykit.cards import Card, sort_by_suit
+from rummykit.games.spec import GameSpec
 from rummykit.i18n import N_, Message, Plural
 from rummykit.review.model import CONTRACT, GO_OUT, LAY_OFF, PlayerReview, Review, TurnReview
 
@@ -38,8 +39,9 @@ def _player(p: PlayerReview) -> Message:
     )
 
 
-def _where(game: str, turn: TurnReview) -> Message:
-    if game == "vatikanen":
+def _where(sessions: bool, turn: TurnReview) -> Message:
+    """Where the turn is: a session's game and move, or a game's deal and action."""
+    if sessions:
         return Message(N_("game {game}, move {move}"), game=turn.deal + 1, move=turn.action + 1)
     return Message(N_("deal {deal}, action {action}"), deal=turn.deal + 1, action=turn.action + 1)
 
@@ -58,9 +60,10 @@ def _kontrakt_step(action: Mapping[str, Any]) -> Message:
     )
 
 
-def _how(game: str, play: Mapping[str, Any]) -> str | Message:
-    """The best play in short: the cards it adds (Vatikanen), the actions (Kontrakt)."""
-    if game == "vatikanen":
+def _how(play: Mapping[str, Any]) -> str | Message:
+    """The best play in short: the cards it adds (one play, Vatikanen), or its actions (a
+    turn of several, Kontrakt)."""
+    if "actions" not in play:
         return " ".join(str(c) for c in sort_by_suit(Card.parse(t) for t in play["add"]))
     return _Joined([_kontrakt_step(a) for a in play["actions"]])
 
@@ -86,17 +89,17 @@ def _did(turn: TurnReview) -> Message:
     return Plural("laid {n} card", "laid {n} cards", turn.played)
 
 
-def _turn(game: str, turn: TurnReview, names: Sequence[str]) -> list[Message]:
+def _turn(sessions: bool, turn: TurnReview, names: Sequence[str]) -> list[Message]:
     out: list[Message] = []
     if turn.best > turn.played and turn.best_play is not None:
         out.append(
             Message(
                 N_("{where}: {name} {did}, but could have laid {best}: {how}."),
-                where=_where(game, turn),
+                where=_where(sessions, turn),
                 name=names[turn.seat],
                 did=_did(turn),
                 best=_cards(turn.best),
-                how=_how(game, turn.best_play),
+                how=_how(turn.best_play),
             )
         )
         moved = int(turn.best_play.get("moved", 0))
@@ -121,7 +124,7 @@ def _turn(game: str, turn: TurnReview, names: Sequence[str]) -> list[Message]:
     return out
 
 
-def _fed(game: str, turn: TurnReview, names: Sequence[str]) -> list[Message]:
+def _fed(sessions: bool, turn: TurnReview, names: Sequence[str]) -> list[Message]:
     """The discard of ``turn``, when the next player took it and laid it at once."""
     fed = turn.extra.get("discard")
     if not fed or not fed.get("laid"):
@@ -129,7 +132,7 @@ def _fed(game: str, turn: TurnReview, names: Sequence[str]) -> list[Message]:
     return [
         Message(
             N_("{where}: {name} discarded {card}; {next} took it and laid it."),
-            where=_where(game, turn),
+            where=_where(sessions, turn),
             next=names[(turn.seat + 1) % len(names)],
             name=names[turn.seat],
             card=fed["card"],
@@ -144,8 +147,10 @@ _MISSED = {
 }
 
 
-def describe(review: Review, title: str, names: Sequence[str], language: str) -> list[str]:
-    """The review in lines of text, in ``language``; ``title`` is the game's title."""
+def describe(review: Review, spec: GameSpec, names: Sequence[str], language: str) -> list[str]:
+    """The review in lines of text, in ``language``; ``spec`` is the game's (its title, and
+    whether a record holds a session of games or the deals of one game)."""
+    title = spec.title
     lines = [
         Message(
             N_(
@@ -157,14 +162,14 @@ def describe(review: Review, title: str, names: Sequence[str], language: str) ->
         ),
         *(_player(p) for p in review.players),
     ]
-    notes = [m for t in review.turns for m in _turn(review.game, t, names)]
+    notes = [m for t in review.turns for m in _turn(spec.sessions, t, names)]
     lines.append(
         Message(N_("Turns where more was possible:"))
         if notes
         else Message(N_("No turn where more was possible."))
     )
     lines += notes
-    fed = [m for t in review.turns for m in _fed(review.game, t, names)]
+    fed = [m for t in review.turns for m in _fed(spec.sessions, t, names)]
     if fed:
         lines.append(Message(N_("Discards the next player took and laid that same turn:")))
         lines += fed
