@@ -18,7 +18,7 @@ from rummykit.games.vatikanen.table import check_table
 from rummykit.melds import VATIKANEN, read_meld
 from rummykit.record import GameRecord, IllegalAction, parse_record
 from rummykit.review import review
-from rummykit.review.keeping import HAND, MOVED, STAYED, keep_most, marks
+from rummykit.review.keeping import HAND, MOVED, STAYED, keep_most, marks, shown_play
 from rummykit.review.vatikanen import judge
 
 SPEC = games.get("vatikanen")
@@ -162,9 +162,39 @@ def test_review_stops_at_an_illegal_action_like_replay() -> None:
 def test_marks_match_melds_one_to_one_for_the_fewest_moved() -> None:
     old = [read_meld(parse_cards(t), VATIKANEN) for t in ("7c 7d 7h", "7s 7c 7d")]
     new = [read_meld(parse_cards("7c 7c 7d 7d 7h 7s 7h"), VATIKANEN)]
-    rows, moved = marks(old, new, parse_cards("7h"))
-    assert moved == 3  # two groups became one: one of them moved whole
-    assert rows[0].count(HAND) == 1
+    marked = marks(old, new, parse_cards("7h"))
+    assert marked.moved == 3  # two groups became one: one of them moved whole
+    assert marked.rows[0].count(HAND) == 1
+    assert marked.whole == frozenset()
+
+
+def test_V11_the_play_shown_is_not_always_the_one_keeping_the_largest_meld() -> None:
+    # keeping the five-card clubs run whole would move nine cards to lay Qd Kh; taking its
+    # joker (*:Jc) into the jacks moves three
+    table = [
+        read_meld(parse_cards(t), VATIKANEN)
+        for t in (
+            "7c 8c *:9c Tc *:Jc",
+            "8d 9d Td",
+            "9d Td Jd",
+            "8s 9s Ts",
+            "Ad As As",
+            "5c 5c 5h 5s 5s",
+            "8h 8h 8s",
+            "Tc Th Th",
+            "Jh Jh Js",
+            "Qc Qd Qh",
+        )
+    ]
+    hand = parse_cards("Kh 6d 4s Ks 3h 4s 7c 2c Qd")
+    found = solver.best_play(table, hand)
+    assert found is not None and found.count == 2
+    largest = keep_most(table, hand, 2)
+    assert largest is not None
+    assert marks(table, largest.table, largest.add).moved == 9
+    shown, marked = shown_play(table, hand, found)
+    assert marked.moved == 3
+    check_table(table, shown.add, [m.cards for m in shown.table])
 
 
 def test_keep_most_lays_the_solvers_count_on_a_legal_table() -> None:
@@ -208,11 +238,15 @@ def check_against_engine(record: GameRecord) -> int:
             shown = SPEC.action_from_json(turn.best_play)
             assert isinstance(shown, Play) and len(shown.add) == turn.best
             game.copy().apply(shown)  # the engine takes it
+            if best is not None and best.table is not None and inner.opened(seat):
+                solved = [read_meld(m, VATIKANEN) for m in best.table]
+                moved = marks(list(inner.table), solved, best.add).moved
+                assert turn.best_play["moved"] <= moved  # never more than the solver's own
         game.apply(SPEC.action_from_json(raw))
     return len(deal.actions)
 
 
-@pytest.mark.parametrize("block", range(8))
+@pytest.mark.parametrize("block", range(6))
 def test_review_equals_the_solver_on_every_turn_of_bot_games(block: int) -> None:
     seeds = range(block * 15, block * 15 + 15)
     assert sum(check_against_engine(bot_record(seed)[0]) for seed in seeds) > 300
@@ -225,7 +259,7 @@ def test_review_equals_the_solver_on_every_turn_of_many_bot_games(block: int) ->
         check_against_engine(bot_record(seed)[0])
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6))
 def test_review_never_puts_best_below_played(seed: int) -> None:
     record, _ = bot_record(seed)

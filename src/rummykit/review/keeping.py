@@ -3,35 +3,41 @@
 The solver (:mod:`rummykit.solver`) knows how many cards a hand can add to a
 table, and gives one arrangement that does it; it works on the multiset of
 cards (V12), so its arrangement may rebuild melds a person would have left
-alone. The review shows a play a person can follow, chosen by this rule:
+alone. The review shows a play a person can follow (:func:`shown_play`):
 
-1. the table's melds are taken largest first (ties: as they lie on the table);
-2. a meld is *kept* when some play laying the most cards leaves it in place,
-   the cards already kept left alone: the meld as it lies, or grown by cards
-   from the hand (at a run's ends, onto a group), the most it can take first;
-3. the melds not kept, with the hand cards left, are arranged by the solver
-   (which then lays exactly the cards still to lay).
+1. :func:`keep_most` takes the table's melds one at a time and *keeps* a meld
+   when some play laying the most cards leaves it in place, the melds kept
+   before it left alone: the meld as it lies, or grown by cards from the hand
+   (at a run's ends, onto a group), the most it can take first, then fewest
+   jokers. The melds not kept, with the hand cards left, are arranged by the
+   solver, which then lays exactly the cards still to lay. Each step asks the
+   solver whether the rest still lays the best count, so the count is always
+   the solver's.
+2. It does so in three orders: the melds the solver's own play leaves whole
+   first, then the others; the largest melds first; the three-card melds first
+   (within each, larger melds first, then as they lie on the table).
+3. Of those plays and the solver's own, the one that moves fewest table cards
+   is shown; on a tie, the first in that order.
 
-Each step asks the solver whether the rest still lays the best count, so the
-count is always the solver's. :func:`marks` then tells, card by card, which
-cards of the new table come from the hand, stayed in their meld, or moved from
-another: the moved cards are those of the old melds that are not in the new
-meld matched to them, the melds matched one to one so that as many cards as
-possible stay (an assignment problem, solved exactly by :func:`_assign`).
+:func:`marks` tells, card by card, which cards of the new table come from the
+hand, stayed in their meld, or moved from another: the moved cards are those
+of the old melds that are not in the new meld matched to them, the melds
+matched one to one so that as many cards as possible stay (an assignment
+problem, solved exactly by :func:`_assign`).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from rummykit import solver
 from rummykit.cards import ACE, JOKER, Card
 from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld
 
-__all__ = ["HAND", "MOVED", "STAYED", "Arranged", "keep_most", "marks"]
+__all__ = ["HAND", "MOVED", "STAYED", "Arranged", "Marking", "keep_most", "marks", "shown_play"]
 
 HAND, STAYED, MOVED = "hand", "table", "moved"
 """How a card of the new table got there: from the hand, left in its meld, moved from
@@ -108,17 +114,23 @@ def _lays(table: Sequence[Meld], hand: Counter[Card], need: int, free_jokers: bo
 
 
 def keep_most(
-    table: Sequence[Meld], hand: Sequence[Card], best: int, *, free_jokers: bool = False
+    table: Sequence[Meld],
+    hand: Sequence[Card],
+    best: int,
+    *,
+    free_jokers: bool = False,
+    first: Collection[int] = (),
 ) -> Arranged | None:
     """A play of ``best`` cards from ``hand`` onto ``table`` (an opened seat), keeping the
-    table's melds as the module docstring says; None when ``best`` is 0.
+    table's melds as the module docstring says, the melds numbered in ``first`` tried
+    before the others; None when ``best`` is 0.
 
     ``best`` must be the solver's most (:func:`rummykit.solver.best_play`).
     """
     if best <= 0:
         return None
     left = Counter(c.plain() for c in hand)
-    order = sorted(range(len(table)), key=lambda i: (-len(table[i].cards), i))
+    order = sorted(range(len(table)), key=lambda i: (i not in first, -len(table[i].cards), i))
     rest = set(range(len(table)))
     kept: dict[int, Meld] = {}
     added: list[Card] = []
@@ -209,11 +221,20 @@ def _assign(weights: list[list[int]]) -> list[int]:
     return out
 
 
-def marks(
-    old: Sequence[Meld], new: Sequence[Meld], add: Sequence[Card]
-) -> tuple[list[list[str]], int]:
-    """Per card of each new meld: :data:`HAND`, :data:`STAYED` or :data:`MOVED`; and how
-    many table cards moved (see the module docstring)."""
+@dataclass(frozen=True, slots=True)
+class Marking:
+    """How a play changes the table: per card of each new meld :data:`HAND`,
+    :data:`STAYED` or :data:`MOVED` (``rows``), how many table cards moved, and which old
+    melds stay whole, grown by hand cards only (``whole``, by their place on the table)."""
+
+    rows: list[list[str]]
+    moved: int
+    whole: frozenset[int]
+
+
+def marks(old: Sequence[Meld], new: Sequence[Meld], add: Sequence[Card]) -> Marking:
+    """The :class:`Marking` of the play that lays ``add`` and makes ``new`` of ``old`` (see
+    the module docstring)."""
     old_keys = [Counter(_key(c) for c in m.cards) for m in old]
     new_keys = [Counter(_key(c) for c in m.cards) for m in new]
     weights = [[sum((o & n).values()) for n in new_keys] for o in old_keys]
@@ -238,4 +259,36 @@ def marks(
             else:
                 row.append(MOVED)
         out.append(row)
-    return out, moved
+    whole = frozenset(
+        o
+        for o, column in enumerate(matched)
+        if column >= 0
+        and sum(staying[column].values()) == len(old[o].cards)
+        and MOVED not in out[column]
+    )
+    return Marking(out, moved, whole)
+
+
+def shown_play(
+    table: Sequence[Meld], hand: Sequence[Card], found: solver.Play, *, free_jokers: bool = False
+) -> tuple[Arranged, Marking]:
+    """The best play to show, of the plays :func:`keep_most` makes (the melds ``found``
+    leaves whole tried first; largest first; the three-card melds first) and the
+    solver's ``found`` itself: the one that moves fewest table cards, the first of them
+    on a tie (see the module docstring)."""
+    raw = Arranged(tuple(found.cards), tuple(found.table))
+    hint = marks(table, raw.table, raw.add)
+    tries: list[Arranged] = []
+    shortest = frozenset(i for i, m in enumerate(table) if len(m.cards) == 3)
+    for first in (hint.whole, frozenset[int](), shortest):
+        kept = keep_most(table, hand, found.count, free_jokers=free_jokers, first=first)
+        if kept is not None and kept not in tries:
+            tries.append(kept)
+    tries.append(raw)
+    best: tuple[Arranged, Marking] | None = None
+    for play in tries:
+        marked = hint if play is raw else marks(table, play.table, play.add)
+        if best is None or marked.moved < best[1].moved:
+            best = (play, marked)
+    assert best is not None
+    return best

@@ -27,7 +27,7 @@ from rummykit.game import Action, Game
 from rummykit.games.vatikanen.actions import Play
 from rummykit.games.vatikanen.table import check_opening, check_table
 from rummykit.melds import VATIKANEN, Meld, read_meld
-from rummykit.review.keeping import HAND, STAYED, keep_most, marks
+from rummykit.review.keeping import HAND, STAYED, marks, shown_play
 from rummykit.review.model import GO_OUT, TurnReview
 from rummykit.review.walk import take
 
@@ -72,12 +72,12 @@ def judge(view: Mapping[str, Any]) -> Judgement:
     found = solver.best_play(table, hand, rules=VATIKANEN, free_jokers=free_jokers)
     if found is None:
         return Judgement(0, None, len(hand))
-    shown = keep_most(table, hand, found.count, free_jokers=free_jokers)
-    assert shown is not None
-    add, melds = list(shown.add), shown.table
-    new = check_table(table, add, [m.cards for m in melds], free_jokers=free_jokers)
-    rows, moved = marks(table, new, add)
-    return Judgement(found.count, _play_json(seat, add, new, rows, moved), len(hand))
+    shown, _ = shown_play(table, hand, found, free_jokers=free_jokers)
+    add = list(shown.add)
+    new = check_table(table, add, [m.cards for m in shown.table], free_jokers=free_jokers)
+    marked = marks(table, new, add)  # of the table as the engine reads it
+    play = _play_json(seat, add, new, marked.rows, marked.moved)
+    return Judgement(found.count, play, len(hand))
 
 
 def _play_json(
