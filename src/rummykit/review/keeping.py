@@ -105,12 +105,29 @@ def _growths(meld: Meld, hand: Counter[Card]) -> list[tuple[list[Card], list[Car
     return out
 
 
-def _lays(table: Sequence[Meld], hand: Counter[Card], need: int, free_jokers: bool) -> bool:
-    """Whether ``need`` cards of ``hand`` can be added to ``table`` (the solver)."""
+Most = dict[tuple[tuple[int, ...], tuple[tuple[str, int], ...]], int]
+"""The solver's most cards, remembered by (the table's melds kept out, the hand)."""
+
+
+def _lays(
+    table: Sequence[Meld],
+    rest: set[int],
+    hand: Counter[Card],
+    need: int,
+    free_jokers: bool,
+    known: Most,
+) -> bool:
+    """Whether ``need`` cards of ``hand`` can be added to the melds ``rest`` of ``table``
+    (the solver; its answers remembered in ``known``)."""
     if need <= 0:
         return True
-    found = solver.best_play(table, hand.elements(), rules=VATIKANEN, free_jokers=free_jokers)
-    return found is not None and found.count >= need
+    key = (tuple(sorted(rest)), tuple(sorted((str(c), k) for c, k in hand.items() if k)))
+    most = known.get(key)
+    if most is None:
+        others = [table[k] for k in sorted(rest)]
+        found = solver.best_play(others, hand.elements(), rules=VATIKANEN, free_jokers=free_jokers)
+        most = known[key] = 0 if found is None else found.count
+    return most >= need
 
 
 def keep_most(
@@ -120,15 +137,18 @@ def keep_most(
     *,
     free_jokers: bool = False,
     first: Collection[int] = (),
+    known: Most | None = None,
 ) -> Arranged | None:
     """A play of ``best`` cards from ``hand`` onto ``table`` (an opened seat), keeping the
     table's melds as the module docstring says, the melds numbered in ``first`` tried
-    before the others; None when ``best`` is 0.
+    before the others; None when ``best`` is 0. ``known`` remembers the solver's answers
+    between calls on the same table and hand.
 
     ``best`` must be the solver's most (:func:`rummykit.solver.best_play`).
     """
     if best <= 0:
         return None
+    known = {} if known is None else known
     left = Counter(c.plain() for c in hand)
     order = sorted(range(len(table)), key=lambda i: (i not in first, -len(table[i].cards), i))
     rest = set(range(len(table)))
@@ -136,10 +156,9 @@ def keep_most(
     added: list[Card] = []
     for i in order:
         rest.discard(i)
-        others = [table[k] for k in sorted(rest)]
         for cards, used in _growths(table[i], left):
             after = left - Counter(used)
-            if not _lays(others, after, best - len(added) - len(used), free_jokers):
+            if not _lays(table, rest, after, best - len(added) - len(used), free_jokers, known):
                 continue
             try:
                 grown = read_meld(cards, VATIKANEN) if used else table[i]
@@ -237,7 +256,16 @@ def marks(old: Sequence[Meld], new: Sequence[Meld], add: Sequence[Card]) -> Mark
     the module docstring)."""
     old_keys = [Counter(_key(c) for c in m.cards) for m in old]
     new_keys = [Counter(_key(c) for c in m.cards) for m in new]
-    weights = [[sum((o & n).values()) for n in new_keys] for o in old_keys]
+    holders: dict[str, list[tuple[int, int]]] = {}  # a card -> the new melds holding it
+    for n, keys in enumerate(new_keys):
+        for key, k in keys.items():
+            holders.setdefault(key, []).append((n, k))
+    weights = [[0] * len(new) for _ in old]
+    for o, keys in enumerate(old_keys):
+        row = weights[o]
+        for key, k in keys.items():
+            for n, held in holders.get(key, ()):
+                row[n] += min(k, held)
     matched = _assign(weights)
     staying: list[Counter[str]] = [Counter() for _ in new]
     for o, column in enumerate(matched):
@@ -278,17 +306,20 @@ def shown_play(
     on a tie (see the module docstring)."""
     raw = Arranged(tuple(found.cards), tuple(found.table))
     hint = marks(table, raw.table, raw.add)
-    tries: list[Arranged] = []
-    shortest = frozenset(i for i, m in enumerate(table) if len(m.cards) == 3)
-    for first in (hint.whole, frozenset[int](), shortest):
-        kept = keep_most(table, hand, found.count, free_jokers=free_jokers, first=first)
-        if kept is not None and kept not in tries:
-            tries.append(kept)
-    tries.append(raw)
     best: tuple[Arranged, Marking] | None = None
-    for play in tries:
-        marked = hint if play is raw else marks(table, play.table, play.add)
+    shortest = frozenset(i for i, m in enumerate(table) if len(m.cards) == 3)
+    known: Most = {}
+    for first in (hint.whole, frozenset[int](), shortest):
+        kept = keep_most(
+            table, hand, found.count, free_jokers=free_jokers, first=first, known=known
+        )
+        if kept is None or (best is not None and kept == best[0]):
+            continue
+        marked = marks(table, kept.table, kept.add)
         if best is None or marked.moved < best[1].moved:
-            best = (play, marked)
-    assert best is not None
+            best = (kept, marked)
+        if marked.moved == 0:
+            return best  # nothing moved: no later play can do better
+    if best is None or hint.moved < best[1].moved:
+        best = (raw, hint)
     return best
