@@ -262,10 +262,10 @@ def marks(old: Sequence[Meld], new: Sequence[Meld], add: Sequence[Card]) -> Mark
             holders.setdefault(key, []).append((n, k))
     weights = [[0] * len(new) for _ in old]
     for o, keys in enumerate(old_keys):
-        row = weights[o]
+        shared = weights[o]
         for key, k in keys.items():
             for n, held in holders.get(key, ()):
-                row[n] += min(k, held)
+                shared[n] += min(k, held)
     matched = _assign(weights)
     staying: list[Counter[str]] = [Counter() for _ in new]
     for o, column in enumerate(matched):
