@@ -102,6 +102,8 @@ class GameSpec:
     ``parts_are_games`` says what a part of the unit (a deal of its record) is to a
     player, for the words a host uses: a game of its own (a Vatikanen session's
     games, V16) or a deal of one game (Kontrakt's seven deals, K4).
+    ``reviewer`` names the function that reviews one deal of a record
+    (``module:function``, see :mod:`rummykit.review`).
     """
 
     name: str
@@ -127,6 +129,7 @@ class GameSpec:
     rebuilder: Callable[[GameRecord, int | None], Game]
     reader: Callable[[Mapping[str, object]], AnyAction]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
+    reviewer: str = ""
 
     # ------------------------------------------------------------ checks
 
@@ -228,6 +231,16 @@ class GameSpec:
         from rummykit.bots.base import make_bot
 
         return make_bot(self.name, level, seed, **settings)
+
+    def deal_reviewer(self) -> object:
+        """The function that reviews one deal of this game's records (:mod:`rummykit.review`);
+        ValueError when the game has none."""
+        module, _, name = self.reviewer.partition(":")
+        if not module:
+            raise ValueError(f"{self.title} games cannot be reviewed")
+        function: object = getattr(importlib.import_module(module), name)
+        assert callable(function)
+        return function
 
     def terminal_adapter(self) -> type:
         """The terminal UI's adapter class for this game (needs the ``tui`` extra)."""

@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummykit import __version__, games
 from rummykit.server.hub import Conn, Hub, ProtocolError, Room, table_list
+from rummykit.server.review import in_worker, review_request
 
 __all__ = ["create_app"]
 
@@ -123,6 +124,14 @@ class ReplayAsk(BaseModel):
     seat: int | None = Field(None, ge=0, le=7, description="whose view; null: every hand")
     start: int = Field(0, ge=0, description="the first position to send")
     count: int = Field(20, ge=0, le=200, description="how many positions to send")
+
+
+class ReviewAsk(BaseModel):
+    """A record to review (PROTOCOL.md, "Review of a finished game"), and whose turns."""
+
+    model_config = ConfigDict(extra="forbid")
+    record: dict[str, object] = Field(description="a record (docs/record.md)")
+    seat: int | None = Field(None, ge=0, le=7, description="only this seat's turns")
 
 
 class HouseRuleInfo(BaseModel):
@@ -301,6 +310,32 @@ def create_app(
             return _problem(400, "bad_record", str(answer["error"]))
         return JSONResponse(answer)
 
+    @app.get("/api/tables/{table_id}/review", responses=ERRORS)
+    async def review_table(
+        table_id: str, seat: Annotated[int | None, Query(ge=0, le=7)] = None
+    ) -> object:
+        """The review of the table's game once it is over (PROTOCOL.md): every turn judged
+        from what its player could see then."""
+        room = room_of(table_id)
+        if isinstance(room, JSONResponse):
+            return room
+        if room.table.status != "over":
+            return _problem(409, "not_over", "the review is given once the game is over")
+        data = room.table.record().to_json()
+        answer = await in_worker(hub, review_request, data, seat)
+        if "error" in answer:
+            return _problem(400, "bad_request", str(answer["error"]))
+        return JSONResponse(answer)
+
+    @app.post("/api/review", responses=ERRORS)
+    async def review_record(body: ReviewAsk) -> object:
+        """The review of a record (PROTOCOL.md): every turn judged from what its player
+        could see then."""
+        answer = await in_worker(hub, review_request, body.record, body.seat)
+        if "error" in answer:
+            return _problem(400, "bad_record", str(answer["error"]))
+        return JSONResponse(answer)
+
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str) -> None:
         """PROTOCOL.md's live play: hello, then states, actions and errors."""
@@ -320,7 +355,8 @@ def create_app(
         async def home() -> Response:
             return JSONResponse({"server": "rummykit-online/1", "api": "/api/tables"})
 
-    app.add_middleware(LimitBody, limit=hub.limits.max_message, larger={"/api/replay": 1 << 22})
+    larger = {"/api/replay": 1 << 22, "/api/review": 1 << 22}
+    app.add_middleware(LimitBody, limit=hub.limits.max_message, larger=larger)
     app.add_middleware(Revalidate)
     return app
 

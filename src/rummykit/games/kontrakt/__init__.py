@@ -136,5 +136,6 @@ SPEC = GameSpec(
     rebuilder=from_record,
     reader=action_from_json,
     deck=game_deck,
+    reviewer="rummykit.review.kontrakt:review_deal",
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

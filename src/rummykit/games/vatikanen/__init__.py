@@ -115,5 +115,6 @@ SPEC = GameSpec(
     rebuilder=from_record,
     reader=action_from_json,
     deck=game_deck,
+    reviewer="rummykit.review.vatikanen:review_deal",
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""
