@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rummykit import games
-from rummykit.game import Action, Game
+from rummykit.game import AnyAction, Game
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -41,7 +41,7 @@ in its second or third deal)."""
 COPY_TARGET_MS, LOG_TARGET_MS = 0.5, 0.1
 
 
-def mid_game(name: str, seed: int) -> tuple[Game, list[Action]]:
+def mid_game(name: str, seed: int) -> tuple[Game, list[AnyAction]]:
     """A four-player game of ``name`` after ``MID_GAME`` actions, and the actions to come."""
     spec = games.get(name)
     game = spec.new(4, seed=seed)
@@ -69,7 +69,7 @@ def per_call_ms(fn: Callable[[], object], repeat: int) -> float:
     return 1000 * statistics.median(times)
 
 
-def new_entries_ms(game: Game, ahead: list[Action], repeat: int) -> tuple[float, float]:
+def new_entries_ms(game: Game, ahead: list[AnyAction], repeat: int) -> tuple[float, float]:
     """Per seat: one move's new log entries as JSON, and the whole view as JSON (ms)."""
     new, whole = [], []
     for action in ahead[: max(1, repeat // 20)]:

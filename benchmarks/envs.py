@@ -7,13 +7,13 @@ PettingZoo's classic wrappers) and once through ``raw_env``. Then the very
 same games, action for action, are played again through the game interface
 alone:
 
-- *engine: view + legal actions + apply*: at every step the seat's view
-  ``game.view(seat)``, ``game.legal_actions()`` (the engine's own legal-move
-  help: for Vatikanen its solver plays, for Kontrakt the help checked by the
-  engine) and ``game.apply(action)``: what a host gives an agent each step
+- *engine: view + suggested actions + apply*: at every step the seat's view
+  ``game.view(seat)``, ``game.suggested_actions()`` (legal actions the engine
+  suggests: for Vatikanen the draw or pass and its solver plays, for Kontrakt
+  the help checked by the engine) and ``game.apply(action)``: what a host gives an agent each step
   without the environment (what it sees, what it may do) and does with its
   answer. The overhead target is measured against this.
-- *engine: legal actions + apply*: the same without the view;
+- *engine: suggested actions + apply*: the same without the view;
 - *engine: apply only*: the games' records replayed through ``from_record``
   (every action checked), as ``benchmarks/engine.py`` measures it.
 
@@ -43,7 +43,7 @@ import numpy as np
 
 from rummykit import games, solver
 from rummykit.envs import kontrakt_v0, vatikanen_v0
-from rummykit.game import Action
+from rummykit.game import AnyAction
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -64,15 +64,15 @@ def pick(mask: np.ndarray, laying: np.ndarray, rng: random.Random) -> int:
 
 def env_game(
     name: str, players: int, seed: int, raw: bool = False
-) -> tuple[float, int, list[Action], Any]:
+) -> tuple[float, int, list[AnyAction], Any]:
     """One game through ``env()`` (or ``raw_env`` without PettingZoo's wrappers): seconds
     (the agent's own choices left out), steps, the actions taken, and the record."""
     module = MODULES[name]
     env = module.raw_env(players=players) if raw else module.env(players=players)
-    names = env.unwrapped.table.encoder.actions
+    names = env.unwrapped.host.encoder.actions
     laying = np.array([n.startswith(LAYING) for n in names])
     rng = random.Random(seed)
-    actions: list[Action] = []
+    actions: list[AnyAction] = []
     steps = 0
     choosing = 0.0
     t0 = time.perf_counter()
@@ -84,18 +84,18 @@ def env_game(
             continue
         t1 = time.perf_counter()
         index = pick(obs["action_mask"], laying, rng)
-        actions.append(env.unwrapped.table.legal[index])  # kept for the engine's replay
+        actions.append(env.unwrapped.host.legal[index])  # kept for the engine's replay
         choosing += time.perf_counter() - t1
         env.step(index)
         steps += 1
     seconds = time.perf_counter() - t0 - choosing
-    game = env.unwrapped.table.game
+    game = env.unwrapped.host.game
     assert game.over
     return seconds, steps, actions, game.to_record()
 
 
-def engine_game(name: str, players: int, seed: int, actions: list[Action], view: bool) -> float:
-    """The same game through the game interface: (the seat's view,) its legal actions, then
+def engine_game(name: str, players: int, seed: int, actions: list[AnyAction], view: bool) -> float:
+    """The same game through the game interface: (the seat's view,) its suggested actions, then
     apply, each step."""
     spec = games.get(name)
     t0 = time.perf_counter()
@@ -103,7 +103,7 @@ def engine_game(name: str, players: int, seed: int, actions: list[Action], view:
     for action in actions:
         if view:
             game.view(action.seat)
-        game.legal_actions()
+        game.suggested_actions()
         game.apply(action)
     seconds = time.perf_counter() - t0
     assert game.over
@@ -146,8 +146,8 @@ def table(rows: dict[str, dict[str, float]], players: int) -> str:
     """The figures as a Markdown table."""
     out = [
         "| game | players | games | steps | `env()` steps/s | `raw_env` steps/s"
-        " | engine: view + legal actions + apply /s | overhead `env()` | overhead `raw_env`"
-        " | engine: legal actions + apply /s (`env()` over it) | engine: apply only /s |",
+        " | engine: view + suggested actions + apply /s | overhead `env()` | overhead `raw_env`"
+        " | engine: suggested actions + apply /s (`env()` over it) | engine: apply only /s |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, r in rows.items():
@@ -171,11 +171,11 @@ def write_doc(text: str, args: argparse.Namespace, ok: bool) -> None:
         f" {platform.python_version()}, {when}: whole games through the PettingZoo"
         " environments by a random masked agent at every seat (`env()` with PettingZoo's"
         " classic wrappers, and `raw_env`), then the same games action for action through"
-        " the game interface: the seat's `view(seat)`, `legal_actions()` (the engine's own"
-        " legal-move help, for Vatikanen its solver plays) and `apply()` at every step, the"
+        " the game interface: the seat's `view(seat)`, `suggested_actions()` (the engine's"
+        " suggested actions, for Vatikanen its solver plays) and `apply()` at every step, the"
         " same without the view, and the games' records replayed (apply only, every action"
         " checked). *Overhead*: an environment step's time over an engine step's (view +"
-        " legal actions + apply: what an agent is given and what is done with its answer)"
+        " suggested actions + apply: what an agent is given and what is done with its answer)"
         f" on the same positions; target at most {TARGET:.0f}x for `env()`:"
         f" **{'met' if ok else 'not met'}**. Each game is timed every way in turn, so the"
         " shared machine's load falls on all alike; runs vary by about 20%.\n\n"
@@ -183,12 +183,12 @@ def write_doc(text: str, args: argparse.Namespace, ok: bool) -> None:
         "An environment step builds the seat's observation vector from its view and asks"
         " the engine for the mask. In Vatikanen the solver dominates both sides: the"
         " environment asks it for three plays (most cards, most points, and the most cards"
-        " without the hand's jokers when it holds one) where `legal_actions()` asks for two,"
+        " without the hand's jokers when it holds one) where `suggested_actions()` asks for two,"
         " and checks each distinct proposal with the engine's `can`. In Kontrakt the"
         " engine's help and `can` are the mask itself; the rest is the indexing, the"
         " observation vector and the bookkeeping of PettingZoo's API, of which its three"
         " wrappers (order enforcing, bounds, illegal moves) take the difference between"
-        " `env()` and `raw_env`. Against legal actions + apply without the view, Kontrakt's"
+        " `env()` and `raw_env`. Against suggested actions + apply without the view, Kontrakt's"
         " `env()` is slower by the figure in brackets.\n"
         f"{END}"
     )

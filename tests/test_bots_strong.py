@@ -29,7 +29,7 @@ from rummykit.bots.sampling import (
 )
 from rummykit.bots.vatikanen_strong import StrongBot as VatikanenStrong
 from rummykit.cards import Card, Suit, full_deck, parse_cards
-from rummykit.games.kontrakt import KontraktGame, deck_for
+from rummykit.games.kontrakt import BuyUpcard, DeclineUpcard, KontraktGame, deck_for
 from rummykit.games.vatikanen import Draw, Play, VatikanenGame
 
 
@@ -196,8 +196,8 @@ def test_kontrakt_samples_agree_with_the_view(sampler: Any, seed: int, actions: 
 def test_kontrakt_known_cards_follow_the_discard_pile() -> None:
     game = KontraktGame(3, seed=9)
     up = game.discard_pile[-1]
-    game.decline_upcard(1)
-    game.buy_upcard(2)  # K7: the upcard is shown going into seat 2's hand
+    game.decline_upcard(DeclineUpcard(1))
+    game.buy_upcard(BuyUpcard(2))  # K7: the upcard is shown going into seat 2's hand
     assert kontrakt_known_cards(game.view(0))[2] == [up]
 
 

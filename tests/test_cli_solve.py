@@ -107,3 +107,46 @@ def test_V11_table_run_joker_in_a_group_of_its_rank(capsys: pytest.CaptureFixtur
         capsys, "--table", "6c 6s *:6d", "--hand", "6h", "--rules", "rummikub", "--json"
     )
     assert code == 0 and json.loads(out)["play"] == ["6h"]
+
+
+def _batch(tmp_path: Path, *lines: str) -> str:
+    path = tmp_path / "questions.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_solve_batch_applies_the_command_lines_rules_to_every_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _batch(tmp_path, '{"hand": "Qh Kh Ah"}', '{"hand": "Qh Kh Ah", "rules": "vatikanen"}')
+    code, out, _ = run(capsys, "--batch", path, "--rules", "kontrakt", "--json")
+    assert code == 0
+    kontrakt, own = (json.loads(line) for line in out.splitlines())
+    assert kontrakt["playable"] is False  # K5: the ace is low only, Q-K-A is no run
+    assert own["playable"] is True and own["cards"] == 3  # the line's own rules win
+
+
+def test_solve_batch_applies_opening_and_objective_to_every_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _batch(
+        tmp_path,
+        '{"hand": "2h 3h 4h 5h Qs Ks As 9c 9d 9s"}',
+        '{"hand": "2h 3h 4h 5h Qs Ks As 9c 9d 9s", "objective": "cards", "opening": false}',
+    )
+    code, out, _ = run(capsys, "--batch", path, "--opening", "--objective", "points", "--json")
+    assert code == 0
+    opening, own = (json.loads(line) for line in out.splitlines())
+    assert sorted(opening["play"]) == ["As", "Ks", "Qs"]  # V7: one run, the most points
+    assert own["cards"] == 10
+
+
+def test_solve_batch_applies_free_jokers_to_every_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    line = '{"table": "4h 5h 6h *", "hand": "Qs Ks"}'
+    code, out, _ = run(capsys, "--batch", _batch(tmp_path, line), "--free-jokers", "--json")
+    assert code == 0
+    assert json.loads(out)["playable"] is True  # the wild table joker completes Qs Ks
+    code, out, _ = run(capsys, "--batch", _batch(tmp_path, line), "--json")
+    assert json.loads(out)["playable"] is False  # V11: it stands for 7h

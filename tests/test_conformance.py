@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from rummykit import games
 from rummykit.errors import ActionError, RuleError
-from rummykit.game import Action, Game
+from rummykit.game import AnyAction, Game
 from rummykit.games.spec import GameSpec
 from rummykit.record import DealRecord, GameRecord
 
@@ -107,7 +107,7 @@ def swapped(record: GameRecord, a: int, b: int) -> GameRecord:
     return GameRecord(record.game, record.players, deals, record.options, record.result)
 
 
-def mangled(action: Action, rng: random.Random) -> object:
+def mangled(action: AnyAction, rng: random.Random) -> object:
     """An action's JSON spoiled in one way: a field dropped or of the wrong kind, a card
     changed, another type."""
     data: dict[str, object] = dict(action.to_json())
@@ -150,8 +150,8 @@ class Checker:
 
     def run(self, every: int) -> None:
         """Play until the game is over (or the step cap); deep checks every ``every`` steps."""
-        checks: list[Callable[[Action], object]] = [
-            self.legal_actions_are_accepted,
+        checks: list[Callable[[AnyAction], object]] = [
+            self.suggested_actions_are_accepted,
             self.rejected_actions_change_nothing,
             self.copies_are_independent,
             self.record_rebuilds_the_game,
@@ -183,9 +183,9 @@ class Checker:
 
     # ------------------------------------------------------------ the checks
 
-    def legal_actions_are_accepted(self, _: Action) -> None:
+    def suggested_actions_are_accepted(self, _: AnyAction) -> None:
         game = self.game
-        offered = game.legal_actions()
+        offered = game.suggested_actions()
         assert offered, "the seat to act has no legal action offered"
         for action in offered:
             assert game.can(action), action
@@ -193,7 +193,7 @@ class Checker:
             trial.apply(action)
             trial.check_invariants()
 
-    def rejected_actions_change_nothing(self, action: Action) -> None:
+    def rejected_actions_change_nothing(self, action: AnyAction) -> None:
         game = self.game
         before = fingerprint(game)
         tries: list[object] = [dict(action.to_json(), seat=s) for s in range(game.n_players)]
@@ -210,7 +210,7 @@ class Checker:
                 game.apply(candidate)
             assert fingerprint(game) == before, f"the rejected {data} changed the game"
 
-    def copies_are_independent(self, action: Action) -> str:
+    def copies_are_independent(self, action: AnyAction) -> str:
         """(The action is taken here: the original and its copy both take it.)"""
         game = self.game
         before = fingerprint(game)
@@ -230,12 +230,12 @@ class Checker:
             assert fingerprint(twin) == twin_before
         return "taken"
 
-    def record_rebuilds_the_game(self, action: Action | None) -> None:
+    def record_rebuilds_the_game(self, action: AnyAction | None) -> None:
         game = self.game
         rebuilt = self.spec.from_record(game.to_record(), seed=self.seed)
         assert fingerprint(rebuilt) == fingerprint(game), "from_record differs from the game"
-        assert [a.to_json() for a in rebuilt.legal_actions()] == [
-            a.to_json() for a in game.legal_actions()
+        assert [a.to_json() for a in rebuilt.suggested_actions()] == [
+            a.to_json() for a in game.suggested_actions()
         ]
         if action is not None:
             rebuilt.apply(action)
@@ -243,7 +243,7 @@ class Checker:
             trial.apply(action)
             assert fingerprint(rebuilt) == fingerprint(trial), "the rebuilt game went on otherwise"
 
-    def hidden_cards_are_hidden(self, _: Action) -> None:
+    def hidden_cards_are_hidden(self, _: AnyAction) -> None:
         game = self.game
         if game.over:
             return
@@ -270,7 +270,7 @@ class Checker:
                 start = max(0, game.log_size - 3)
                 assert twin.log_entries(viewer, start) == game.log_entries(viewer, start)
 
-    def views_are_fresh_json_of_the_schema(self, _: Action | None) -> None:
+    def views_are_fresh_json_of_the_schema(self, _: AnyAction | None) -> None:
         game = self.game
         validator = VALIDATORS[self.spec.name]
         for seat in (None, *range(game.n_players)):
@@ -338,7 +338,7 @@ def test_view_rejects_a_seat_that_does_not_exist(spec: GameSpec) -> None:
 def test_an_action_of_another_game_is_an_action_error(spec: GameSpec) -> None:
     game = spec.new(spec.min_players, seed=2)
     other = next(s for s in SPECS if s is not spec)
-    foreign = other.new(other.min_players, seed=2).legal_actions()[0]
+    foreign = other.new(other.min_players, seed=2).suggested_actions()[0]
     with pytest.raises(ActionError):
         game.verify(foreign)
     assert not game.can(foreign)

@@ -26,7 +26,7 @@ from rummykit.arena import ArenaConfig, play_game
 from rummykit.cards import parse_cards
 from rummykit.envs import kontrakt_v0, vatikanen_v0
 from rummykit.envs.common import card_of_index, encoder_of
-from rummykit.envs.core import IllegalIndex, Table
+from rummykit.envs.core import EnvHost, IllegalIndex
 from rummykit.envs.kontrakt_encoding import (
     ACTIONS as KONTRAKT_ACTIONS,
 )
@@ -72,15 +72,15 @@ def test_seed_test_passes(module: Any) -> None:
 def test_reset_with_a_seed_deals_the_registry_game_of_that_seed(module: Any) -> None:
     env = module.raw_env(players=3)
     env.reset(seed=11)
-    name = env.table.spec.name
+    name = env.host.spec.name
     game = games.get(name).new(["player_0", "player_1", "player_2"], seed=11)
     seat = game.to_act
-    assert env.table.game.view(seat) == game.view(seat)
+    assert env.host.game.view(seat) == game.view(seat)
     env.reset()
-    first = env.table.game.view(0)
+    first = env.host.game.view(0)
     env.reset(seed=11)
     env.reset()
-    assert env.table.game.view(0) == first  # the generator is seeded by the last seed
+    assert env.host.game.view(0) == first  # the generator is seeded by the last seed
 
 
 def _masked_random(env: Any, agent: str, rng: random.Random) -> int | None:
@@ -144,7 +144,7 @@ def test_a_whole_vatikanen_game_pays_the_result_as_zero_sum_rewards() -> None:
         _, reward, *_ = env.last()
         totals[agent] += reward
         env.step(_masked_random(env, agent, rng))
-    result = env.unwrapped.table.game.result()
+    result = env.unwrapped.host.game.result()
     assert result is not None
     assert [totals[a] for a in env.possible_agents] == list(result.scores)
     assert sum(totals.values()) == 0
@@ -165,7 +165,7 @@ def test_kontrakt_rewards_are_the_penalties_negated(mode: str) -> None:
             env.step(None)
             continue
         env.step(_laying_random(obs["action_mask"], KONTRAKT_ACTIONS, rng))
-    result = env.table.game.result()
+    result = env.host.game.result()
     assert result is not None
     assert [totals[a] for a in env.possible_agents] == [-s for s in result.scores]
     assert (given_before_end > 0) == (mode == "deal")
@@ -184,10 +184,10 @@ def test_an_illegal_index_ends_the_game_for_the_wrapped_env_and_raises_for_the_r
     assert all(env.terminations.values())
     raw = vatikanen_v0.raw_env()
     raw.reset(seed=1)
-    before = raw.table.game.view(0)
+    before = raw.host.game.view(0)
     with pytest.raises(IllegalIndex, match="not legal now"):
         raw.step(illegal)
-    assert raw.table.game.view(0) == before
+    assert raw.host.game.view(0) == before
 
 
 @pytest.mark.parametrize("module", MODULES, ids=IDS)
@@ -198,7 +198,7 @@ def test_render_ansi_shows_what_a_spectator_sees(
     env.reset(seed=3)
     text = env.render()
     assert isinstance(text, str) and "to act" in text
-    game = env.unwrapped.table.game
+    game = env.unwrapped.host.game
     for seat in range(3):
         hand = game.view(seat)["hand"]
         assert " ".join(hand) not in text
@@ -225,7 +225,7 @@ def test_check_env_passes(game: str, opponents: str) -> None:
 def test_the_agent_plays_against_bots_that_see_only_their_view() -> None:
     env = SingleAgentEnv("vatikanen", players=3, opponents=["random", "strong(samples=2)"])
     obs, info = env.reset(seed=9)
-    assert info["seat"] == 0 and env.table.to_act == 0
+    assert info["seat"] == 0 and env.host.to_act == 0
     done, total, steps = False, 0.0, 0
     while not done:
         legal = np.flatnonzero(obs["action_mask"])
@@ -234,20 +234,20 @@ def test_the_agent_plays_against_bots_that_see_only_their_view() -> None:
         total += float(reward)
         steps += 1
         if not done:
-            assert env.table.to_act == 0
-    result = env.table.game.result()
+            assert env.host.to_act == 0
+    result = env.host.game.result()
     assert result is not None and total == result.scores[0] == info["scores"][0]
 
 
 def test_an_illegal_action_ends_the_episode_and_changes_nothing() -> None:
     env = SingleAgentEnv("kontrakt", opponents="random", illegal_reward=-5.0)
     obs, _ = env.reset(seed=1)
-    before = env.table.game.view(0)
+    before = env.host.game.view(0)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     obs, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (-5.0, True, False)
     assert "not legal now" in info["illegal"]
-    assert env.table.game.view(0) == before
+    assert env.host.game.view(0) == before
 
 
 def test_opponents_and_seat_are_checked() -> None:
@@ -259,7 +259,7 @@ def test_opponents_and_seat_are_checked() -> None:
         SingleAgentEnv("vatikanen", players=3, opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         SingleAgentEnv("vatikanen", seat=2)
-    with pytest.raises(ValueError, match="no learning environment"):
+    with pytest.raises(ValueError, match="unknown game"):
         SingleAgentEnv("chess")
 
 
@@ -369,7 +369,7 @@ class Soak:
 
     @property
     def game(self) -> Game:
-        game: Game = self.env.table.game
+        game: Game = self.env.host.game
         return game
 
     def run(self) -> Iterator[int]:
@@ -384,11 +384,11 @@ class Soak:
             assert env.observation_space(agent).contains(obs)
             view = game.view(seat)
             proposed = self.encoder.propose(view)  # the bot's side, from the view alone
-            legal = env.table.legal  # the engine's side
+            legal = env.host.legal  # the engine's side
             assert _texts(proposed) == _texts(legal), "the view's actions differ from the engine's"
             assert sorted(legal) == np.flatnonzero(obs["action_mask"]).tolist()
             if self.spec.name == "kontrakt":
-                engine = game.legal_actions()
+                engine = game.suggested_actions()
                 kept, left = indexed(engine, view)
                 assert left == [], f"actions without an index: {left}"
                 assert sorted(_texts(kept).values()) == sorted(set(map(repr, engine)))
@@ -428,8 +428,8 @@ class Soak:
         twin = self.spec.from_record(swapped(record, a, b))
         assert twin.to_act == seat
         legal = self.encoder.engine_legal(twin, twin.view(seat))
-        assert _texts(legal) == _texts(self.env.table.legal), "the mask depends on a hidden card"
-        mine = self.encoder.observe(game.view(seat), self.env.table.legal)
+        assert _texts(legal) == _texts(self.env.host.legal), "the mask depends on a hidden card"
+        mine = self.encoder.observe(game.view(seat), self.env.host.legal)
         theirs = self.encoder.observe(twin.view(seat), legal)
         assert np.array_equal(mine, theirs), "an observation shows a hidden card"
 
@@ -503,7 +503,7 @@ def test_the_policy_bot_takes_its_best_legal_index(tmp_path: Path) -> None:
 
 def test_a_policy_file_must_fit_the_game_and_the_encoding(tmp_path: Path) -> None:
     spec = games.get("vatikanen")
-    with pytest.raises(ValueError, match="give its file"):
+    with pytest.raises(ValueError, match="needs the setting path"):
         spec.make_bot("policy", 1)
     kpath = _linear_policy("kontrakt", "draw:stock", tmp_path / "k.npz")
     with pytest.raises(ValueError, match="is a kontrakt policy"):
@@ -531,6 +531,6 @@ def test_a_policy_file_must_fit_the_game_and_the_encoding(tmp_path: Path) -> Non
 
 def test_the_table_refuses_a_game_without_an_encoding() -> None:
     with pytest.raises(ValueError, match="cannot encode"):
-        Table("kontrakt", encoder_of("vatikanen"), players=2)
+        EnvHost("kontrakt", encoder_of("vatikanen"), players=2)
     with pytest.raises(ValueError, match="reward"):
-        Table("kontrakt", encoder_of("kontrakt"), players=2, reward="hand")  # type: ignore[arg-type]
+        EnvHost("kontrakt", encoder_of("kontrakt"), players=2, reward="hand")  # type: ignore[arg-type]

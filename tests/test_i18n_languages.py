@@ -21,6 +21,7 @@ from rummykit.cards import parse_cards
 from rummykit.cli import main
 from rummykit.cli.words import argparse_speaking, requested_language
 from rummykit.errors import RuleError, describe_error
+from rummykit.games import kontrakt as k
 from rummykit.games.vatikanen import Draw, Play, VatikanenGame
 from rummykit.i18n import LOCALES, default_language, locale_language
 from rummykit.tui.app import CommandInput, HelpScreen, PlayApp
@@ -61,18 +62,18 @@ def test_V4_out_of_turn_error_reads_in_swedish_and_english_with_the_name() -> No
 def test_V7_group_opening_error_names_the_cards_in_both_languages() -> None:
     game = VatikanenGame.from_position(["8h 8c 8d 5s 6s 7s", "3c"], opened=[False, False])
     error = rule_error(lambda: game.play(Play(0, tuple(parse_cards("8h 8c 8d")))))
-    assert error.rule == "V7" and error.params == {"cards": "8h 8c 8d"}
-    assert error.translated("en").endswith("from your hand, not a group: 8h 8c 8d")
+    assert error.rule == "V7" and error.params == {"cards": "8♥ 8♣ 8♦"}
+    assert error.translated("en").endswith("from your hand, not a group: 8♥ 8♣ 8♦")
     assert error.translated("sv") == (
         "första gången du lägger ned kort måste det vara en enda färgföljd på minst 3 kort"
-        " från handen, inte ett tretal: 8h 8c 8d"
+        " från handen, inte ett tretal: 8♥ 8♣ 8♦"
     )
 
 
 def test_K10_contract_error_reads_its_nested_contract_in_the_readers_language() -> None:
     game = game_with(2, {0: "4c 5c 6c 8h 8d 8s 2h 9s Jd Kd"}, "3d", "", dealer=1)
-    game.take_upcard(0)
-    error = rule_error(lambda: game.lay_down(0, (tuple(parse_cards("4c 5c 6c")),)))
+    game.take_upcard(k.TakeUpcard(0))
+    error = rule_error(lambda: game.lay_down(k.LayDown(0, (tuple(parse_cards("4c 5c 6c")),))))
     assert error.rule == "K10"
     assert str(error) == (
         "your contract (2 groups) needs no run, not 1: further melds only after the whole"
@@ -86,11 +87,11 @@ def test_K10_contract_error_reads_its_nested_contract_in_the_readers_language() 
 
 def test_K8_discard_of_a_card_not_held_says_saka_words_in_swedish() -> None:
     game = game_with(2, {0: "4c 5c 6c 8h 8d 8s 2h 9s Jd Kd"}, "3d", "", dealer=1)
-    game.take_upcard(0)
-    error = rule_error(lambda: game.discard(0, parse_cards("Qh")[0]))
-    assert (error.rule, error.params) == ("K8", {"card": "Qh"})
-    assert error.translated("sv") == "du har inte Qh på handen"
-    assert error.translated("en") == "you do not hold Qh"
+    game.take_upcard(k.TakeUpcard(0))
+    error = rule_error(lambda: game.discard(k.Discard(0, parse_cards("Qh")[0])))
+    assert (error.rule, error.params) == ("K8", {"card": "Q♥"})
+    assert error.translated("sv") == "du har inte Q♥ på handen"
+    assert error.translated("en") == "you do not hold Q♥"
 
 
 # ------------------------------------------------------------ the catalog

@@ -26,7 +26,7 @@ from rummykit.games.kontrakt import (
     KontraktGame,
     LayOff,
     Phase,
-    legal_actions_for,
+    candidate_actions_for,
 )
 
 
@@ -60,8 +60,8 @@ def test_position_copies_the_deal_exactly(seed: int, actions: int) -> None:
             assert a[key] == b[key], key
         assert a["totals"] == [0] * game.n_players or len(copy.scores) == game.deal
     assert copy.stock == game.stock
-    assert sorted(map(str, copy.legal_actions()), key=str) == sorted(
-        map(str, game.legal_actions()), key=str
+    assert sorted(map(str, copy.suggested_actions()), key=str) == sorted(
+        map(str, game.suggested_actions()), key=str
     )
 
 
@@ -158,9 +158,9 @@ def test_rollout_ends_the_deal_and_outcomes_are_reproducible() -> None:
     penalty = rollout(position(view, deal, seed=2), seat)
     assert 0 <= penalty <= 300
     if game.phase is Phase.DRAW:
-        cands = [a for a in legal_actions_for(view) if isinstance(a, Draw)]
+        cands = [a for a in candidate_actions_for(view) if isinstance(a, Draw)]
     else:
-        cands = [a for a in legal_actions_for(view) if isinstance(a, Discard)][:3]
+        cands = [a for a in candidate_actions_for(view) if isinstance(a, Discard)][:3]
     first = outcomes(view, cands, random.Random(9), 4)
     assert first == outcomes(view, cands, random.Random(9), 4)
     assert [len(v) for v in first] == [4] * len(cands)
@@ -176,7 +176,7 @@ def test_outcomes_past_the_deadline_stop_at_two_guesses() -> None:
     seat = game.to_act
     assert seat is not None
     view = game.view(seat)
-    cands = [a for a in legal_actions_for(view) if isinstance(a, (Draw, Discard))][:2]
+    cands = [a for a in candidate_actions_for(view) if isinstance(a, (Draw, Discard))][:2]
     full = outcomes(view, cands, random.Random(9), 6)
     cut = outcomes(view, cands, random.Random(9), 6, deadline=0.0)
     assert [len(v) for v in cut] == [2] * len(cands)

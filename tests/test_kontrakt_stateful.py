@@ -101,7 +101,7 @@ class KontraktMachine(RuleBasedStateMachine):
     @precondition(live)
     @rule(data=st.data())
     def legal_action(self, data: st.DataObject) -> None:
-        actions = self.game.legal_actions()
+        actions = self.game.suggested_actions()
         assert actions, "the seat to act always has a legal action"
         self.game.apply(data.draw(st.sampled_from(actions)))
 

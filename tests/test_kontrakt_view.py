@@ -12,11 +12,14 @@ from rummykit.bots import levels, make_bot
 from rummykit.cards import parse_cards
 from rummykit.games.kontrakt import (
     DealEnded,
+    DeclineUpcard,
     Draw,
     KontraktGame,
     LayDown,
+    PassUpcard,
+    TakeUpcard,
+    candidate_actions_for,
     hint_for,
-    legal_actions_for,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS, candidate_melds, find_melds, largest_part
 from rummykit.melds import MeldKind
@@ -68,9 +71,9 @@ def test_view_is_plain_json_with_the_documented_keys() -> None:
 
 def test_view_table_melds_have_number_owner_and_ends() -> None:
     game = game_with(2, {0: "8h 8d 8s 2h 2s 2d 4c 5c 6c Kd"}, upcard="*", dealer=1)
-    game.take_upcard(0)
-    game.lay_down(0, (tuple(parse_cards("8h 8d 8s")), tuple(parse_cards("2h 2s 2d *"))))
-    game.lay_down(0, (tuple(parse_cards("4c 5c 6c")),))
+    game.take_upcard(TakeUpcard(0))
+    game.lay_down(LayDown(0, (tuple(parse_cards("8h 8d 8s")), tuple(parse_cards("2h 2s 2d *")))))
+    game.lay_down(LayDown(0, (tuple(parse_cards("4c 5c 6c")),)))
     table = game.view(1)["table"]
     assert table[0] == {
         "number": 0,
@@ -95,8 +98,8 @@ def test_view_table_melds_have_number_owner_and_ends() -> None:
 
 def test_log_hides_other_players_stock_draws() -> None:
     game = game_with(2, {}, upcard="9s", stock="Kh", dealer=1)
-    game.decline_upcard(0)
-    game.pass_upcard(1)
+    game.decline_upcard(DeclineUpcard(0))
+    game.pass_upcard(PassUpcard(1))
     game.apply(Draw(0))
     mine = game.view(0)["log"][-1]
     theirs = game.view(1)["log"][-1]
@@ -110,7 +113,7 @@ def test_hint_lists_contract_melds() -> None:
     hint = hint_for(game.view(0))
     assert hint["need"] == [{"groups": 2, "runs": 0}]
     assert hint["parts"] == [["8d", "8h", "8s"]] and hint["whole"] is None
-    game.take_upcard(0)
+    game.take_upcard(TakeUpcard(0))
     hint = game.hint(0)
     assert hint["whole"] == [["8d", "8h", "8s"], ["2d", "2h", "2s"]]
 
@@ -150,7 +153,7 @@ def test_K13_largest_part_keeps_two_cards_while_the_contract_stays_open() -> Non
 
 
 def test_generated_actions_are_all_legal() -> None:
-    """legal_actions_for (from the view alone) proposes only actions the engine allows."""
+    """candidate_actions_for (from the view alone) proposes only actions the engine allows."""
     for players, seed, kinds in ((2, 1, "b"), (4, 2, "rb"), (6, 3, "r")):
         game = KontraktGame(players, seed=seed)
         bots = [
@@ -159,7 +162,7 @@ def test_generated_actions_are_all_legal() -> None:
         ]
         steps = 0
         while (seat := game.to_act) is not None and steps < 400:
-            proposed = legal_actions_for(game.view(seat, log=False))
+            proposed = candidate_actions_for(game.view(seat, log=False))
             assert proposed and all(game.can(a) for a in proposed), proposed
             game.apply(bots[seat].choose(game.view(seat)))
             steps += 1

@@ -14,7 +14,14 @@ import pytest
 
 from kontrakt_helpers import play_bots
 from rummykit.cli import main
-from rummykit.games.kontrakt import KontraktGame, KontraktOptions
+from rummykit.games.kontrakt import (
+    DeclineUpcard,
+    Discard,
+    Draw,
+    KontraktGame,
+    KontraktOptions,
+    PassUpcard,
+)
 from rummykit.games.kontrakt.actions import action_from_json
 from rummykit.record import load_record, parse_record, replay
 
@@ -79,24 +86,24 @@ def test_record_of_an_unfinished_game_replays_up_to_where_it_stops() -> None:
     for _ in range(5):
         seat = game.to_act
         assert seat is not None
-        game.apply(game.legal_actions()[0])
+        game.apply(game.suggested_actions()[0])
     result = replay(parse_record(game.to_record().to_json()))
     assert result.ok and result.deals == 3 and list(result.scores) == game.totals
 
 
 def test_K15_restock_is_recorded_and_replayed(tmp_path: Path) -> None:
     game = KontraktGame(2, seed=5, options=KontraktOptions())
-    game.decline_upcard(game.forhand)
-    game.pass_upcard(1 - game.forhand)
+    game.decline_upcard(DeclineUpcard(game.forhand))
+    game.pass_upcard(PassUpcard(1 - game.forhand))
     while game._s.stock:
         seat = game.to_act
         assert seat is not None
-        game.draw(seat)
-        game.discard(seat, game.hand(seat)[-1])
+        game.draw(Draw(seat))
+        game.discard(Discard(seat, game.hand(seat)[-1]))
     seat = game.to_act
     assert seat is not None
-    game.draw(seat)  # shuffles the pile into a new stock
-    game.discard(seat, game.hand(seat)[-1])
+    game.draw(Draw(seat))  # shuffles the pile into a new stock
+    game.discard(Discard(seat, game.hand(seat)[-1]))
     path = game.to_record().save(tmp_path / "restock.json")
     assert '"restock"' in path.read_text()
     result = replay(load_record(path))

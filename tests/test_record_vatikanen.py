@@ -59,7 +59,7 @@ def test_replay_answers(name: str, capsys: pytest.CaptureFixture[str]) -> None:
 def test_replay_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(RECORDS / "illegal_table_no_meld.json")]) == 1
     out = capsys.readouterr().out
-    assert "V9" in out and "the table would hold 5h 6h, which is no meld" in out
+    assert "V9" in out and "the table would hold 5♥ 6♥, which is no meld" in out
     assert main(["replay", str(RECORDS / "legal_going_out.json")]) == 0
     out = capsys.readouterr().out
     assert "Anna" in out and "106" in out
@@ -82,7 +82,7 @@ def test_written_record_reads_back(tmp_path: Path) -> None:
         bots = [make_bot("vatikanen", "random", seed=k * 10 + s) for s in range(3)]
         play_out(session.game, bots)
         if k == 0:
-            session.next_game()
+            session.next_part()
     path = session.to_record().save(tmp_path / "game.json")
     record = load_record(path)
     assert record.options == {"blocked_game": False}

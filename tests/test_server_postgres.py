@@ -13,7 +13,6 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
 from websockets.exceptions import ConnectionClosed
 
 from protocol_client import Live, play_until_over

@@ -109,14 +109,14 @@ def test_V7_opening_may_not_relabel_a_table_joker(capsys: pytest.CaptureFixture[
     # case 1: *:4h 5h 6h 7h on the table; an opening writes it *:Kd 5h 6h 7h
     code, got = replay_answer("illegal_V7_opening_relabels_a_table_joker", capsys)
     assert code == 1 and (got["action"], got["rule"]) == (1, "V7")
-    assert "*:Kd 5h 6h 7h is not *:4h 5h 6h 7h as it lies on the table" in got["message"]
+    assert "★=K♦ 5♥ 6♥ 7♥ is not ★=4♥ 5♥ 6♥ 7♥ as it lies on the table" in got["message"]
 
 
 def test_V7_opening_may_not_move_a_table_joker(capsys: pytest.CaptureFixture[str]) -> None:
     # case 2: Th *:Jh Qh on the table; an opening writes it Th Qh *
     code, got = replay_answer("illegal_V7_opening_moves_a_table_joker", capsys)
     assert code == 1 and (got["action"], got["rule"]) == (1, "V7")
-    assert "Th Qh * is not Th *:Jh Qh as it lies on the table" in got["message"]
+    assert "10♥ Q♥ ★ is not 10♥ ★=J♥ Q♥ as it lies on the table" in got["message"]
 
 
 def test_V9_bare_table_joker_takes_the_meaning_of_its_place(
@@ -125,7 +125,7 @@ def test_V9_bare_table_joker_takes_the_meaning_of_its_place(
     # case 3: 5h 6h * 7h: the joker's place is 7h, and then comes 7h
     code, got = replay_answer("illegal_V9_bare_table_joker_where_no_card_fits", capsys)
     assert code == 1 and (got["action"], got["rule"]) == (2, "V9")
-    assert "no card fits between 6h and 7h" in got["message"]
+    assert "no card fits between 6♥ and 7♥" in got["message"]
 
 
 def test_V9_rearranging_needs_a_card_from_the_hand(capsys: pytest.CaptureFixture[str]) -> None:

@@ -60,7 +60,7 @@ def test_greedy_bot_games_keep_every_invariant(seed: int) -> None:
 
 def test_view_shape_and_json() -> None:
     game = VatikanenGame(["Ann", "Bo", "Cy"], seed=4)
-    game.draw(0)
+    game.draw(Draw(0))
     view = game.view(1)
     assert set(view) == {
         "game", "game_number", "players", "seat", "dealer", "forhand", "options", "hand",
@@ -90,7 +90,7 @@ def test_legal_move_help() -> None:
     assert opening is not None and sorted(map(str, opening.add)) == ["7h", "8h", "9h"]
     assert game.can_play_at_all(0)
     game.play(opening)
-    game.draw(1)
+    game.draw(Draw(1))
     best = game.best_play(0)
     assert best is None or game.can_play(best)
     assert game.can_play_at_all(0) is (best is not None)

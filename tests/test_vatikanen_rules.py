@@ -110,7 +110,7 @@ def test_V3_dealing_order_one_at_a_time_forhand_first() -> None:
     assert game.hand(0)[:2] == [deck[1], deck[4]]
     assert game.hand(1)[:2] == [deck[2], deck[5]]
     assert game.to_act == 2
-    game.draw(2)
+    game.draw(Draw(2))
     assert game.hand(2)[-1] == deck[39]  # the stock's top is the next card
 
 
@@ -130,7 +130,7 @@ def test_V4_turns_go_clockwise_from_forhand() -> None:
         seat = game.to_act
         assert seat is not None
         order.append(seat)
-        game.draw(seat)
+        game.draw(Draw(seat))
     assert order == [2, 3, 0, 1, 2]
 
 
@@ -143,14 +143,14 @@ def test_V4_out_of_turn_refused() -> None:
 def test_V4_draw_takes_top_card_and_ends_turn() -> None:
     game = VatikanenGame(2, seed=4)
     top = game.deck[game.stock_ids()[0]]
-    event = game.draw(0)
+    event = game.draw(Draw(0))
     assert event.card == top and game.hand(0)[-1] == top and game.to_act == 1
 
 
 def test_V4_draw_allowed_even_when_a_play_exists() -> None:
     game = VatikanenGame.from_position(["7h 8h 9h 2c", "3c 4c"])
     assert game.can_play(Play(0, cards("7h 8h 9h")))
-    assert game.can_draw(0)
+    assert game.can_draw(Draw(0))
 
 
 def test_V4_play_needs_cards_from_own_hand() -> None:
@@ -250,7 +250,7 @@ def test_V7_joker_may_be_part_of_the_opening() -> None:
 def test_V7_later_plays_are_free() -> None:
     game = VatikanenGame.from_position(["5s 6s 7s 8h 8c 8d 2c", "3c"], opened=[False, False])
     game.play(Play(0, cards("5s 6s 7s")))
-    game.draw(1)
+    game.draw(Draw(1))
     game.play(Play(0, cards("8h 8c 8d"), table_of("5s 6s 7s", "8h 8c 8d")))
     assert len(game.table) == 2
 
@@ -319,7 +319,7 @@ def test_V9_no_card_leaves_the_table() -> None:
     lost = table_of("5h 6h 7h 8h 9h Th")
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("Th"), lost))
-    assert info.value.rule == "V9" and "leaves out 4h" in info.value.message
+    assert info.value.rule == "V9" and "leaves out 4♥" in info.value.message
     extra = table_of("4h 5h 6h 7h 8h 9h Th", "2c 2c 2c")
     assert rule_of(game, Play(0, cards("Th"), extra)) == "V9"
 
@@ -331,7 +331,7 @@ def test_V9_table_must_hold_only_melds() -> None:
     assert info.value.rule == "V9"
     with pytest.raises(RuleError) as info:
         game.play(Play(0, cards("7h"), table_of("5h 6h", "4h 7h 8h 9h 7h")))
-    assert info.value.message.startswith("the table would hold 5h 6h, which is no meld")
+    assert info.value.message.startswith("the table would hold 5♥ 6♥, which is no meld")
 
 
 # ---------------------------------------------------------------- V10 shared table
@@ -479,17 +479,17 @@ def test_V14_pass_only_with_empty_stock() -> None:
     assert rule_of(game, Pass(0)) == "V14"
     game2 = empty_stock(["Kd", "4c 9d", "Jd Qd"])
     assert rule_of(game2, Draw(0)) == "V14"
-    game2.pass_turn(0)
+    game2.pass_turn(Pass(0))
     assert game2.to_act == 1 and not game2.over
 
 
 def test_V14_play_still_allowed_with_empty_stock() -> None:
     game = empty_stock(["Kd", "4c 9d", "Jd Qd"])
-    game.pass_turn(0)
+    game.pass_turn(Pass(0))
     game.play(Play(1, cards("4c"), table_of("As 2s 3s", "4c 5c 6c 7c")))
     assert game.passes_in_row == 0
-    game.pass_turn(2)
-    game.pass_turn(0)
+    game.pass_turn(Pass(2))
+    game.pass_turn(Pass(0))
     assert not game.over  # the play broke the succession of passes
 
 
@@ -500,7 +500,7 @@ def pass_round(game: VatikanenGame) -> None:
     for _ in range(game.n_players):
         seat = game.to_act
         assert seat is not None
-        game.pass_turn(seat)
+        game.pass_turn(Pass(seat))
 
 
 def test_V15_lowest_hand_wins_the_differences() -> None:
@@ -547,7 +547,7 @@ def test_V16_balances_carry_over_zero_sum() -> None:
     session = Session(["Ann", "Bo", "Cy"], seed=9)
     assert session.game.dealer == 2 and session.game.to_act == 0
     with pytest.raises(RuleError) as info:
-        session.next_game()
+        session.next_part()
     assert info.value.rule == "V16"
     totals = [Fraction(0)] * 3
     for k in range(3):
@@ -558,7 +558,7 @@ def test_V16_balances_carry_over_zero_sum() -> None:
         totals = [t + p for t, p in zip(totals, game.end.payments, strict=True)]
         assert list(session.balances) == totals and sum(session.balances) == 0
         if k < 2:
-            session.next_game()
+            session.next_part()
     record = session.to_record()
     assert len(record.deals) == 3
     result = replay(record)

@@ -47,7 +47,7 @@ def snapshot(game: VatikanenGame) -> Any:
     )
 
 
-def legal_actions(game: VatikanenGame) -> list[Action]:
+def suggested_actions(game: VatikanenGame) -> list[Action]:
     """Some legal actions of the seat to play, found without the solver."""
     seat = game.to_act
     assert seat is not None
@@ -127,7 +127,7 @@ class VatikanenMachine(RuleBasedStateMachine):
     @precondition(lambda self: not self.game.over)
     @rule(data=st.data())
     def legal_action(self, data: st.DataObject) -> None:
-        actions = legal_actions(self.game)
+        actions = suggested_actions(self.game)
         # A play whenever there is one, so that games reach their end; draw_or_pass draws.
         self.game.apply(data.draw(st.sampled_from(actions[1:] or actions)))
 
@@ -151,13 +151,13 @@ class VatikanenMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: self.game.over)
     @rule()
-    def next_game(self) -> None:
+    def next_part(self) -> None:
         record = self.session.to_record()
         result = replay(record)
         assert result.ok, result
         assert list(result.scores) == [float(b) for b in self.session.balances]
         self.games_checked += 1
-        self.session.next_game()
+        self.session.next_part()
 
     def teardown(self) -> None:
         event(f"games finished: {min(self.games_checked, 3)}+")

@@ -121,9 +121,7 @@ def seeded_tables(db: str, tables: Sequence[tuple[str, str, list[str], int]]) ->
                 n = len(seats)
                 summary = json.dumps(table.summary([False] * n, [False] * n))
                 meta = TableMeta("waiting", 0, summary)
-                row = TableRow(
-                    table_id, game, json.dumps(settings.to_json()), table.created, meta
-                )
+                row = TableRow(table_id, game, json.dumps(settings.to_json()), table.created, meta)
                 await store.create_table(row, None)
         finally:
             await store.close()
@@ -271,7 +269,7 @@ def kontrakt_deal(seats: list[str], seed: int, human: int, limit: int = 400) -> 
         seat = game.to_act
         assert seat is not None
         if seat == human:
-            legal = [dict(a.to_json()) for a in game.legal_actions()]
+            legal = [dict(a.to_json()) for a in game.suggested_actions()]
             if any(a["type"] == "swap_joker" for a in legal):
                 out.swap_arose = True
             move = kontrakt_move(legal, view)

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from rummykit.errors import MessageError
+from rummykit.errors import MessageError, quoted
 from rummykit.i18n import N_
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "full_deck",
     "kontrakt_value",
     "parse_cards",
+    "pretty_cards",
     "sort_by_rank",
     "sort_by_suit",
     "vatikanen_value",
@@ -97,6 +98,11 @@ class Suit(IntEnum):
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
 
+def _rank_label(rank: int) -> str:
+    """A rank for people: A 2-10 J Q K (an ace played high is an ace)."""
+    return "10" if rank == 10 else rank_text(rank)
+
+
 def rank_text(rank: int) -> str:
     """The canonical text of a rank 1-13 (or 14, an ace played high)."""
     if rank == 14:
@@ -113,6 +119,10 @@ class Meaning:
 
     def __str__(self) -> str:
         return rank_text(self.rank) + (self.suit.letter if self.suit is not None else "")
+
+    def pretty(self) -> str:
+        """What the joker stands for, for people: 8♥ (a card), 8 (a rank), 10♠."""
+        return _rank_label(self.rank) + (self.suit.symbol if self.suit is not None else "")
 
     @property
     def card(self) -> Card | None:
@@ -175,10 +185,11 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
     def pretty(self) -> str:
-        """The card with a suit sign, for people: 7♥, T♠, ★ for a joker."""
+        """The card for people, as every screen and message shows it: 7♥, 10♠, A♣, ★ for a
+        joker, and a table joker with what it stands for: ★=8♥ in a run, ★=8 in a group."""
         if self.suit is None:
-            return "★" if self.stands_for is None else f"★({self.stands_for})"
-        return rank_text(self.rank) + self.suit.symbol
+            return "★" if self.stands_for is None else f"★={self.stands_for.pretty()}"
+        return _rank_label(self.rank) + self.suit.symbol
 
 
 @functools.lru_cache(maxsize=4096)
@@ -189,7 +200,7 @@ def _parse_card(text: str) -> Card:
         if not rest:
             return JOKER
         if not rest.startswith(":"):
-            raise CardError(NOT_A_CARD, text=repr(text))
+            raise CardError(NOT_A_CARD, text=quoted(text))
         meant = rest[1:]
         if meant in _RANK_FROM_TEXT:
             return Card(0, None, Meaning(_RANK_FROM_TEXT[meant]))
@@ -201,7 +212,7 @@ def _parse_card(text: str) -> Card:
 def _parse_natural(s: str, original: str) -> Card:
     m = re.fullmatch(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", s)
     if m is None:
-        raise CardError(NOT_A_CARD, text=repr(original))
+        raise CardError(NOT_A_CARD, text=quoted(original))
     return Card(_RANK_FROM_TEXT[m.group(1)], Suit(_SUIT_FROM_TEXT[m.group(2)]))
 
 
@@ -217,6 +228,15 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards in canonical text, separated by spaces."""
     return " ".join(str(c) for c in cards)
+
+
+def pretty_cards(cards: Iterable[Card]) -> str:
+    """Cards for people, separated by spaces: what messages say (``10♠ Q♥ ★=8♥``).
+
+    >>> pretty_cards(parse_cards("Ts qh *:8h *"))
+    '10♠ Q♥ ★=8♥ ★'
+    """
+    return " ".join(c.pretty() for c in cards)
 
 
 def sort_by_suit(cards: Iterable[Card]) -> list[Card]:

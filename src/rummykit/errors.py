@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from rummykit.i18n import Message
 
-__all__ = ["ActionError", "MessageError", "RuleError", "describe_error", "message_of"]
+__all__ = ["ActionError", "MessageError", "RuleError", "describe_error", "message_of", "quoted"]
 
 
 class MessageError(ValueError):
@@ -135,6 +135,18 @@ class ActionError(MessageError):
     >>> str(ActionError(N_("'card' must be one card written as text, like '7h'")))
     "'card' must be one card written as text, like '7h'"
     """
+
+
+def quoted(text: str, limit: int = 24) -> str:
+    """Text a person typed, quoted for a message and cut to ``limit`` characters, so that
+    a long line pasted by mistake does not fill the screen with its own echo.
+
+    >>> quoted("fold"), quoted("x" * 3000)
+    ("'fold'", "'xxxxxxxxxxxxxxxxxxxxxxx…'")
+    """
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return repr(text)
 
 
 def message_of(exc: BaseException) -> Message:

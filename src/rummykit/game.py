@@ -1,62 +1,102 @@
-"""The one interface every host uses to run a game: :class:`Game`.
+"""The one interface every host uses to run a game: :class:`Game`, the hosted unit.
 
 The arena, the terminal, external bots, ``replay``, the game server and the
 learning environments hold a game only through this protocol, and find the
 game by name in the registry (:func:`rummykit.games.get`), the way
 python-chess finds a variant. Both engines implement it with the same names
-and meanings:
+and meanings.
+
+What a host holds is a *unit*: what one record holds, made of *parts*, the
+record's deals. A Vatikanen unit is a session (V16) and its parts are the
+session's games, one deal each; a Kontrakt unit is one game (K4) and its
+parts are its seven deals. The two differ in how a part follows the last,
+and the protocol says which without naming a game:
+
+- where the rules fix the parts (Kontrakt: seven deals), each follows the
+  last by itself, and the unit is :attr:`Game.over` after the last one, for
+  good;
+- where the players choose to go on (Vatikanen: they play on until they
+  stop), the unit is over whenever its current part is, since it may stop
+  there; a host goes on with :meth:`Game.next_part` (asked with
+  :meth:`Game.can_next_part`), after which it is no longer over.
+
+So ``over`` always means the unit: it is True when no seat acts and
+:meth:`Game.result` is the unit's result. :attr:`Game.part` says which part
+is being played and :attr:`Game.part_over` whether it has ended. The log is
+one per unit where the parts follow by themselves, and one per part where
+:meth:`Game.next_part` starts them (each part's log is then the next deal of
+the record); :meth:`Game.next_part` is what starts a new log.
+
+The members:
 
 - who plays (:attr:`Game.players`, :attr:`Game.n_players`), who acts now
-  (:attr:`Game.to_act`, ``None`` when nobody), whether it is :attr:`Game.over`;
+  (:attr:`Game.to_act`, ``None`` when nobody), whether the unit is
+  :attr:`Game.over`, which :attr:`Game.part` is played and whether it is
+  :attr:`Game.part_over`; the next part with the trio
+  :meth:`Game.verify_next_part`, :meth:`Game.can_next_part`, :meth:`Game.next_part`;
 - :meth:`Game.view` for one seat and :meth:`Game.spectator_view`: the only way
   out of an engine, plain JSON data, fresh on every call;
 - the pokerkit trio :meth:`Game.verify` (raises
   :class:`~rummykit.errors.RuleError` naming the rule, or
   :class:`~rummykit.errors.ActionError` for what is no action of the game),
-  :meth:`Game.can` and :meth:`Game.apply` (returns the :class:`Event` logged);
-- :meth:`Game.result` once over, :meth:`Game.to_record` at any time, and
+  :meth:`Game.can` and :meth:`Game.apply` (returns the :class:`AnyEvent` logged);
+- :meth:`Game.result` once over, :meth:`Game.to_record` (the whole unit) at any time, and
   :meth:`Game.copy` to stage a move without touching the game;
 - :meth:`Game.log_entries`: the log from an index on, for one viewer, without
   building a whole view (a server sends only what a connection lacks);
-- :meth:`Game.legal_actions`: the legal-move help an interface needs.
+- :meth:`Game.suggested_actions`: some legal actions, as the game's help offers them
+  (hints, a fallback move); never all of them.
 
 Actions and events are frozen values; each game has one JSON codec for its
-actions (``action_from_json`` / ``Action.to_json``) that every host uses.
-
-A *hosted unit* is what one record holds: a Vatikanen session (V16: a series
-of games with running balances; its next game starts with
-``next_game()``), or a Kontrakt game of seven deals (K4).
+actions (``action_from_json`` / ``AnyAction.to_json``) that every host uses.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Protocol, Self, TypeVar, cast
 
 if TYPE_CHECKING:
     from rummykit.record import GameRecord
 
-__all__ = ["Action", "Event", "FrozenDict", "FrozenList", "Game", "Result", "fresh", "frozen"]
+__all__ = [
+    "AnyAction",
+    "AnyEvent",
+    "FrozenDict",
+    "FrozenList",
+    "Game",
+    "Result",
+    "fresh",
+    "frozen",
+]
 
 T = TypeVar("T")
 
 
-class Action(Protocol):
-    """Any game's action: a frozen value naming the seat that takes it."""
+class AnyAction(Protocol):
+    """Any game's action: a frozen value naming the seat that takes it.
+
+    Each game has its own union of actions (``rummykit.games.vatikanen.Action``,
+    ``rummykit.games.kontrakt.Action``); a host that holds any game types them as this.
+    """
 
     @property
     def seat(self) -> int:
         """The seat that takes the action."""
         ...
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The action as RECORD.md JSON (``seat`` and ``type`` first)."""
         ...
 
 
-class Event(Protocol):
-    """An entry of a game's log: what an action (or the deal) did."""
+class AnyEvent(Protocol):
+    """An entry of any game's log: what an action (or the deal) did.
+
+    Each game has its own events (``rummykit.games.vatikanen.Event``, Kontrakt's
+    ``ActionEvent``, ``DealStarted``, ``DealEnded``); a host types them as this.
+    """
 
     def to_json(self, viewer: int | None) -> Mapping[str, object]:
         """The entry as ``viewer`` (a seat, or None for a spectator) may see it."""
@@ -96,7 +136,7 @@ class Result:
             return 0.5
         return float((x > y) == self.higher_is_better)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """Plain data: winners, scores (ints where whole) and the direction."""
         return {
             "winners": list(self.winners),
@@ -128,12 +168,58 @@ class Game(Protocol):
 
     @property
     def over(self) -> bool:
-        """True when the current game is over (a session may still go on)."""
+        """True when the unit has come to an end where it may stop: no seat acts, and
+        :meth:`result` is the unit's result.
+
+        A Kontrakt game is over after its seventh deal (K4), for good. A Vatikanen
+        session has no fixed end (V16: the players play on until they stop), so it is
+        over whenever its current game is over (V13, V15): the players may stop there,
+        and the session goes on only if a host calls :meth:`next_part`, after which it
+        is no longer over. :meth:`can_next_part` tells the two apart.
+        """
+        ...
+
+    @property
+    def part(self) -> int:
+        """Which part of the unit is being played, from 0: a Vatikanen session's game
+        (its ``game_number`` less one), a Kontrakt deal (0-6); the last one once over."""
+        ...
+
+    @property
+    def part_over(self) -> bool:
+        """True when the current part has ended and the next has not begun: a Vatikanen
+        game ended (the session is then over too), a Kontrakt deal ended with no next
+        deal dealt (after the seventh, or a record's last deck played without a seed)."""
+        ...
+
+    def verify_next_part(self) -> None:
+        """Raise RuleError (naming the rule) unless a host may start the next part now:
+        only a unit whose players choose to go on (V16), once its current part is over.
+        A unit whose parts follow by themselves (K4) never may."""
+        ...
+
+    def can_next_part(self) -> bool:
+        """True when :meth:`next_part` may be called now (:meth:`verify_next_part` passes)."""
+        ...
+
+    def next_part(self) -> None:
+        """Verify, then start the next part with a log of its own (V16: the next game of
+        the session, the deal passing to the left, the balances carried on)."""
+        ...
+
+    def carried(self) -> dict[str, object]:
+        """What a new unit at the same table starts from, as JSON, once this one is over: a
+        unit that goes on (V16) hands on its next part's number, the balances (exact) and
+        the dealer, so that a host may keep each part as a unit of its own and rebuild
+        only the current one (``GameSpec.new(..., carried=...)``); a unit that does not
+        (K4) hands on nothing, and the next unit's record is a new one."""
         ...
 
     def view(self, seat: int, *, log: bool = True) -> Mapping[str, object]:
         """Everything ``seat`` may know, as fresh JSON data; ValueError for no such seat.
-        ``log=False`` leaves the log out (a host sends it from :meth:`log_entries`)."""
+
+        ``log=False`` leaves the ``log`` out, for a host or bot that does not read it.
+        """
         ...
 
     def spectator_view(self, *, log: bool = True) -> Mapping[str, object]:
@@ -141,7 +227,8 @@ class Game(Protocol):
         ...
 
     def log_entries(self, viewer: int | None, start: int = 0) -> Sequence[Mapping[str, object]]:
-        """The log from index ``start`` on, as ``viewer`` sees it (fresh data)."""
+        """The current log (the unit's, or the part's where :meth:`next_part` starts the
+        parts) from index ``start`` on, as ``viewer`` sees it (read-only entries)."""
         ...
 
     @property
@@ -149,20 +236,30 @@ class Game(Protocol):
         """How many entries the current log holds (the views' ``log``)."""
         ...
 
-    def verify(self, action: Action) -> None:
+    def verify(self, action: AnyAction) -> None:
         """Raise RuleError (rule id, message) or ActionError unless ``action`` is legal now."""
         ...
 
-    def can(self, action: Action) -> bool:
+    def can(self, action: AnyAction) -> bool:
         """True when ``action`` is legal now."""
         ...
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> AnyEvent:
         """Verify ``action``, take it, and return the event logged; a rejection changes nothing."""
         ...
 
-    def legal_actions(self) -> Sequence[Action]:
-        """Legal actions of the seat to act, as the game's help offers them (empty if none)."""
+    def suggested_actions(self) -> Sequence[AnyAction]:
+        """Some legal actions of the seat to act, as the game's help offers them.
+
+        Each one is legal now (:meth:`can` accepts it) and there is at least one while a
+        seat is to act (empty when none is), but they are not all the legal actions:
+        Vatikanen suggests the draw (or the pass, V14) and at most two solver plays (the
+        most cards, the most points) of the many plays a table allows; Kontrakt every
+        upcard answer, draw, discard, lay-off and joker swap, but laying down only as
+        representative contract melds. A host that needs completeness fixes its own set of
+        actions and asks :meth:`can` of each, as the learning environments' masks do
+        (``docs/envs.md``).
+        """
         ...
 
     @property
@@ -171,11 +268,12 @@ class Game(Protocol):
         ...
 
     def result(self) -> Result | None:
-        """Winners and scores once :attr:`over`; None before."""
+        """The unit's winners and scores once :attr:`over`; None before (Vatikanen: the
+        last game's winners and the session's balances)."""
         ...
 
     def to_record(self) -> GameRecord:
-        """The game so far as a RECORD.md record (secret while the game runs)."""
+        """The unit so far as a RECORD.md record, one deal per part (secret while it runs)."""
         ...
 
     def copy(self) -> Self:
@@ -209,7 +307,7 @@ def fresh(value: T) -> T:
     return value
 
 
-class FrozenDict(dict[str, Any]):
+class FrozenDict(dict[str, object]):
     """A JSON object that cannot be changed: log entries, shared by every view of a viewer.
 
     It is a ``dict`` (``json.dumps`` writes it, ``==`` compares it with any dict);
@@ -224,7 +322,7 @@ class FrozenDict(dict[str, Any]):
     __setitem__ = __delitem__ = _read_only
     clear = pop = popitem = setdefault = update = __ior__ = _read_only  # type: ignore[assignment]
 
-    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+    def __reduce__(self) -> tuple[type[dict[str, object]], tuple[dict[str, object]]]:
         return (type(self), (dict(self),))
 
     def __copy__(self) -> FrozenDict:
@@ -234,7 +332,7 @@ class FrozenDict(dict[str, Any]):
         return self
 
 
-class FrozenList(list[Any]):
+class FrozenList(list[object]):
     """A JSON array that cannot be changed (see :class:`FrozenDict`)."""
 
     __slots__ = ()
@@ -245,7 +343,7 @@ class FrozenList(list[Any]):
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only  # type: ignore[assignment]
     append = extend = insert = pop = remove = reverse = sort = clear = _read_only
 
-    def __reduce__(self) -> tuple[type[list[Any]], tuple[list[Any]]]:
+    def __reduce__(self) -> tuple[type[list[object]], tuple[list[object]]]:
         return (type(self), (list(self),))
 
     def __copy__(self) -> FrozenList:

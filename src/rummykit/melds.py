@@ -24,7 +24,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rummykit.cards import Card, Meaning, Suit, kontrakt_value, rank_text, vatikanen_value
+from rummykit.cards import (
+    Card,
+    Meaning,
+    Suit,
+    kontrakt_value,
+    pretty_cards,
+    rank_text,
+    vatikanen_value,
+)
 from rummykit.errors import MessageError
 from rummykit.i18n import N_, Message
 
@@ -212,7 +220,7 @@ class Meld:
 
 
 def _describe(cards: Sequence[Card]) -> str | Message:
-    return " ".join(str(c) for c in cards) or Message(N_("nothing"))
+    return pretty_cards(cards) or Message(N_("nothing"))
 
 
 def _read_group(cards: Sequence[Card], rules: MeldRules) -> Meld:
@@ -328,17 +336,17 @@ def run_problem(cards: Sequence[Card], rules: MeldRules) -> str:
 
     >>> from rummykit.cards import parse_cards
     >>> run_problem(parse_cards("3s 8s Qs"), VATIKANEN)
-    '3s 8s Qs is not a run: there is a gap between 3 and 8'
+    '3♠ 8♠ Q♠ is not a run: there is a gap between 3 and 8'
     >>> run_problem(parse_cards("4c 5c 8c"), KONTRAKT)
-    '4c 5c 8c is not a run: there is a gap between 5 and 8'
+    '4♣ 5♣ 8♣ is not a run: there is a gap between 5 and 8'
     >>> run_problem(parse_cards("3s * 8s"), VATIKANEN)
-    '3s * 8s is not a run: the gap between 3 and 8 is more than one joker can fill'
+    '3♠ ★ 8♠ is not a run: the gap between 3 and 8 is more than one joker can fill'
     >>> run_problem(parse_cards("Qc Kc Ac"), KONTRAKT)
-    'Qc Kc Ac is not a run: the ace is low only (A-2-3, never Q-K-A)'
+    'Q♣ K♣ A♣ is not a run: the ace is low only (A-2-3, never Q-K-A)'
     >>> run_problem(parse_cards("Kc Ac 2c"), VATIKANEN)
-    'Kc Ac 2c is not a run: an ace is low (A-2-3) or high (Q-K-A), never both, so K-A-2 is none'
+    'K♣ A♣ 2♣ is not a run: an ace is low (A-2-3) or high (Q-K-A), never both, so K-A-2 is none'
     >>> run_problem(parse_cards("4c 4c 5c"), KONTRAKT)
-    '4c 4c 5c is not a run: it holds 4c twice, and a run holds each rank once'
+    '4♣ 4♣ 5♣ is not a run: it holds 4♣ twice, and a run holds each rank once'
     """
     return str(run_problem_message(cards, rules))
 
@@ -355,7 +363,7 @@ def run_problem_message(cards: Sequence[Card], rules: MeldRules) -> Message:
 
     >>> from rummykit.cards import parse_cards
     >>> run_problem_message(parse_cards("Qc Kc Ac"), KONTRAKT).translated("sv")
-    'Qc Kc Ac är ingen färgföljd: esset är bara lågt (E-2-3, aldrig D-K-E)'
+    'Q♣ K♣ A♣ är ingen färgföljd: esset är bara lågt (E-2-3, aldrig D-K-E)'
     """
     text = _describe(cards)
     naturals = [c for c in cards if not c.is_joker]
@@ -369,7 +377,7 @@ def run_problem_message(cards: Sequence[Card], rules: MeldRules) -> Message:
             return Message(
                 N_("{cards} is not a run: it holds {card} twice, and a run holds each rank once"),
                 cards=text,
-                card=str(c),
+                card=c.pretty(),
             )
     ranks = sorted(counts)
     low = sorted(r for r in ranks for _ in range(counts[r]))

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from rummykit import games
 from rummykit.arena.specs import derive_seed, level_settings
-from rummykit.bots.base import Bot
+from rummykit.bots.base import Bot, check_settings
 from rummykit.bots.external import BotFault, ExternalBot
 from rummykit.errors import MessageError
 from rummykit.games.spec import GameSpec
@@ -99,8 +99,11 @@ class ArenaConfig:
                     level=repr(level),
                     levels=", ".join(known),
                 )
+            # every setting's name, type and range, and the settings a level needs
+            # (ValueError naming the setting), before any game is played
+            check_settings(self.game, level, settings)
             if settings:
-                spec.make_bot(level, 0, **settings)  # ValueError naming the bot's settings
+                spec.make_bot(level, 0, **settings)  # a file a setting names is read here
 
     @property
     def spec(self) -> GameSpec:
@@ -216,7 +219,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
         try:
             game.apply(fallbacks[seat].choose(view))
         except Exception:  # the random bot failed too: the plainest legal action
-            game.apply(game.legal_actions()[0])
+            game.apply(game.suggested_actions()[0])
 
     try:
         while (seat := game.to_act) is not None:

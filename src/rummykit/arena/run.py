@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO
 
 from rummykit.arena import ArenaConfig, GameResult, play_games
 from rummykit.i18n import DEFAULT, N_, translate
@@ -76,10 +76,8 @@ def _ray(config: ArenaConfig, address: str, workers: int | None) -> Iterator[lis
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-            if workers is not None:
-                kwargs["num_cpus"] = workers
-            ray.init(**kwargs)
+            # num_cpus None (ray's default): every core of the machine
+            ray.init(include_dashboard=False, log_to_driver=False, num_cpus=workers)
     try:
         task = ray.remote(play_games)
         pending = [task.remote(config, [index]) for index in range(config.games)]

@@ -12,7 +12,6 @@ import json
 import re
 import shlex
 from collections.abc import Sequence
-from typing import Any
 
 from rummykit.errors import MessageError
 from rummykit.i18n import N_
@@ -61,7 +60,7 @@ def split_specs(text: str) -> list[str]:
 _SETTINGS = re.compile(r"^([a-z][a-z0-9_-]*)\s*\((.*)\)$", re.S | re.I)
 
 
-def level_settings(spec: str) -> tuple[str, dict[str, Any]]:
+def level_settings(spec: str) -> tuple[str, dict[str, object]]:
     """A built-in bot spec's level and settings: ``strong(samples=8)`` is the level
     ``strong`` built with ``samples=8`` (values are JSON: numbers, true, false, null;
     anything else is a string).
@@ -74,7 +73,7 @@ def level_settings(spec: str) -> tuple[str, dict[str, Any]]:
     m = _SETTINGS.match(spec.strip())
     if m is None:
         return spec.strip().lower(), {}
-    settings: dict[str, Any] = {}
+    settings: dict[str, object] = {}
     for item in split_specs(m.group(2)):
         if not item:
             continue
@@ -86,7 +85,7 @@ def level_settings(spec: str) -> tuple[str, dict[str, Any]]:
                 spec=repr(spec),
             )
         try:
-            value: Any = json.loads(text)
+            value: object = json.loads(text)
         except json.JSONDecodeError:
             value = text.strip()
         settings[key.strip()] = value

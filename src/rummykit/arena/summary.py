@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from rummykit.arena.match import ArenaConfig, GameResult
 from rummykit.arena.stats import (
@@ -18,10 +18,48 @@ from rummykit.arena.stats import (
 )
 from rummykit.game import Result
 
-__all__ = ["MIN_CLUSTER_DECKS", "TIMING_KEYS", "comparable", "summarize"]
+__all__ = [
+    "MIN_CLUSTER_DECKS",
+    "TIMING_KEYS",
+    "BotFigures",
+    "MatchSummary",
+    "comparable",
+    "summarize",
+]
 
 MIN_CLUSTER_DECKS = 10
 """With at least this many decks ``ci95`` allows for the decks' clusters, else plain Wilson."""
+
+
+class BotFigures(TypedDict):
+    """One bot's figures in a match summary (:func:`summarize` says what each is)."""
+
+    games: int
+    wins: float
+    win_rate: float
+    ci95: list[float]
+    mean_score: float
+    ci95_method: str
+    ci95_wilson: list[float]
+    design_effect: float
+    score_ci95: list[float]
+    elo: float
+    faults: int
+    fault_kinds: dict[str, int]
+    substituted_moves: int
+    ms_per_move: float
+    cpu_ms_per_move: float
+    errors: int
+
+
+class MatchSummary(TypedDict):
+    """A match's JSON summary (the shape ``rummykit simulate --json`` prints)."""
+
+    game: str
+    players: int
+    games: int
+    results: dict[str, BotFigures]
+    seconds: float
 
 
 @dataclass
@@ -42,7 +80,7 @@ def summarize(
     results: Sequence[GameResult],
     *,
     seconds: float = 0.0,
-) -> dict[str, Any]:
+) -> MatchSummary:
     """The match's JSON summary (the shape ``rummykit simulate --json`` prints).
 
     Per bot spec, over all the seats it held: ``games`` (seat-games), ``wins``
@@ -97,7 +135,7 @@ def summarize(
                 entry[1] += 1
     clustered = len(decks) >= MIN_CLUSTER_DECKS
     elo = fit_elo(bots, {k: (v[0], v[1]) for k, v in pairs.items()})
-    out: dict[str, Any] = {}
+    out: dict[str, BotFigures] = {}
     for b in bots:
         t = tally[b]
         rate = t.wins / t.games if t.games else 0.0
@@ -145,7 +183,7 @@ TIMING_KEYS = ("ms_per_move", "cpu_ms_per_move")
 """Keys of a results entry that measure time and so differ between runs."""
 
 
-def comparable(summary: Mapping[str, Any]) -> dict[str, Any]:
+def comparable(summary: Mapping[str, object]) -> dict[str, object]:
     """The summary without what depends on the machine (seconds, think times): for checks."""
     out = json.loads(json.dumps(summary))
     out.pop("seconds", None)

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from rummykit.game import Action
+    from rummykit.game import AnyAction
 
 __all__ = [
     "PROTOCOL",
@@ -72,7 +72,7 @@ class BotFault(Exception):
         self.message = message
 
 
-def parse_action(game: str, seat: int, data: object) -> Action:
+def parse_action(game: str, seat: int, data: object) -> AnyAction:
     """The engine action for one answer of a bot playing ``seat``; BotFault ``bad`` if none.
 
     ``data`` is the decoded JSON line: an object in RECORD.md's action form.
@@ -225,7 +225,7 @@ class ExternalBot:
 
     # ------------------------------------------------------------ the Bot interface
 
-    def choose(self, view: Mapping[str, object]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> AnyAction:
         """Send ``view`` and return the engine action the program answers; BotFault if none."""
         try:
             return self._choose(view)
@@ -234,7 +234,7 @@ class ExternalBot:
                 self.given_up = True  # that was its last chance in this game
             raise
 
-    def _choose(self, view: Mapping[str, object]) -> Action:
+    def _choose(self, view: Mapping[str, object]) -> AnyAction:
         game = str(view.get("game"))
         seat = view["seat"]
         if not isinstance(seat, int):

@@ -3,7 +3,7 @@
 Both see only the seat's view (:meth:`rummykit.games.kontrakt.KontraktGame.view`)
 and rebuild the cards from its text.
 
-``random`` picks one of :func:`rummykit.games.kontrakt.legal_actions_for` (every
+``random`` picks one of :func:`rummykit.games.kontrakt.candidate_actions_for` (every
 upcard answer, draw, discard, lay-off and joker swap, and the contract melds
 the hand can make) uniformly at random, except that it lays down, lays off or
 swaps whenever it can with probability 3/4: a bot that discards at random
@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from rummykit.bots.base import register
+from rummykit.bots.base import register, seat_and_hand
 from rummykit.cards import Card, Suit, kontrakt_value
 from rummykit.games.kontrakt import (
     Action,
@@ -36,10 +35,12 @@ from rummykit.games.kontrakt import (
     PassUpcard,
     SwapJoker,
     TakeUpcard,
-    legal_actions_for,
+    candidate_actions_for,
     parse_card,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS, Contract, find_melds, largest_part
+from rummykit.games.kontrakt.view import TableMeldJSON, kontrakt_view
+from rummykit.i18n import N_
 
 __all__ = [
     "TAKES",
@@ -56,7 +57,9 @@ TAKES = 20
 """Basic takes a card this useful (:func:`usefulness`: a pair, or close suit neighbours)."""
 
 
-@register("kontrakt", "random")
+@register(
+    "kontrakt", "random", N_("plays a random legal action, laying cards when it can"), N_("random")
+)
 class RandomBot:
     """A random legal action; laying down, off or swapping with probability 3/4 when it can."""
 
@@ -65,22 +68,24 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """Pick an action from the seat's view."""
-        actions = legal_actions_for(view)
+        v = kontrakt_view(view)
+        actions = candidate_actions_for(v)
         laying = [a for a in actions if a.type in _LAYING]
         if laying and self.rng.random() < 0.75:
             return self.rng.choice(laying)
         return self.rng.choice(actions)
 
 
-def _needs(view: Mapping[str, Any], seat: int | None = None) -> tuple[int, int, bool]:
+def _needs(view: Mapping[str, object], seat: int | None = None) -> tuple[int, int, bool]:
     """Groups and runs a seat (the viewer's by default) still needs, and whether its
     contract is down."""
-    laid = view["laid"][view["seat"] if seat is None else seat]
+    v = kontrakt_view(view)
+    laid = v["laid"][seat_and_hand(v)[0] if seat is None else seat]
     if laid["complete"]:
         return 0, 0, True
-    contract = CONTRACTS[view["deal"]]
+    contract = CONTRACTS[v["deal"]]
     groups = max(g for g, _ in contract.choices) - laid["groups"]
     runs = max(r for _, r in contract.choices) - laid["runs"]
     return groups, runs, False
@@ -120,10 +125,11 @@ def whole_contract(hand: Sequence[Card], contract: Contract) -> list[list[Card]]
     return None
 
 
-def after_contract(view: Mapping[str, Any]) -> Action | None:
+def after_contract(view: Mapping[str, object]) -> Action | None:
     """With the contract down (K10, K11): a joker swap first (a joker in hand fits
     anywhere), then a new meld, then a lay-off, jokers last; None when nothing fits."""
-    acts = [a for a in legal_actions_for(view) if a.type in _LAYING]
+    v = kontrakt_view(view)
+    acts = [a for a in candidate_actions_for(v) if a.type in _LAYING]
     swaps = [a for a in acts if isinstance(a, SwapJoker)]
     if swaps:
         return swaps[0]
@@ -135,7 +141,7 @@ def after_contract(view: Mapping[str, Any]) -> Action | None:
     return offs[0] if offs else None
 
 
-def _fits_table(card: Card, table: Sequence[Mapping[str, Any]]) -> bool:
+def _fits_table(card: Card, table: Sequence[TableMeldJSON]) -> bool:
     for m in table:
         if card.is_joker:
             return True
@@ -150,7 +156,12 @@ def _fits_table(card: Card, table: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-@register("kontrakt", "basic")
+@register(
+    "kontrakt",
+    "basic",
+    N_("keeps the cards its contract needs, lays down at once, sheds high cards"),
+    N_("basic"),
+)
 class BasicBot:
     """Keeps contract cards, lays down at once, lays off all it can, sheds high cards."""
 
@@ -159,48 +170,51 @@ class BasicBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """Pick an action from the seat's view."""
-        seat: int = view["seat"]
-        hand = [parse_card(t) for t in view["hand"]]
-        groups, runs, complete = _needs(view)
-        phase = view["phase"]
-        pile = view["discard_pile"]
+        v = kontrakt_view(view)
+        seat, own = seat_and_hand(v)
+        hand = [parse_card(t) for t in own]
+        groups, runs, complete = _needs(v)
+        phase = v["phase"]
+        pile = v["discard_pile"]
         if phase == "upcard_offer":
             up = parse_card(pile[-1])
-            if seat == view["forhand"]:
-                helps = self._helps(view, hand, up, groups, runs, complete)
+            if seat == v["forhand"]:
+                helps = self._helps(v, hand, up, groups, runs, complete)
                 return TakeUpcard(seat) if helps else DeclineUpcard(seat)
-            return BuyUpcard(seat) if self._completes(view, hand, up) else PassUpcard(seat)
+            return BuyUpcard(seat) if self._completes(v, hand, up) else PassUpcard(seat)
         if phase == "draw":
-            if pile and not view["stock_only"]:
+            if pile and not v["stock_only"]:
                 top = parse_card(pile[-1])
-                if self._helps(view, hand, top, groups, runs, complete):
+                if self._helps(v, hand, top, groups, runs, complete):
                     return Draw(seat, "discard")
             return Draw(seat, "stock")
-        return self._play(view, seat, hand, groups, runs, complete)
+        return self._play(v, seat, hand, groups, runs, complete)
 
     def _helps(
         self,
-        view: Mapping[str, Any],
+        view: Mapping[str, object],
         hand: list[Card],
         card: Card,
         groups: int,
         runs: int,
         complete: bool,
     ) -> bool:
+        v = kontrakt_view(view)
         if card.is_joker:
             return True
         if complete:
-            return _fits_table(card, view["table"])
-        return usefulness(card, hand, groups, runs) >= TAKES or self._completes(view, hand, card)
+            return _fits_table(card, v["table"])
+        return usefulness(card, hand, groups, runs) >= TAKES or self._completes(v, hand, card)
 
-    def _completes(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
+    def _completes(self, view: Mapping[str, object], hand: list[Card], card: Card) -> bool:
         """Whether ``card`` lets the hand lay more of the contract than it can now."""
-        groups, runs, complete = _needs(view)
+        v = kontrakt_view(view)
+        groups, runs, complete = _needs(v)
         if complete:
             return False
-        contract = CONTRACTS[view["deal"]]
+        contract = CONTRACTS[v["deal"]]
         if contract.all_at_once:
             before = any(find_melds(hand, g, r, extend=False) for g, r in contract.choices)
             after = any(find_melds([*hand, card], g, r, extend=False) for g, r in contract.choices)
@@ -213,34 +227,36 @@ class BasicBot:
 
     def _play(
         self,
-        view: Mapping[str, Any],
+        view: Mapping[str, object],
         seat: int,
         hand: list[Card],
         groups: int,
         runs: int,
         complete: bool,
     ) -> Action:
-        contract = CONTRACTS[view["deal"]]
+        v = kontrakt_view(view)
+        contract = CONTRACTS[v["deal"]]
         if not complete:
             melds: list[list[Card]] | None = None
             if contract.all_at_once:
                 melds = whole_contract(hand, contract)
             else:
-                laid = view["laid"][seat]
+                laid = v["laid"][seat]
                 need_g, need_r = contract.groups - laid["groups"], contract.runs - laid["runs"]
                 part = largest_part(hand, need_g, need_r)  # two cards kept (K13)
                 melds = None if part is None else part[2]
             if melds:
                 return LayDown(seat, tuple(tuple(m) for m in melds))
-        elif (laying := after_contract(view)) is not None:
+        elif (laying := after_contract(v)) is not None:
             return laying
-        return Discard(seat, self._worst(view, hand, groups, runs))
+        return Discard(seat, self._worst(v, hand, groups, runs))
 
-    def _worst(self, view: Mapping[str, Any], hand: list[Card], groups: int, runs: int) -> Card:
-        picked = view["picked_up"]
+    def _worst(self, view: Mapping[str, object], hand: list[Card], groups: int, runs: int) -> Card:
+        v = kontrakt_view(view)
+        picked = v["picked_up"]
         banned = (
             parse_card(picked)
-            if picked and not view["options"]["rediscard_pickup"] and len(hand) > 1
+            if picked and not v["options"]["rediscard_pickup"] and len(hand) > 1
             else None
         )
         best: tuple[int, int, str] | None = None

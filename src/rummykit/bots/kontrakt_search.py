@@ -20,13 +20,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
-from rummykit.bots.base import Bot
+from rummykit.bots.base import Bot, seat_and_hand
 from rummykit.bots.kontrakt_basic import BasicBot
 from rummykit.bots.sampling import Deal, sample_kontrakt
 from rummykit.cards import kontrakt_value
 from rummykit.games.kontrakt import Action, DealEnded, KontraktGame, Phase, parse_card
+from rummykit.games.kontrakt.view import kontrakt_view
 
 __all__ = ["Guess", "outcomes", "overrule", "position", "rollout"]
 
@@ -34,28 +34,31 @@ _POLICY = BasicBot(0)
 """The rollout policy of every seat: ``basic`` is deterministic and about 0.05 ms a move."""
 
 
-def position(view: Mapping[str, Any], deal: Deal, seed: int) -> KontraktGame:
+def position(view: Mapping[str, object], deal: Deal, seed: int) -> KontraktGame:
     """The game of ``view`` with the hidden cards as ``deal`` guesses them.
 
     ``seed`` shuffles any new stock (K15) of the rollout.
     """
+    v = kontrakt_view(view)
+    turn = v["turn"]
+    if turn is None:
+        raise ValueError("nobody is to act in this view: there is no position to play on")
     table = [
-        (m["owner"], [parse_card(t) for t in m["cards"]], bool(m["contract"]))
-        for m in view["table"]
+        (m["owner"], [parse_card(t) for t in m["cards"]], bool(m["contract"])) for m in v["table"]
     ]
-    picked = view["picked_up"]
+    picked = v["picked_up"]
     return KontraktGame.from_position(
         deal.hands,
-        deal=view["deal"],
-        dealer=view["dealer"],
+        deal=v["deal"],
+        dealer=v["dealer"],
         stock=deal.stock,
-        discard_pile=[parse_card(t) for t in view["discard_pile"]],
+        discard_pile=[parse_card(t) for t in v["discard_pile"]],
         table=table,
-        laid=[(x["groups"], x["runs"], x["complete"]) for x in view["laid"]],
-        turn=view["turn"],
-        phase=Phase(view["phase"]),
+        laid=[(x["groups"], x["runs"], x["complete"]) for x in v["laid"]],
+        turn=turn,
+        phase=Phase(v["phase"]),
         picked_up=None if picked is None else parse_card(picked),
-        stock_only=view["stock_only"],
+        stock_only=v["stock_only"],
         seed=seed,
         options=None,
     )
@@ -88,12 +91,12 @@ def rollout(
     return float(sum(kontrakt_value(c) for c in game.hand(seat)))
 
 
-Guess = Callable[[Mapping[str, Any], random.Random], Deal]
+Guess = Callable[[Mapping[str, object], random.Random], Deal]
 """A way to deal the hidden cards of a view (:func:`sample_kontrakt`, or a read of the hands)."""
 
 
 def outcomes(
-    view: Mapping[str, Any],
+    view: Mapping[str, object],
     candidates: Sequence[Action | Sequence[Action]],
     rng: random.Random,
     samples: int,
@@ -112,15 +115,16 @@ def outcomes(
     done (the fewest :func:`overrule` can judge); every candidate keeps the
     same number of values.
     """
-    seat = view["seat"]
+    v = kontrakt_view(view)
+    seat, _ = seat_and_hand(v)
     out: list[list[float]] = [[] for _ in candidates]
     for done in range(samples):
         if deadline is not None and done >= 2 and time.perf_counter() > deadline:
             break
-        deal = guess(view, rng)
+        deal = guess(v, rng)
         seed = rng.getrandbits(32)
         for k, cand in enumerate(candidates):
-            game = position(view, deal, seed)
+            game = position(v, deal, seed)
             try:
                 for action in [cand] if isinstance(cand, Action) else cand:
                     event = game.apply(action)

@@ -85,11 +85,11 @@ import functools
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
-from rummykit.bots.base import register
+from rummykit.bots.base import Setting, register, seat_and_hand
 from rummykit.bots.kontrakt_basic import _fits_table, after_contract, usefulness, whole_contract
 from rummykit.bots.kontrakt_odds import DealState, completion_odds
 from rummykit.bots.kontrakt_search import Guess, outcomes, overrule
@@ -107,6 +107,8 @@ from rummykit.games.kontrakt import (
     TakeUpcard,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS, candidate_melds, largest_part
+from rummykit.games.kontrakt.view import is_action_entry, kontrakt_view
+from rummykit.i18n import N_
 from rummykit.melds import MeldKind
 
 __all__ = ["Shape", "StrongBot", "distance"]
@@ -239,20 +241,55 @@ def distance(hand: Sequence[Card], groups: int, runs: int, unseen: Counter[Card]
     return Shape(d, outs, kept)
 
 
-def _needs(view: Mapping[str, Any]) -> list[tuple[int, int]]:
+def _needs(view: Mapping[str, object]) -> list[tuple[int, int]]:
     """The (groups, runs) still wanted, one pair per way of meeting the contract."""
-    laid = view["laid"][view["seat"]]
+    v = kontrakt_view(view)
+    laid = v["laid"][seat_and_hand(v)[0]]
     if laid["complete"]:
         return []
-    contract = CONTRACTS[view["deal"]]
+    contract = CONTRACTS[v["deal"]]
     return [(max(0, g - laid["groups"]), max(0, r - laid["runs"])) for g, r in contract.choices]
 
 
-@register("kontrakt", "strong")
+@register(
+    "kontrakt",
+    "strong",
+    N_("plays for the fewest missing cards, and sheds points when its contract looks lost"),
+    N_("strong"),
+)
 class StrongBot:
     """Plays for the fewest missing cards, sheds points when the deal nears its end."""
 
     level = "strong"
+    SETTINGS: ClassVar[Mapping[str, Setting]] = {
+        "outs_take": Setting(int, N_("outs the pile's top must add to be taken"), low=0),
+        "outs_ratio": Setting(
+            float, N_("how many times the outs the pile's top must give (0: off)"), low=0
+        ),
+        "shed_weight": Setting(float, N_("how much the deal's end adds to shedding"), low=0),
+        "point_weight": Setting(float, N_("outs a point of card value is worth"), low=0),
+        "samples": Setting(int, N_("guessed deals per searched decision (0: no search)"), low=0),
+        "candidates": Setting(int, N_("discards the search weighs"), low=1),
+        "z": Setting(float, N_("standard errors by which the search must win"), low=0),
+        "own_policy": Setting(bool, N_("the bot's own heuristic plays its seat in the search")),
+        "read": Setting(bool, N_("the guessed deals read the other hands")),
+        "extra": Setting(int, N_("extra cards a guessed hand is read from"), low=0),
+        "fit": Setting(int, N_("guessed hands made to fit their player's last turns"), low=0),
+        "search_draw": Setting(bool, N_("the search also weighs the draw")),
+        "dump_seventh": Setting(
+            int,
+            N_("in the seventh deal, missing cards from which it sheds instead"),
+            low=0,
+            none=True,
+        ),
+        "partner_weight": Setting(
+            float, N_("points a card that could still make a meld counts less"), low=0
+        ),
+        "give_up": Setting(
+            float, N_("what giving up a hand that would have completed costs"), low=0, none=True
+        ),
+        "time_cap": Setting(float, N_("seconds per move for the search"), low=0, none=True),
+    }
 
     def __init__(
         self,
@@ -296,7 +333,7 @@ class StrongBot:
         self._inner: StrongBot | None = None
         self.rng = random.Random(seed)
         self._cache: dict[tuple[str, tuple[tuple[int, int], ...]], Shape] = {}
-        self._seen_view: Mapping[str, Any] | None = None
+        self._seen_view: Mapping[str, object] | None = None
         self._seen: Counter[Card] = Counter()
 
     # ------------------------------------------------------------ helpers
@@ -313,15 +350,16 @@ class StrongBot:
             self._inner = inner
         return self._inner
 
-    def _unseen(self, view: Mapping[str, Any]) -> Counter[Card]:
+    def _unseen(self, view: Mapping[str, object]) -> Counter[Card]:
         """The view's unseen cards, worked out once per move (:meth:`choose` forgets the
         view). When they change, the remembered shapes go: their outs count them."""
-        if self._seen_view is not view:
-            unseen = Counter(kontrakt_unseen(view))
+        v = kontrakt_view(view)
+        if self._seen_view is not v:
+            unseen = Counter(kontrakt_unseen(v))
             if unseen != self._seen:
                 self._cache.clear()
                 self._seen = unseen
-            self._seen_view = view
+            self._seen_view = v
         return self._seen
 
     def _shape(
@@ -338,19 +376,21 @@ class StrongBot:
         return found
 
     def _best_discard(
-        self, view: Mapping[str, Any], hand: list[Card], banned: Card | None
+        self, view: Mapping[str, object], hand: list[Card], banned: Card | None
     ) -> tuple[tuple[float, ...], Card]:
         """The discard that leaves the best hand, and its key (lower is better)."""
-        return self._ranked_discards(view, hand, banned)[0]
+        v = kontrakt_view(view)
+        return self._ranked_discards(v, hand, banned)[0]
 
     def _ranked_discards(
-        self, view: Mapping[str, Any], hand: list[Card], banned: Card | None
+        self, view: Mapping[str, object], hand: list[Card], banned: Card | None
     ) -> list[tuple[tuple[float, ...], Card]]:
         """Every allowed discard with its key, best (lowest key) first."""
-        needs = _needs(view)
-        unseen = self._unseen(view)
-        danger = _danger(view)
-        feed = _feeds(view)
+        v = kontrakt_view(view)
+        needs = _needs(v)
+        unseen = self._unseen(v)
+        danger = _danger(v)
+        feed = _feeds(v)
         ranked: list[tuple[tuple[float, ...], Card]] = []
         for card in dict.fromkeys(hand):
             if card == banned and hand.count(card) == 1 and len(hand) > 1:
@@ -376,14 +416,14 @@ class StrongBot:
                 )
             ranked.append((key, card))
         ranked.sort(key=lambda kc: kc[0])  # stable: hand order breaks ties
-        if needs and self._dumping(view, hand, needs, unseen):
+        if needs and self._dumping(v, hand, needs, unseen):
             # the highest card first (never a joker), the usual order among equals
             ranked.sort(key=lambda kc: _shed_order(kc[1]))
         return ranked
 
     def _dumping(
         self,
-        view: Mapping[str, Any],
+        view: Mapping[str, object],
         hand: list[Card],
         needs: list[tuple[int, int]],
         unseen: Counter[Card],
@@ -391,53 +431,57 @@ class StrongBot:
         """Whether to shed points rather than build: the seventh deal (K12) with the hand
         at least ``dump_seventh`` cards from its contract, which will most likely be
         caught whole (nothing can be laid down before the whole contract)."""
-        if self.dump_seventh is None or not CONTRACTS[view["deal"]].all_at_once:
+        v = kontrakt_view(view)
+        if self.dump_seventh is None or not CONTRACTS[v["deal"]].all_at_once:
             return False
         return self._shape(hand, needs, unseen).missing >= self.dump_seventh
 
     # ------------------------------------------------------------ choose
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """Pick an action from the seat's view."""
+        v = kontrakt_view(view)
         self._seen_view = None
         if self.time_cap is not None:
             self._deadline = time.perf_counter() + self.time_cap
-        seat: int = view["seat"]
-        hand = [Card.parse(t).plain() for t in view["hand"]]
-        phase = view["phase"]
-        pile = view["discard_pile"]
+        seat, own = seat_and_hand(v)
+        hand = [Card.parse(t).plain() for t in own]
+        phase = v["phase"]
+        pile = v["discard_pile"]
         if phase == "upcard_offer":
             up = Card.parse(pile[-1]).plain()
-            if seat == view["forhand"]:
-                return TakeUpcard(seat) if self._wants(view, hand, up) else DeclineUpcard(seat)
-            return BuyUpcard(seat) if self._buys(view, hand, up) else PassUpcard(seat)
+            if seat == v["forhand"]:
+                return TakeUpcard(seat) if self._wants(v, hand, up) else DeclineUpcard(seat)
+            return BuyUpcard(seat) if self._buys(v, hand, up) else PassUpcard(seat)
         if phase == "draw":
-            if pile and not view["stock_only"]:
+            if pile and not v["stock_only"]:
                 top = Card.parse(pile[-1]).plain()
-                take = self._wants(view, hand, top)
-                if self.samples > 0 and self.search_draw and self._open_choice(view, hand, top):
-                    take = self._search(view, [Draw(seat, "discard"), Draw(seat, "stock")], take)
+                take = self._wants(v, hand, top)
+                if self.samples > 0 and self.search_draw and self._open_choice(v, hand, top):
+                    take = self._search(v, [Draw(seat, "discard"), Draw(seat, "stock")], take)
                 if take:
                     return Draw(seat, "discard")
             return Draw(seat, "stock")
-        return self._play(view, seat, hand)
+        return self._play(v, seat, hand)
 
-    def _open_choice(self, view: Mapping[str, Any], hand: list[Card], top: Card) -> bool:
+    def _open_choice(self, view: Mapping[str, object], hand: list[Card], top: Card) -> bool:
         """Whether taking ``top`` is a real choice worth searching: the contract is open,
         the card is no joker, and the hand can keep its distance after taking it."""
-        needs = _needs(view)
+        v = kontrakt_view(view)
+        needs = _needs(v)
         if top.is_joker or not needs:
             return False
-        now = self._shape(hand, needs, self._unseen(view))
-        key, _card = self._best_discard(view, [*hand, top], top)
+        now = self._shape(hand, needs, self._unseen(v))
+        key, _card = self._best_discard(v, [*hand, top], top)
         return key[0] <= now.missing
 
-    def _search(self, view: Mapping[str, Any], cands: list[Action], first: bool) -> bool:
+    def _search(self, view: Mapping[str, object], cands: list[Action], first: bool) -> bool:
         """Play the take (``cands[0]``) and the stock draw forward on the same guesses;
         the heuristic's choice (``first``: take) stands unless the other is clearly better."""
+        v = kontrakt_view(view)
         order = cands if first else cands[::-1]
         values = outcomes(
-            view, order, self.rng, self.samples, self._own(), self._guess(), self._deadline
+            v, order, self.rng, self.samples, self._own(), self._guess(), self._deadline
         )
         return first if overrule(values, self.z) == 0 else not first
 
@@ -450,14 +494,15 @@ class StrongBot:
             return sample_kontrakt
         return functools.partial(sample_kontrakt_read, extra=self.extra, fit=self.fit)
 
-    def _wants(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
+    def _wants(self, view: Mapping[str, object], hand: list[Card], card: Card) -> bool:
         """Whether taking ``card`` (instead of a stock card) improves the hand."""
+        v = kontrakt_view(view)
         if card.is_joker:
             return True
-        needs = _needs(view)
+        needs = _needs(v)
         if not needs:
-            return _fits_table(card, view["table"]) or _makes_meld(card, hand)
-        unseen = self._unseen(view)
+            return _fits_table(card, v["table"]) or _makes_meld(card, hand)
+        unseen = self._unseen(v)
         now = self._shape(hand, needs, unseen)
         after = self._shape([*hand, card], needs, unseen)
         if after.missing > now.missing:
@@ -466,17 +511,17 @@ class StrongBot:
         # More outs only: never a card it let go this deal (two such players
         # would pass one card back and forth for ever).
         if not closer:
-            if card in _discarded(view):
+            if card in _discarded(v):
                 return False
-            if not self._worth_a_draw(view, hand, now, after, needs, unseen):
+            if not self._worth_a_draw(v, hand, now, after, needs, unseen):
                 return False
         # The gain must survive the best discard of the bigger hand.
-        key, _card = self._best_discard(view, [*hand, card], card)
+        key, _card = self._best_discard(v, [*hand, card], card)
         return bool(key[0] < now.missing if closer else key[0] <= now.missing)
 
     def _worth_a_draw(
         self,
-        view: Mapping[str, Any],
+        view: Mapping[str, object],
         hand: list[Card],
         now: Shape,
         after: Shape,
@@ -490,26 +535,29 @@ class StrongBot:
         few draws it pays when it multiplies the outs: at least ``outs_ratio`` times as
         many plus ``outs_take``. Not while shedding in the seventh deal.
         """
+        v = kontrakt_view(view)
         if self.outs_ratio <= 0 or now.missing == 0:
             return False
         if after.outs < self.outs_ratio * now.outs + self.outs_take:
             return False
-        return not self._dumping(view, hand, needs, unseen)
+        return not self._dumping(v, hand, needs, unseen)
 
-    def _buys(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> bool:
+    def _buys(self, view: Mapping[str, object], hand: list[Card], card: Card) -> bool:
+        v = kontrakt_view(view)
         if card.is_joker:
             return True
-        needs = _needs(view)
+        needs = _needs(v)
         if not needs:
             return False
-        unseen = self._unseen(view)
+        unseen = self._unseen(v)
         now = self._shape(hand, needs, unseen)
         after = self._shape([*hand, card], needs, unseen)
         return after.missing < now.missing and now.missing >= 2
 
-    def _play(self, view: Mapping[str, Any], seat: int, hand: list[Card]) -> Action:
-        contract = CONTRACTS[view["deal"]]
-        laid = view["laid"][seat]
+    def _play(self, view: Mapping[str, object], seat: int, hand: list[Card]) -> Action:
+        v = kontrakt_view(view)
+        contract = CONTRACTS[v["deal"]]
+        laid = v["laid"][seat]
         if not laid["complete"]:
             melds: list[list[Card]] | None = None
             if contract.all_at_once:
@@ -521,24 +569,22 @@ class StrongBot:
                 melds = None if part is None else part[2]
             if melds:
                 return LayDown(seat, tuple(tuple(m) for m in melds))
-        elif (laying := after_contract(view)) is not None:
+        elif (laying := after_contract(v)) is not None:
             return laying
-        picked = view["picked_up"]
+        picked = v["picked_up"]
         banned = (
-            Card.parse(picked).plain()
-            if picked and not view["options"]["rediscard_pickup"]
-            else None
+            Card.parse(picked).plain() if picked and not v["options"]["rediscard_pickup"] else None
         )
-        ranked = self._ranked_discards(view, hand, banned)
+        ranked = self._ranked_discards(v, hand, banned)
         card = ranked[0][1]
-        shed = self._give_up(view, hand, ranked)
+        shed = self._give_up(v, hand, ranked)
         if shed is not None:
             return Discard(seat, shed)
         if self.samples > 0 and len(ranked) > 1:
             # The heuristic's few best discards played forward on the same guesses.
             cands = [c for _k, c in ranked[: self.candidates]]
             values = outcomes(
-                view,
+                v,
                 [Discard(seat, c) for c in cands],
                 self.rng,
                 self.samples,
@@ -549,23 +595,26 @@ class StrongBot:
             card = cands[overrule(values, self.z)]
         return Discard(seat, card)
 
-    def odds_state(self, view: Mapping[str, Any], hand: list[Card], card: Card) -> DealState | None:
+    def odds_state(
+        self, view: Mapping[str, object], hand: list[Card], card: Card
+    ) -> DealState | None:
         """What the completion model (:mod:`rummykit.bots.kontrakt_odds`) reads after
         discarding ``card``; None where giving up is not asked: the contract down, the
         last card, or the seventh deal's shedding already under way."""
-        needs = _needs(view)
+        v = kontrakt_view(view)
+        needs = _needs(v)
         if not needs or len(hand) < 2:
             return None
-        unseen = self._unseen(view)
-        if self._dumping(view, hand, needs, unseen):
+        unseen = self._unseen(v)
+        if self._dumping(v, hand, needs, unseen):
             return None
         rest = list(hand)
         rest.remove(card)
-        return _deal_state(view, self._shape(rest, needs, unseen))
+        return _deal_state(v, self._shape(rest, needs, unseen))
 
     def _give_up(
         self,
-        view: Mapping[str, Any],
+        view: Mapping[str, object],
         hand: list[Card],
         ranked: list[tuple[tuple[float, ...], Card]],
     ) -> Card | None:
@@ -574,10 +623,11 @@ class StrongBot:
         the contract (:func:`~rummykit.bots.kontrakt_odds.completion_odds`) and ``gain``
         the points shed over the best discard's, when ``(1 - p) * gain > p * give_up``.
         ``give_up`` is what giving up a hand that would have completed costs, in points."""
+        v = kontrakt_view(view)
         if self.give_up is None:
             return None
         card = ranked[0][1]
-        state = self.odds_state(view, hand, card)
+        state = self.odds_state(v, hand, card)
         if state is None:
             return None
         allowed = {c for _key, c in ranked}
@@ -594,17 +644,18 @@ def _shed_order(card: Card) -> tuple[bool, int]:
     return card.is_joker, -kontrakt_value(card)
 
 
-def _deal_state(view: Mapping[str, Any], shape: Shape) -> DealState:
+def _deal_state(view: Mapping[str, object], shape: Shape) -> DealState:
     """What the completion model reads from a view and the hand's shape after a discard."""
-    seat = view["seat"]
-    sizes = view["hand_sizes"]
-    done = [s for s in range(len(sizes)) if s != seat and view["laid"][s]["complete"]]
+    v = kontrakt_view(view)
+    seat = v["seat"]
+    sizes = v["hand_sizes"]
+    done = [s for s in range(len(sizes)) if s != seat and v["laid"][s]["complete"]]
     return DealState(
-        deal=view["deal"],
+        deal=v["deal"],
         missing=shape.missing,
         outs=shape.outs,
-        stock=view["stock_size"],
-        danger=_danger(view),
+        stock=v["stock_size"],
+        danger=_danger(v),
         completed=len(done),
         fewest=min((sizes[s] for s in done), default=12),
     )
@@ -633,29 +684,31 @@ def _makes_meld(card: Card, hand: Sequence[Card]) -> bool:
     return False
 
 
-def _danger(view: Mapping[str, Any]) -> float:
+def _danger(view: Mapping[str, object]) -> float:
     """How near the deal is to its end: 0 (early) to about 3 (someone is about to go out)."""
-    seat = view["seat"]
+    v = kontrakt_view(view)
+    seat = v["seat"]
     risk = 0.0
-    for s, laid in enumerate(view["laid"]):
+    for s, laid in enumerate(v["laid"]):
         if s == seat:
             continue
-        size = view["hand_sizes"][s]
+        size = v["hand_sizes"][s]
         if laid["complete"]:
             risk = max(risk, 3.0 if size <= 3 else 2.0 if size <= 6 else 1.0)
-    if view["stock_size"] < 10:
+    if v["stock_size"] < 10:
         risk = max(risk, 1.0)
     return risk
 
 
-def _feeds(view: Mapping[str, Any]) -> Any:
+def _feeds(view: Mapping[str, object]) -> Callable[[Card], float]:
     """A cost for discarding a card the next player is likely to take."""
-    seat = view["seat"]
-    n = len(view["hand_sizes"])
+    v = kontrakt_view(view)
+    seat, _ = seat_and_hand(v)
+    n = len(v["hand_sizes"])
     nxt = (seat + 1) % n
-    complete = view["laid"][nxt]["complete"]
-    table = view["table"]
-    taken = kontrakt_known_cards(view)[nxt]
+    complete = v["laid"][nxt]["complete"]
+    table = v["table"]
+    taken = kontrakt_known_cards(v)[nxt]
 
     def cost(card: Card) -> float:
         if card.is_joker:
@@ -675,11 +728,12 @@ def _feeds(view: Mapping[str, Any]) -> Any:
     return cost
 
 
-def _discarded(view: Mapping[str, Any]) -> set[Card]:
+def _discarded(view: Mapping[str, object]) -> set[Card]:
     """The cards the viewer has discarded this deal."""
-    seat, deal = view["seat"], view["deal"]
+    v = kontrakt_view(view)
+    seat, deal = v["seat"], v["deal"]
     return {
         Card.parse(e["card"]).plain()
-        for e in view.get("log") or []
-        if e.get("deal") == deal and e.get("seat") == seat and e.get("type") == "discard"
+        for e in v.get("log") or []
+        if is_action_entry(e) and e["deal"] == deal and e["seat"] == seat and e["type"] == "discard"
     }

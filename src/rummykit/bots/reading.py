@@ -42,8 +42,8 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from rummykit.bots.base import seat_and_hand
 from rummykit.bots.kontrakt_basic import TAKES, _needs, discard_key, usefulness
 from rummykit.bots.sampling import (
     Deal,
@@ -53,24 +53,26 @@ from rummykit.bots.sampling import (
     kontrakt_unseen,
 )
 from rummykit.cards import Card
+from rummykit.games.kontrakt.view import kontrakt_view
 
 __all__ = ["SeatRead", "Turn", "misfit", "passed_ranks", "sample_kontrakt_read", "seat_reads"]
 
 _REDRAWS = 4
 
 
-def passed_ranks(view: Mapping[str, Any]) -> list[set[int]]:
+def passed_ranks(view: Mapping[str, object]) -> list[set[int]]:
     """Per seat, the ranks it most likely lacks: those of the last pile top it passed over
     (it drew from the stock instead) and of its last discard, while it still needs groups.
 
     A careful player takes a card that pairs one of the hand (K8) and lets go
     a card without a mate, so both say the rank is not in the hand.
     """
-    n = len(view["hand_sizes"])
+    v = kontrakt_view(view)
+    n = len(v["hand_sizes"])
     passed: list[str | None] = [None] * n
     let_go: list[str | None] = [None] * n
     top: tuple[int, str] | None = None
-    for entry in _current_log(view):
+    for entry in _current_log(v):
         kind, seat = entry.get("type"), int(entry.get("seat", -1))
         if kind == "discard":
             let_go[seat] = entry["card"]
@@ -82,7 +84,7 @@ def passed_ranks(view: Mapping[str, Any]) -> list[set[int]]:
     out: list[set[int]] = []
     for seat in range(n):
         ranks: set[int] = set()
-        if _needs(view, seat)[0] > 0:
+        if _needs(v, seat)[0] > 0:
             for text in (passed[seat], let_go[seat]):
                 if text is not None:
                     card = Card.parse(text)
@@ -112,24 +114,23 @@ def _let_go_extras(
 
 
 def sample_kontrakt_read(
-    view: Mapping[str, Any], rng: random.Random, *, extra: int = 8, fit: int = 0
+    view: Mapping[str, object], rng: random.Random, *, extra: int = 8, fit: int = 0
 ) -> Deal:
     """Deal the unseen cards of a Kontrakt view the way the other players' play suggests.
 
     The same constraints as :func:`~rummykit.bots.sampling.sample_kontrakt`;
     the module's docstring says how the hands are shaped.
     """
-    seat = view["seat"]
-    known = kontrakt_known_cards(view)
-    pool = kontrakt_unseen(view)
+    v = kontrakt_view(view)
+    seat, _ = seat_and_hand(v)
+    known = kontrakt_known_cards(v)
+    pool = kontrakt_unseen(v)
     rng.shuffle(pool)
     draws = Counter(
-        e["seat"]
-        for e in _current_log(view)
-        if e.get("type") == "draw" and e.get("from") == "stock"
+        e["seat"] for e in _current_log(v) if e.get("type") == "draw" and e.get("from") == "stock"
     )
-    sizes = view["hand_sizes"]
-    lacks = passed_ranks(view)
+    sizes = v["hand_sizes"]
+    lacks = passed_ranks(v)
     hands: list[list[Card]] = [[] for _ in sizes]
     order = [i for i in range(len(sizes)) if i != seat]
     rng.shuffle(order)
@@ -147,15 +148,15 @@ def sample_kontrakt_read(
                     j = rng.randrange(len(pool))
                     got[k], pool[j] = pool[j], card
                     card = got[k]
-        for card in _let_go_extras(known[i], got, more, _needs(view, i)[:2]):
+        for card in _let_go_extras(known[i], got, more, _needs(v, i)[:2]):
             pool.insert(rng.randrange(len(pool) + 1), card)
         hands[i] = known[i] + got
     hands[seat] = known[seat]
     if fit:
-        for i, read in enumerate(seat_reads(view)):
+        for i, read in enumerate(seat_reads(v)):
             if read is not None:
                 _fit(hands[i], len(known[i]), pool, read, fit, rng)
-    if len(pool) != view["stock_size"]:
+    if len(pool) != v["stock_size"]:
         raise ValueError("the view's hand and stock sizes do not add up to the unseen cards")
     return Deal(hands, pool)
 
@@ -198,15 +199,16 @@ class SeatRead:
     turns: tuple[Turn, ...]
 
 
-def seat_reads(view: Mapping[str, Any], depth: int = 2) -> list[SeatRead | None]:
+def seat_reads(view: Mapping[str, object], depth: int = 2) -> list[SeatRead | None]:
     """Per other seat, its last ``depth`` turns of this deal (None where it finished none,
     or its contract is down: a complete hand takes and lets go by the table)."""
-    n = len(view["hand_sizes"])
-    log = _current_log(view)
+    v = kontrakt_view(view)
+    n = len(v["hand_sizes"])
+    log = _current_log(v)
     out: list[SeatRead | None] = [None] * n
     for seat in range(n):
-        groups, runs, complete = _needs(view, seat)
-        if seat == view["seat"] or complete:
+        groups, runs, complete = _needs(v, seat)
+        if seat == v["seat"] or complete:
             continue
         turns: list[Turn] = []
         end = len(log) - 1

@@ -32,10 +32,12 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from rummykit.bots.base import seat_and_hand
 from rummykit.cards import Card, full_deck
 from rummykit.games.kontrakt import deck_for
+from rummykit.games.kontrakt.view import ActionEntry, KontraktView, is_action_entry, kontrakt_view
+from rummykit.games.vatikanen.view import vatikanen_view
 
 __all__ = [
     "Deal",
@@ -69,48 +71,46 @@ def _subtract(pool: Counter[Card], cards: Sequence[Card], what: str) -> None:
         pool[card] -= 1
 
 
-def vatikanen_unseen(view: Mapping[str, Any]) -> list[Card]:
+def vatikanen_unseen(view: Mapping[str, object]) -> list[Card]:
     """The cards a Vatikanen seat cannot see: the other hands and the stock, sorted.
 
     The deck (V2) less the own hand and the table (jokers counted as jokers).
     """
+    v = vatikanen_view(view)
     pool = Counter(full_deck(2, 2))
-    _subtract(pool, _cards(view["hand"]), "hand")
-    _subtract(pool, [c for m in view["table"] for c in _cards(m)], "table")
+    _subtract(pool, _cards(seat_and_hand(v)[1]), "hand")
+    _subtract(pool, [c for m in v["table"] for c in _cards(m)], "table")
     return sorted(pool.elements(), key=str)
 
 
-def sample_vatikanen(view: Mapping[str, Any], rng: random.Random) -> Deal:
+def sample_vatikanen(view: Mapping[str, object], rng: random.Random) -> Deal:
     """Deal the unseen cards of a Vatikanen view: other hands by their sizes, the rest the stock."""
-    seat = view["seat"]
-    unseen = vatikanen_unseen(view)
+    v = vatikanen_view(view)
+    seat, own = seat_and_hand(v)
+    unseen = vatikanen_unseen(v)
     rng.shuffle(unseen)
-    sizes = view["hand_sizes"]
-    if sum(s for i, s in enumerate(sizes) if i != seat) + view["stock_size"] != len(unseen):
+    sizes = v["hand_sizes"]
+    if sum(s for i, s in enumerate(sizes) if i != seat) + v["stock_size"] != len(unseen):
         raise ValueError("the view's hand and stock sizes do not add up to the unseen cards")
     hands: list[list[Card]] = []
     at = 0
     for i, size in enumerate(sizes):
         if i == seat:
-            hands.append(_cards(view["hand"]))
+            hands.append(_cards(own))
         else:
             hands.append(unseen[at : at + size])
             at += size
     return Deal(hands, unseen[at:])
 
 
-def _current_log(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _current_log(view: KontraktView) -> list[ActionEntry]:
     deal = view["deal"]
-    return [
-        e
-        for e in view.get("log") or []
-        if e.get("deal") == deal and e.get("type") not in ("deal_start", "deal_end")
-    ]
+    return [e for e in view.get("log") or [] if e["deal"] == deal and is_action_entry(e)]
 
 
-def _given_up(entry: Mapping[str, Any]) -> list[Card]:
+def _given_up(entry: ActionEntry) -> list[Card]:
     """The cards an action takes out of its player's hand in view of everyone."""
-    kind = entry.get("type")
+    kind = entry["type"]
     if kind == "meld":
         return [c for m in entry["melds"] for c in _cards(m)]
     if kind in ("layoff", "swap_joker", "discard"):
@@ -118,7 +118,7 @@ def _given_up(entry: Mapping[str, Any]) -> list[Card]:
     return []
 
 
-def kontrakt_known_cards(view: Mapping[str, Any]) -> list[list[Card]]:
+def kontrakt_known_cards(view: Mapping[str, object]) -> list[list[Card]]:
     """Per seat, the cards seen to go into that hand this deal and not seen to leave it.
 
     The first upcard (taken or bought, K7), a card drawn from the discard pile
@@ -126,43 +126,47 @@ def kontrakt_known_cards(view: Mapping[str, Any]) -> list[list[Card]]:
     a lay-down or a lay-off shows a card leaving the hand. The viewer's own
     entry is its whole hand. Needs the view's ``log``.
     """
-    n = len(view["hand_sizes"])
+    v = kontrakt_view(view)
+    seat, own = seat_and_hand(v)
+    n = len(v["hand_sizes"])
     known: list[Counter[Card]] = [Counter() for _ in range(n)]
-    for entry in _current_log(view):
-        seat = entry["seat"]
+    for entry in _current_log(v):
+        actor = entry["seat"]
         for card in _given_up(entry):
-            if known[seat][card] > 0:
-                known[seat][card] -= 1
+            if known[actor][card] > 0:
+                known[actor][card] -= 1
         for card in _cards(entry.get("shown") or []):
-            known[seat][card] += 1
+            known[actor][card] += 1
     out = [sorted(k.elements(), key=str) for k in known]
-    out[view["seat"]] = _cards(view["hand"])
+    out[seat] = _cards(own)
     return out
 
 
-def kontrakt_unseen(view: Mapping[str, Any]) -> list[Card]:
+def kontrakt_unseen(view: Mapping[str, object]) -> list[Card]:
     """The cards a Kontrakt seat cannot place: not in its hand, on the table, in the pile,
     nor known to be in another hand (:func:`kontrakt_known_cards`); sorted."""
-    packs, jokers = deck_for(len(view["hand_sizes"]))
+    v = kontrakt_view(view)
+    packs, jokers = deck_for(len(v["hand_sizes"]))
     pool = Counter(full_deck(packs, jokers))
-    for i, cards in enumerate(kontrakt_known_cards(view)):
-        _subtract(pool, cards, "hand" if i == view["seat"] else f"seat {i}'s known cards")
-    _subtract(pool, [c for m in view["table"] for c in _cards(m["cards"])], "table")
-    _subtract(pool, _cards(view["discard_pile"]), "discard pile")
+    for i, cards in enumerate(kontrakt_known_cards(v)):
+        _subtract(pool, cards, "hand" if i == v["seat"] else f"seat {i}'s known cards")
+    _subtract(pool, [c for m in v["table"] for c in _cards(m["cards"])], "table")
+    _subtract(pool, _cards(v["discard_pile"]), "discard pile")
     return sorted(pool.elements(), key=str)
 
 
-def sample_kontrakt(view: Mapping[str, Any], rng: random.Random) -> Deal:
+def sample_kontrakt(view: Mapping[str, object], rng: random.Random) -> Deal:
     """Deal the unseen cards of a Kontrakt view.
 
     Each other hand gets the cards known to be in it and random unseen cards
     up to its size; the rest is the stock in random order.
     """
-    seat = view["seat"]
-    known = kontrakt_known_cards(view)
-    unseen = kontrakt_unseen(view)
+    v = kontrakt_view(view)
+    seat = v["seat"]
+    known = kontrakt_known_cards(v)
+    unseen = kontrakt_unseen(v)
     rng.shuffle(unseen)
-    sizes = view["hand_sizes"]
+    sizes = v["hand_sizes"]
     hands: list[list[Card]] = []
     at = 0
     for i, size in enumerate(sizes):
@@ -175,6 +179,6 @@ def sample_kontrakt(view: Mapping[str, Any], rng: random.Random) -> Deal:
         hands.append([*known[i], *unseen[at : at + fill]])
         at += fill
     stock = unseen[at:]
-    if len(stock) != view["stock_size"]:
+    if len(stock) != v["stock_size"]:
         raise ValueError("the view's hand and stock sizes do not add up to the unseen cards")
     return Deal(hands, stock)

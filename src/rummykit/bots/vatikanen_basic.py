@@ -22,13 +22,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rummykit import solver
-from rummykit.bots.base import register
+from rummykit.bots.base import register, seat_and_hand
 from rummykit.cards import Card, parse_cards
 from rummykit.games.vatikanen import Action, Draw, Pass, Play
 from rummykit.games.vatikanen.table import read_as_written
+from rummykit.games.vatikanen.view import vatikanen_view
+from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN, Meld, MeldError, MeldKind, read_meld
 
 __all__ = [
@@ -49,26 +50,28 @@ SOLVER_TABLE_LIMIT = 40
 """The random bot asks the solver for a rearrangement only up to this many table cards."""
 
 
-def read_view(view: Mapping[str, Any]) -> tuple[int, list[Card], list[Meld], bool]:
+def read_view(view: Mapping[str, object]) -> tuple[int, list[Card], list[Meld], bool]:
     """The seat, its hand, the table's melds and whether it has opened, from a view."""
-    seat = view["seat"]
-    hand = parse_cards(view["hand"])
-    table = [read_meld(parse_cards(m), VATIKANEN) for m in view["table"]]
-    return seat, hand, table, bool(view["opened"][seat])
+    v = vatikanen_view(view)
+    seat, hand = seat_and_hand(v)
+    table = [read_meld(parse_cards(m), VATIKANEN) for m in v["table"]]
+    return seat, parse_cards(hand), table, bool(v["opened"][seat])
 
 
-def read_view_cards(view: Mapping[str, Any]) -> tuple[int, list[Card], Table, bool]:
+def read_view_cards(view: Mapping[str, object]) -> tuple[int, list[Card], Table, bool]:
     """:func:`read_view` with the table as the cards of each meld, as the view has them
     (each joker standing for its card): what the solver needs, without reading melds."""
-    seat = view["seat"]
-    table = tuple(tuple(parse_cards(m)) for m in view["table"])
-    return seat, parse_cards(view["hand"]), table, bool(view["opened"][seat])
+    v = vatikanen_view(view)
+    seat, hand = seat_and_hand(v)
+    table = tuple(tuple(parse_cards(m)) for m in v["table"])
+    return seat, parse_cards(hand), table, bool(v["opened"][seat])
 
 
-def no_play(view: Mapping[str, Any]) -> Action:
+def no_play(view: Mapping[str, object]) -> Action:
     """Draw, or pass when the stock is empty (V14)."""
-    seat = view["seat"]
-    return Draw(seat) if view["stock_size"] > 0 else Pass(seat)
+    v = vatikanen_view(view)
+    seat, _ = seat_and_hand(v)
+    return Draw(seat) if v["stock_size"] > 0 else Pass(seat)
 
 
 def opening_play(seat: int, found: solver.Play) -> Play:
@@ -150,7 +153,7 @@ def lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Ta
     return out
 
 
-@register("vatikanen", "random")
+@register("vatikanen", "random", N_("plays a random legal action"), N_("random"))
 class RandomBot:
     """A random legal action (see the module docstring for how it samples)."""
 
@@ -159,7 +162,7 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """Draw/pass half the time, else a random play from the ones listed."""
         seat, hand, table, opened = read_view(view)
         base = tuple(tuple(m.cards) for m in table)
@@ -183,7 +186,7 @@ class RandomBot:
         return self.rng.choice(plays)
 
 
-@register("vatikanen", "greedy")
+@register("vatikanen", "greedy", N_("lays the most cards it can, at once"), N_("greedy"))
 class GreedyBot:
     """The solver's play of the most cards whenever there is one, else draw or pass."""
 
@@ -192,10 +195,10 @@ class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed  # greedy is deterministic; the seed is kept for the interface
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """Best opening (V7) or best play by cards; else draw (or pass, V14)."""
         seat, hand, table, opened = read_view_cards(view)
-        free = bool(view["options"].get("free_jokers", False))
+        free = bool(vatikanen_view(view)["options"].get("free_jokers", False))
         if not opened:
             found = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
             if found is None:

@@ -34,14 +34,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import ClassVar
 
 from rummykit import solver
-from rummykit.bots.base import register
+from rummykit.bots.base import Setting, register, seat_and_hand
 from rummykit.bots.sampling import Deal, vatikanen_unseen
 from rummykit.bots.vatikanen_basic import Table, no_play, opening_play, read_view_cards
 from rummykit.cards import Card
 from rummykit.games.vatikanen import Action, Draw, Play
+from rummykit.games.vatikanen.view import VatikanenView, vatikanen_view
+from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN
 
 __all__ = ["StrongBot"]
@@ -51,7 +53,12 @@ def _as_play(seat: int, found: solver.Play) -> Play:
     return Play(seat, tuple(found.cards), tuple(tuple(m.cards) for m in found.table))
 
 
-@register("vatikanen", "strong")
+@register(
+    "vatikanen",
+    "strong",
+    N_("keeps its jokers to go out, and holds back when a play would let another player out"),
+    N_("strong"),
+)
 class StrongBot:
     """Keeps jokers for going out; holds back when a play would let an opponent out.
 
@@ -62,6 +69,23 @@ class StrongBot:
     """
 
     level = "strong"
+    SETTINGS: ClassVar[Mapping[str, Setting]] = {
+        "samples": Setting(int, N_("guessed deals per decision near the end"), low=0, none=True),
+        "threat_cards": Setting(
+            int, N_("an opponent with this many cards or fewer is watched"), low=0, none=True
+        ),
+        "hold_margin": Setting(
+            float,
+            N_("how much a play may raise an opponent's chance to go out"),
+            low=-1,
+            high=1,
+            none=True,
+        ),
+        "dump_at": Setting(
+            float, N_("the chance of an opponent going out that makes it shed points"), 0, 1
+        ),
+        "time_cap": Setting(float, N_("seconds per move for the sampling"), low=0, none=True),
+    }
 
     def __init__(
         self,
@@ -98,15 +122,16 @@ class StrongBot:
             self.hold_margin if self.hold_margin is not None else (0.25 if two else 0.05),
         )
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> Action:
         """The action for the seat's view (only called on the bot's turn)."""
-        seat, hand, table, opened = read_view_cards(view)
+        v = vatikanen_view(view)
+        seat, hand, table, opened = read_view_cards(v)
         if not opened:
-            return self._opening(view, seat, hand)
-        free = bool(view["options"].get("free_jokers", False))
+            return self._opening(v, seat, hand)
+        free = bool(v["options"].get("free_jokers", False))
         full = solver.best_play(table, hand, rules=VATIKANEN, objective="cards", free_jokers=free)
         if full is None:
-            return no_play(view)
+            return no_play(v)
         if full.count == len(hand):
             return _as_play(seat, full)  # V13: out
         naturals = [c for c in hand if not c.is_joker]
@@ -120,13 +145,13 @@ class StrongBot:
                 else None
             )
             if kept is None:
-                if view["stock_size"] > 0:
+                if v["stock_size"] > 0:
                     return Draw(seat)
             else:
                 play = kept
-        return self._endgame(view, seat, hand, table, play, free)
+        return self._endgame(v, seat, hand, table, play, free)
 
-    def _opening(self, view: Mapping[str, Any], seat: int, hand: list[Card]) -> Action:
+    def _opening(self, view: VatikanenView, seat: int, hand: list[Card]) -> Action:
         """V7: the longest run from the hand, jokers kept unless the stock is empty."""
         naturals = [c for c in hand if not c.is_joker]
         found = solver.best_opening(naturals, rules=VATIKANEN, objective="cards")
@@ -138,7 +163,7 @@ class StrongBot:
 
     # ------------------------------------------------------------ endgame
 
-    def _threats(self, view: Mapping[str, Any], seat: int, cards: int) -> list[int]:
+    def _threats(self, view: VatikanenView, seat: int, cards: int) -> list[int]:
         """Opponents with ``cards`` or fewer, in the order they play after ``seat``."""
         sizes = view["hand_sizes"]
         n = len(sizes)
@@ -147,7 +172,7 @@ class StrongBot:
 
     def _endgame(
         self,
-        view: Mapping[str, Any],
+        view: VatikanenView,
         seat: int,
         hand: list[Card],
         table: Table,
@@ -199,13 +224,13 @@ class StrongBot:
         return solver.can_arrange_play(table, hand, rules=VATIKANEN, free_jokers=free)
 
 
-def _sample(view: Mapping[str, Any], unseen: Sequence[Card], rng: random.Random) -> Deal:
+def _sample(view: VatikanenView, unseen: Sequence[Card], rng: random.Random) -> Deal:
     """:func:`~rummykit.bots.sampling.sample_vatikanen` with the unseen cards counted once
     (``unseen``: :func:`~rummykit.bots.sampling.vatikanen_unseen` of the view): the same
     deal for the same state of ``rng``."""
     cards = list(unseen)
     rng.shuffle(cards)
-    seat = view["seat"]
+    seat, own = seat_and_hand(view)
     sizes = view["hand_sizes"]
     if sum(s for i, s in enumerate(sizes) if i != seat) + view["stock_size"] != len(cards):
         raise ValueError("the view's hand and stock sizes do not add up to the unseen cards")
@@ -213,7 +238,7 @@ def _sample(view: Mapping[str, Any], unseen: Sequence[Card], rng: random.Random)
     at = 0
     for i, size in enumerate(sizes):
         if i == seat:
-            hands.append([Card.parse(t).plain() for t in view["hand"]])
+            hands.append([Card.parse(t).plain() for t in own])
         else:
             hands.append(cards[at : at + size])
             at += size

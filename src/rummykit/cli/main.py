@@ -16,13 +16,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from rummykit import __version__
 from rummykit.cli.words import argparse_speaking, requested_language, speaker
 from rummykit.i18n import LANGUAGES, N_, default_language
 
-COMMANDS: tuple[str, ...] = ("serve", "play", "solve", "replay", "simulate")
+COMMANDS: tuple[str, ...] = ("serve", "play", "solve", "replay", "review", "simulate")
 """Sub-command modules under ``rummykit``, in the order ``--help`` lists them."""
 
 LANG_HELP = N_(
@@ -54,7 +53,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=LANGUAGES, help=_(LANG_HELP))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        module: Any = importlib.import_module(f"rummykit.cli.{name}")
+        module = importlib.import_module(f"rummykit.cli.{name}")
         module.add_parser(sub, lang)
         # also after the sub-command; SUPPRESS: an absent one leaves the global one alone
         sub.choices[name].add_argument(

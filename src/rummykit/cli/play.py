@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rummykit import games
-from rummykit.cli.words import speaker
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import MessageError, describe_error
 from rummykit.i18n import DEFAULT, N_, translate
+
+if TYPE_CHECKING:
+    from rummykit.game import Game
+    from rummykit.tui.controller import Controller
 
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(
@@ -82,11 +86,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from rummykit.tui.setup import make_controller, resume_controller
+    from rummykit.tui.setup import make_controller
 
     try:
         if args.resume is not None:
-            controller = _resumed(args, resume_controller)
+            controller = _resumed(args)
         else:
             controller = make_controller(
                 args.game or games.names()[0],
@@ -107,8 +111,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _resumed(args: argparse.Namespace, resume: Any) -> Any:
+def _resumed(args: argparse.Namespace) -> Controller[Game]:
     """The controller of ``--resume``; ValueError for options the record already fixes."""
+    from rummykit.tui.setup import resume_controller
+
     fixed = [
         flag
         for flag, value in (
@@ -123,7 +129,7 @@ def _resumed(args: argparse.Namespace, resume: Any) -> Any:
             N_("--resume takes the game as its record left it: drop {options}"),
             options=", ".join(fixed),
         )
-    controller = resume(
+    controller = resume_controller(
         args.resume,
         records=None if args.records == "records" else args.records,
         lang=getattr(args, "lang", DEFAULT),

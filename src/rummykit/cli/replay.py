@@ -18,7 +18,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from rummykit.cli.words import speaker
+from rummykit import games
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, translate
 from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, replay
@@ -26,9 +27,7 @@ from rummykit.record import GameRecord, RecordError, ReplayResult, load_record, 
 __all__ = ["add_parser", "describe_end", "run"]
 
 
-def add_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
-) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(
@@ -73,7 +72,12 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
     """Where a legal record ends, in words: the game over, or where it stops and whose
     turn it is (deals counted from 1), in ``lang``."""
     deals = result.deals
-    replayed = Plural("{n} deal replayed", "{n} deals replayed", deals)
+    games_ = _sessions(record)  # a session's record: its deals are games (V16)
+    replayed = (
+        Plural("{n} game replayed", "{n} games replayed", deals)
+        if games_
+        else Plural("{n} deal replayed", "{n} deals replayed", deals)
+    )
     if result.finished:
         return translate("legal: {replayed}; the game is over.", lang, replayed=replayed)
     if not record.deals:
@@ -81,8 +85,12 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
     actions = len(record.deals[-1].actions)
     if result.to_act is None:
         return translate(
-            "legal: {replayed}; the record ends mid-game, after deal {deal}:"
-            " the next deal has not begun.",
+            N_("legal: {replayed}; the record ends after game {deal}: the next game has not begun.")
+            if games_
+            else N_(
+                "legal: {replayed}; the record ends mid-game, after deal {deal}:"
+                " the next deal has not begun."
+            ),
             lang,
             replayed=replayed,
             deal=deals,
@@ -90,8 +98,15 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
     who = record.players[result.to_act]
     if actions == 0:
         return translate(
-            "legal: {replayed}; the record ends mid-game, as deal {deal} is dealt:"
-            " the player to act is {name} (seat {seat}).",
+            N_(
+                "legal: {replayed}; the record ends as game {deal} is dealt:"
+                " the player to act is {name} (seat {seat})."
+            )
+            if games_
+            else N_(
+                "legal: {replayed}; the record ends mid-game, as deal {deal} is dealt:"
+                " the player to act is {name} (seat {seat})."
+            ),
             lang,
             replayed=replayed,
             deal=deals,
@@ -99,8 +114,15 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
             seat=result.to_act,
         )
     return translate(
-        "legal: {replayed}; the record ends mid-game, in deal {deal} after action"
-        " {action}: the player to act is {name} (seat {seat}).",
+        N_(
+            "legal: {replayed}; the record ends in game {deal} after action"
+            " {action}: the player to act is {name} (seat {seat})."
+        )
+        if games_
+        else N_(
+            "legal: {replayed}; the record ends mid-game, in deal {deal} after action"
+            " {action}: the player to act is {name} (seat {seat})."
+        ),
         lang,
         replayed=replayed,
         deal=deals,
@@ -108,6 +130,14 @@ def describe_end(record: GameRecord, result: ReplayResult, lang: str = DEFAULT) 
         name=who,
         seat=result.to_act,
     )
+
+
+def _sessions(record: GameRecord) -> bool:
+    """True when the record's deals are the games of a session (Vatikanen, V16)."""
+    try:
+        return games.get(record.game).parts_are_games
+    except ValueError:
+        return False
 
 
 def _show(record: GameRecord, seat: int | None, lang: str) -> int:
@@ -140,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         return _show(record, args.seat, lang)
     claimed = (record.result or {}).get("scores")
     note = None
-    if result.ok and claimed is not None and list(claimed) != list(result.scores):
+    if result.ok and isinstance(claimed, list) and claimed != list(result.scores):
         note = Message(
             N_("the record claims scores {claimed}, the replay gives {scores}"),
             claimed=claimed,
@@ -161,7 +191,9 @@ def run(args: argparse.Namespace) -> int:
         why = result.message if result.error is None else result.error.translated(lang)
         print(
             translate(
-                "illegal: deal {deal}, action {action} breaks {rule}: {reason}",
+                N_("illegal: game {deal}, action {action} breaks {rule}: {reason}")
+                if _sessions(record)
+                else N_("illegal: deal {deal}, action {action} breaks {rule}: {reason}"),
                 lang,
                 deal=result.deal + 1,
                 action=result.action + 1,

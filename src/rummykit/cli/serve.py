@@ -11,7 +11,7 @@ import logging
 import sys
 from pathlib import Path
 
-from rummykit.cli.words import speaker
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, default_language, translate
 
@@ -25,9 +25,7 @@ def default_db() -> str:
     return f"sqlite:///{Path(user_data_dir('rummykit')) / 'server.sqlite3'}"
 
 
-def add_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], lang: str = DEFAULT
-) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(
@@ -105,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.bot_delay < 0 or args.workers < 0 or args.tables_per_hour < 1:
         print(
-            translate("rummykit serve: --bot-delay and --workers are not negative, --tables-per-hour is 1 or more", lang),
+            translate(
+                "rummykit serve: --bot-delay, --workers: 0 or more; --tables-per-hour: 1 or more",
+                lang,
+            ),
             file=sys.stderr,
         )
         return 2

@@ -31,9 +31,7 @@ import json
 import math
 import random
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from rummykit import games
 from rummykit.arena import (
@@ -45,7 +43,8 @@ from rummykit.arena import (
     summarize,
 )
 from rummykit.arena.run import Progress, default_workers, run_match
-from rummykit.cli.words import speaker
+from rummykit.arena.summary import MatchSummary
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import MessageError, describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, catalog, translate
 
@@ -84,7 +83,7 @@ external bots:
 MAX_PRINTED_MESSAGES = 20
 
 
-def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(
@@ -280,7 +279,7 @@ def _pct(x: float) -> str:
 
 
 def format_summary(
-    summary: Mapping[str, Any], config: ArenaConfig, backend: str = "", lang: str = DEFAULT
+    summary: MatchSummary, config: ArenaConfig, backend: str = "", lang: str = DEFAULT
 ) -> str:
     """The summary as a table for a terminal, in ``lang``."""
 
@@ -301,7 +300,7 @@ def format_summary(
     spec = config.spec
     score_name = _("mean {score}", score=Message(spec.score_name))
     sign = "+" if spec.higher_is_better else ""
-    results: Mapping[str, Mapping[str, Any]] = summary["results"]
+    results = summary["results"]
     width = max([4, *(len(b) for b in results)])
     method = next((e["ci95_method"] for e in results.values()), "wilson")
     # (heading, width, right-aligned); a longer heading widens its column
@@ -380,7 +379,7 @@ def check_plot(path: str) -> Message | None:
     return None
 
 
-def plot_summary(summary: Mapping[str, Any], path: str, lang: str = DEFAULT) -> None:
+def plot_summary(summary: MatchSummary, path: str, lang: str = DEFAULT) -> None:
     """Draw each bot's win rate with its 95% interval, and the par line, into ``path``;
     its words in ``lang``."""
     import matplotlib
@@ -388,7 +387,7 @@ def plot_summary(summary: Mapping[str, Any], path: str, lang: str = DEFAULT) -> 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    results: Mapping[str, Mapping[str, Any]] = summary["results"]
+    results = summary["results"]
     names = list(results)
     rates = [100 * results[b]["win_rate"] for b in names]
     lows = [r - 100 * results[b]["ci95"][0] for r, b in zip(rates, names, strict=True)]

@@ -22,10 +22,10 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
 from rummykit.cards import Card, format_cards, parse_cards
-from rummykit.cli.words import speaker
+from rummykit.cli.words import Commands, speaker
 from rummykit.errors import MessageError, describe_error, message_of
 from rummykit.i18n import DEFAULT, N_, Plural, translate
 from rummykit.melds import Meld, MeldError, MeldRules, read_meld, rules_named
@@ -55,10 +55,13 @@ batch questions (--batch FILE, or --batch - for standard input):
     hand         the hand: "Th Jh Ks" or ["Th", "Jh", "Ks"]  (required)
     table        the table: "7h 8h 9h | Kc Kd *", or a list of melds as --json
                  prints it: [["7h", "8h", "9h"], ["Kc", "Kd", "*:K"]]  (default: empty)
-    rules        vatikanen, kontrakt or rummikub  (default vatikanen)
-    objective    cards or points  (default cards)
-    free_jokers  true: table jokers are wild (not V11)  (default false)
-    opening      true: the first play, one run (V7)  (default false)
+    rules        vatikanen, kontrakt or rummikub  (default: --rules, else vatikanen)
+    objective    cards or points  (default: --objective, else cards)
+    free_jokers  true: table jokers are wild (not V11)
+                 (default: --free-jokers, else false)
+    opening      true: the first play, one run (V7)  (default: --opening, else false)
+  --rules, --objective, --free-jokers and --opening apply to every line;
+  a line's own key wins over them.
   for example:
     {"table": [["7h", "8h", "9h"]], "hand": "Th Jh"}
     {"hand": "5h 6h 7h", "opening": true}
@@ -72,7 +75,7 @@ batch questions (--batch FILE, or --batch - for standard input):
 )
 
 
-def add_parser(sub: Any, lang: str = DEFAULT) -> None:
+def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     """Register the sub-command, its help in ``lang``."""
     _ = speaker(lang)
     p = sub.add_parser(
@@ -157,6 +160,12 @@ def _run_batch(args: argparse.Namespace, lang: str) -> int:
         lines = _batch_lines(args.batch)
     except InputError as exc:
         return _fail(describe_error(exc, lang))
+    defaults = {
+        "rules": args.rules,
+        "objective": args.objective,
+        "free_jokers": args.free_jokers,
+        "opening": args.opening,
+    }
     bad = 0
     first = True
     for n, line in lines:
@@ -164,7 +173,7 @@ def _run_batch(args: argparse.Namespace, lang: str) -> int:
             print()
         first = False
         try:
-            q = _batch_question(line)
+            q = _batch_question(line, defaults)
         except InputError as exc:
             bad += 1
             if args.json:
@@ -201,7 +210,7 @@ def _solve(q: Question) -> Play | None:
     )
 
 
-def _objective(name: str) -> Any:
+def _objective(name: str) -> Literal["cards", "points"]:
     return "points" if name == "points" else "cards"
 
 
@@ -213,7 +222,7 @@ def _new_table(q: Question, play: Play | None) -> list[Meld]:
     return list(play.table)
 
 
-def _as_json(q: Question, play: Play | None, ms: float) -> dict[str, Any]:
+def _as_json(q: Question, play: Play | None, ms: float) -> dict[str, object]:
     return {
         "playable": play is not None,
         "play": [str(c) for c in play.cards] if play else [],
@@ -358,8 +367,18 @@ def _batch_lines(path: str) -> list[tuple[int, str]]:
 _BATCH_KEYS = ("table", "hand", "rules", "objective", "free_jokers", "opening")
 
 
-def _batch_question(line: str) -> Question:
-    """One batch line as a question; InputError saying what is wrong with it."""
+def _batch_question(line: str, defaults: dict[str, object] | None = None) -> Question:
+    """One batch line as a question; InputError saying what is wrong with it.
+
+    ``defaults`` (the command line's ``--rules``, ``--objective``,
+    ``--free-jokers``, ``--opening``) fill the keys the line leaves out.
+
+    >>> _batch_question('{"hand": "Qh Kh Ah"}', {"rules": "kontrakt"}).rules.name
+    'kontrakt'
+    >>> _batch_question('{"hand": "Qh", "rules": "rummikub"}', {"rules": "kontrakt"}).rules.name
+    'rummikub'
+    """
+    given = defaults or {}
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -376,7 +395,7 @@ def _batch_question(line: str) -> Question:
     table, hand = obj.get("table", ""), obj["hand"]
     if not isinstance(table, str | list) or not isinstance(hand, str | list):
         raise InputError(N_('"table" and "hand" are card text or lists of cards'))
-    flags = {k: obj.get(k, False) for k in ("free_jokers", "opening")}
+    flags = {k: obj.get(k, given.get(k, False)) for k in ("free_jokers", "opening")}
     for key, value in flags.items():
         if not isinstance(value, bool):
             raise InputError(
@@ -385,8 +404,8 @@ def _batch_question(line: str) -> Question:
     return _question(
         table,
         hand,
-        str(obj.get("rules", "vatikanen")),
-        str(obj.get("objective", "cards")),
+        str(obj.get("rules", given.get("rules", "vatikanen"))),
+        str(obj.get("objective", given.get("objective", "cards"))),
         flags["free_jokers"],
         flags["opening"],
     )

@@ -14,10 +14,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
+from typing import TypeAlias
 
 from rummykit.i18n import LANGUAGES, N_, catalog
 
-__all__ = ["ARGPARSE_WORDS", "argparse_speaking", "requested_language", "speaker"]
+__all__ = ["ARGPARSE_WORDS", "Commands", "argparse_speaking", "requested_language", "speaker"]
+
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers`` gives: each command module's ``add_parser`` adds its command."""
 
 ARGPARSE_WORDS = (
     N_("usage: "),

@@ -7,7 +7,7 @@ several times a turn: draw, lay down, discard). Each agent observes
 seat's view; the mask is the engine's legal actions at their indices (all
 zeros off turn). Rewards come from the game's scores (:mod:`.core`).
 
-``max_cycles`` truncates every agent once the table has taken ``max_cycles``
+``max_cycles`` truncates every agent once the game has taken ``max_cycles``
 cycles of actions, a cycle being one action per seat (``max_cycles *
 players`` actions in all); by default the episode runs to the game's end,
 which both games reach by themselves.
@@ -21,8 +21,7 @@ an index out of range is an error, and the call order is enforced.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 import gymnasium
 import numpy as np
@@ -32,7 +31,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from rummykit.envs.common import Encoder
-from rummykit.envs.core import RewardMode, Table
+from rummykit.envs.core import EnvHost, RewardMode
 
 __all__ = ["ILLEGAL_REWARD", "RummyEnv", "wrap"]
 
@@ -40,7 +39,11 @@ ILLEGAL_REWARD = -1000.0
 """The reward of an agent that takes an action its mask forbids, in ``env()``: below
 any game's score in practice (a Vatikanen payment, a Kontrakt game's penalty)."""
 
-Observation = dict[str, npt.NDArray[Any]]
+Vector = npt.NDArray[np.float32] | npt.NDArray[np.int8]
+"""An observation's part: the float32 observation vector or the int8 action mask."""
+Observation = dict[str, Vector]
+
+RENDER_MODES = ("human", "ansi")
 
 
 class RummyEnv(AECEnv):  # type: ignore[misc]
@@ -49,8 +52,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     ``options`` are the game's house rules, by name (``{"free_jokers": True}``).
     """
 
-    metadata: dict[str, Any] = {  # noqa: RUF012
-        "render_modes": ["human", "ansi"],
+    metadata: dict[str, object] = {  # noqa: RUF012
+        "render_modes": list(RENDER_MODES),
         "name": "rummy_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -68,12 +71,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         options: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = ", ".join(self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            modes = ", ".join(RENDER_MODES)
             raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles is at least 1, not {max_cycles}")
-        self.table = Table(game, encoder, players=players, options=options, reward=reward)
+        self.host = EnvHost(game, encoder, players=players, options=options, reward=reward)
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -100,20 +103,20 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
-        self.infos: dict[str, dict[str, Any]] = {}
+        self.infos: dict[str, dict[str, object]] = {}
         self.agent_selection = self.possible_agents[0]
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict[Vector]:
         """The agent's observation space (the same object every time)."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
         """The agent's action space: one index per action of the encoding."""
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------ episodes
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """A new game: shuffled from ``seed`` itself when given (the registry's
         ``new(players, seed=seed)``), else from a seed the environment's generator draws
         (itself seeded by the last ``seed`` given)."""
@@ -124,7 +127,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             if self._np_random is None:
                 self._np_random, self._np_random_seed = seeding.np_random(None)
             game_seed = int(self._np_random.integers(2**63 - 1))
-        self.table.reset(game_seed)
+        self.host.reset(game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -136,14 +139,14 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        seat = self.table.to_act
+        seat = self.host.to_act
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> Observation:
         """The agent's observation and action mask, from its seat's view alone."""
         if agent not in self._cache:
-            self._cache[agent] = self.table.observation(self._seat[agent])
+            self._cache[agent] = self.host.observation(self._seat[agent])
         obs = self._cache[agent]
         return {"observation": obs["observation"].copy(), "action_mask": obs["action_mask"].copy()}
 
@@ -156,24 +159,24 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: give an action index, not None")
         self._cumulative_rewards[agent] = 0.0
-        paid = self.table.act(int(action))
+        paid = self.host.act(int(action))
         self._actions += 1
         self._cache = {}
-        over = self.table.over
+        over = self.host.over
         truncate = (
             not over
             and self.max_cycles is not None
             and self._actions >= self.max_cycles * len(self.possible_agents)
         )
         if truncate:
-            paid = self.table.rewards(final=True)
+            paid = self.host.rewards(final=True)
         self.rewards = {a: float(paid[self._seat[a]]) for a in self.agents}
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif truncate:
             self.truncations = dict.fromkeys(self.agents, True)
         if over or truncate:
-            result = self.table.game.result()
+            result = self.host.game.result()
             if result is not None:
                 for a in self.agents:
                     self.infos[a] = {"winners": list(result.winners)}
@@ -192,7 +195,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        text = self.table.render_text()
+        text = self.host.render_text()
         if self.render_mode == "human":
             print(text)
             return None
@@ -207,6 +210,3 @@ def wrap(env: RummyEnv, illegal_reward: float = ILLEGAL_REWARD) -> AECEnv:
     out = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
-
-
-EnvFactory = Callable[..., AECEnv]

@@ -11,11 +11,14 @@ Two sides of the action mask:
 
 - :meth:`Encoder.propose` gives, from the view alone, the action each index
   stands for now (indices that stand for nothing are left out). A bot uses this.
-- :meth:`Encoder.engine_legal` is the environment's side: the engine decides. For
-  Kontrakt the engine's own :meth:`~rummykit.game.Game.legal_actions` are
-  put at their indices; for Vatikanen every proposal is kept only if the
-  engine's :meth:`~rummykit.game.Game.can` accepts it. The tests play
-  thousands of games checking that both sides agree.
+- :meth:`Encoder.engine_legal` is the environment's side: the engine decides,
+  and the mask is complete over the action set. Every index's action (for
+  Kontrakt the help's candidates, for Vatikanen every proposal) is asked of
+  the engine's :meth:`~rummykit.game.Game.can`, and the index is set exactly
+  when ``can`` accepts it. The engine's
+  :meth:`~rummykit.game.Game.suggested_actions` alone would not do: they are
+  legal, but not all the legal actions. The tests play thousands of games
+  checking that both sides agree.
 
 >>> card_index(Card.parse("Ac")), card_index(Card.parse("Ks")), card_index(Card.parse("*:7h"))
 (0, 51, 52)
@@ -24,8 +27,9 @@ Two sides of the action mask:
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rummykit.cards import Card
 
@@ -33,7 +37,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
     Vector = npt.NDArray[np.float32]
 
@@ -83,23 +87,23 @@ class Encoder(Protocol):
     size: int
     """The length of the observation vector."""
 
-    def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
+    def propose(self, view: Mapping[str, object]) -> dict[int, AnyAction]:
         """The action at each index that stands for one now, from the seat's view alone
         (none off turn)."""
         ...
 
-    def observe(self, view: Mapping[str, Any], actions: Mapping[int, Action]) -> Vector:
+    def observe(self, view: Mapping[str, object], actions: Mapping[int, AnyAction]) -> Vector:
         """The observation vector (float32, every entry in [0, 1]) of the seat viewing
         ``view``, given the action at each index (what :meth:`propose` or
         :meth:`engine_legal` gave)."""
         ...
 
-    def view(self, game: Game, seat: int) -> Mapping[str, Any]:
+    def view(self, game: Game, seat: int) -> Mapping[str, object]:
         """``game.view(seat)``, as much of it as the encoding reads (Kontrakt's without its
         log: the encoding does not read the log)."""
         ...
 
-    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
+    def engine_legal(self, game: Game, view: Mapping[str, object]) -> dict[int, AnyAction]:
         """The action at each index as the engine allows it (the environment's mask);
         ``view`` is the view of the seat to act."""
         ...
@@ -116,13 +120,10 @@ def text_index(text: str) -> int:
 
 
 def encoder_of(game: str) -> Encoder:
-    """The encoding of ``game`` (vatikanen or kontrakt)."""
-    if game == "vatikanen":
-        from rummykit.envs.vatikanen_encoding import ENCODER as VATIKANEN
+    """The encoding of ``game``, as its registry entry names it (``GameSpec.encoding``);
+    ValueError naming the games for a game the registry does not know."""
+    from rummykit import games
 
-        return VATIKANEN
-    if game == "kontrakt":
-        from rummykit.envs.kontrakt_encoding import ENCODER as KONTRAKT
-
-        return KONTRAKT
-    raise ValueError(f"no learning environment for {game!r}: there are vatikanen and kontrakt")
+    module, _, name = games.get(game).encoding.partition(":")
+    encoder: Encoder = getattr(importlib.import_module(module), name)
+    return encoder

@@ -1,6 +1,6 @@
 """One game held for learners: what the PettingZoo and the Gymnasium environments share.
 
-A :class:`Table` holds one game through the game interface
+An :class:`EnvHost` holds one game through the game interface
 (:class:`rummykit.game.Game`, found by name in the registry) and an
 :class:`~rummykit.envs.common.Encoder`. After every action it asks the
 engine for the legal actions of the seat to act (the mask), builds
@@ -15,21 +15,21 @@ into rewards:
 It needs numpy, not PettingZoo or Gymnasium.
 
 >>> from rummykit.envs.vatikanen_encoding import ENCODER
->>> table = Table("vatikanen", ENCODER, players=2)
->>> table.reset(seed=7)
->>> seat = table.to_act
->>> sorted(table.legal)[:3], table.observation(seat)["action_mask"][:3].tolist()
+>>> host = EnvHost("vatikanen", ENCODER, players=2)
+>>> host.reset(seed=7)
+>>> seat = host.to_act
+>>> sorted(host.legal)[:3], host.observation(seat)["action_mask"][:3].tolist()
 ([0, 2, 3], [1, 0, 1])
->>> table.act(0)
+>>> host.act(0)
 {0: 0.0, 1: 0.0}
->>> table.to_act
+>>> host.to_act
 1
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from rummykit import games
 from rummykit.envs.common import Encoder
@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
-__all__ = ["IllegalIndex", "RewardMode", "Table"]
+__all__ = ["EnvHost", "IllegalIndex", "RewardMode"]
 
 RewardMode = Literal["game", "deal"]
 
@@ -49,8 +49,9 @@ class IllegalIndex(ValueError):
     """An action index the mask does not allow now."""
 
 
-class Table:
-    """One game of ``game`` for ``players`` seats, with the encoder's observations and masks.
+class EnvHost:
+    """One game of ``game`` for ``players`` seats, with the encoder's observations and masks:
+    the environments' host of the game (a "table" is the cards on the board, nothing else).
 
     ``options`` are the game's house rules (checked by the registry);
     ``reward`` is ``"game"`` or ``"deal"`` (see the module docstring; the
@@ -78,8 +79,8 @@ class Table:
         self.reward_mode: RewardMode = reward
         self.sign = 1.0 if self.spec.higher_is_better else -1.0
         self._game: Game | None = None
-        self._legal: dict[int, Action] | None = None
-        self._view: Mapping[str, Any] | None = None
+        self._legal: dict[int, AnyAction] | None = None
+        self._view: Mapping[str, object] | None = None
         self._paid: tuple[float, ...] = ()
 
     # ------------------------------------------------------------ state
@@ -88,7 +89,7 @@ class Table:
     def game(self) -> Game:
         """The game being played (reset first)."""
         if self._game is None:
-            raise RuntimeError("reset the table first")
+            raise RuntimeError("reset the environment first")
         return self._game
 
     @property
@@ -109,7 +110,7 @@ class Table:
         self._legal = self._view = None
 
     @property
-    def legal(self) -> dict[int, Action]:
+    def legal(self) -> dict[int, AnyAction]:
         """The action at each index the engine allows the seat to act now (asked of the
         engine once per position, when first wanted)."""
         if self._legal is None:
@@ -123,7 +124,7 @@ class Table:
 
     # ------------------------------------------------------------ observations
 
-    def observation(self, seat: int) -> dict[str, npt.NDArray[Any]]:
+    def observation(self, seat: int) -> dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``seat``: built
         from ``game.view(seat)`` alone; the mask is all zeros off turn."""
         import numpy as np
@@ -163,7 +164,7 @@ class Table:
             raise IllegalIndex(f"action {index} ({name}) is not legal now")
         return self.apply(action)
 
-    def apply(self, action: Action) -> dict[int, float]:
+    def apply(self, action: AnyAction) -> dict[int, float]:
         """Take any action of the game (an opponent bot's); the engine checks it. Returns
         each seat's reward."""
         self.game.apply(action)
@@ -183,7 +184,7 @@ class Table:
     # ------------------------------------------------------------ rendering
 
     def render_text(self) -> str:
-        """The table as a spectator sees it (no hand, no stock), as text."""
+        """The game as a spectator sees it (the table, no hand, no stock), as text."""
         view = self.game.spectator_view()
         lines = [f"{self.spec.title}: seat {view.get('turn')} to act"]
         if "deal" in view:

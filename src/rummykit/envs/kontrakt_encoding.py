@@ -1,10 +1,11 @@
 """Kontraktsrummy for learners: every action of the game's help at a fixed index, and the
 observation.
 
-The engine's :meth:`~rummykit.games.kontrakt.KontraktGame.legal_actions` (the
-help :func:`~rummykit.games.kontrakt.legal_actions_for` filtered by the
-engine) lists every upcard answer, draw, discard, lay-off and joker swap, and
-the contract melds the hand can make. Each of them has a fixed index
+The help :func:`~rummykit.games.kontrakt.candidate_actions_for` lists, from
+the seat's view, every upcard answer, draw, discard, lay-off and joker swap,
+and representative contract melds the hand can make (the engine's
+:meth:`~rummykit.games.kontrakt.KontraktGame.suggested_actions` are those its
+``can`` accepts). Each of them has a fixed index
 (``docs/envs.md`` has the table):
 
 ===========  ==================  =============================================
@@ -45,7 +46,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rummykit.cards import Card, Suit, rank_text
 from rummykit.envs.common import CARD_SLOTS, JOKER_SLOT, card_index, card_of_index
@@ -61,15 +62,16 @@ from rummykit.games.kontrakt.actions import (
     TakeUpcard,
 )
 from rummykit.games.kontrakt.contracts import CONTRACTS
-from rummykit.games.kontrakt.help import legal_actions_for
+from rummykit.games.kontrakt.help import candidate_actions_for
 from rummykit.games.kontrakt.options import DEALS, MAX_PLAYERS, TURN_LIMIT
+from rummykit.games.kontrakt.view import kontrakt_view
 from rummykit.melds import KONTRAKT, MeldError, MeldKind, read_meld
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
 __all__ = ["ACTIONS", "ENCODER", "MELD_SLOTS", "KontraktEncoder", "indexed", "place"]
 
@@ -160,10 +162,11 @@ def _read_text(texts: tuple[str, ...]) -> tuple[MeldKind, int, Suit | None] | No
     return meld.kind, meld.start, meld.suit
 
 
-def place(action: Action, view: Mapping[str, Any]) -> int | None:
+def place(action: AnyAction, view: Mapping[str, object]) -> int | None:
     """The index of a Kontrakt ``action`` in the seat's position ``view``; None when the
     encoding has none for it (a lay-off or swap onto a meld past :data:`MELD_SLOTS`, or a
     lay-down of another shape than the help makes)."""
+    v = kontrakt_view(view)
     kind = type(action)
     if kind in _SIMPLE:
         return _SIMPLE[kind]
@@ -172,7 +175,7 @@ def place(action: Action, view: Mapping[str, Any]) -> int | None:
     if isinstance(action, Discard):
         return FIRST_DISCARD + card_index(action.card)
     if isinstance(action, LayDown):
-        return _lay_down_index(action, view)
+        return _lay_down_index(action, v)
     if isinstance(action, LayOff | SwapJoker):
         if not 0 <= action.meld < MELD_SLOTS:
             return None
@@ -182,14 +185,15 @@ def place(action: Action, view: Mapping[str, Any]) -> int | None:
             return FIRST_SWAP + len(_SWAP_CARDS) * action.meld + card_index(action.card)
         slot = card_index(action.card)
         if action.card.is_joker and action.as_ is not None:
-            meld = view["table"][action.meld]
+            meld = v["table"][action.meld]
             if meld["kind"] == "run" and action.as_.rank == meld["high"] + 1:
                 slot = JOKER_SLOT + 1
         return FIRST_LAYOFF + len(_LAYOFF_CARDS) * action.meld + slot
     return None
 
 
-def _lay_down_index(action: LayDown, view: Mapping[str, Any]) -> int | None:
+def _lay_down_index(action: LayDown, view: Mapping[str, object]) -> int | None:
+    v = kontrakt_view(view)
     read = [_read(m) for m in action.melds]
     if any(r is None for r in read):
         return None
@@ -202,26 +206,29 @@ def _lay_down_index(action: LayDown, view: Mapping[str, Any]) -> int | None:
         if suit is not None and start <= RUN_STARTS:
             return FIRST_RUN + RUN_STARTS * suit + start - 1
         return None
-    seat = view["seat"]
-    laid = view["laid"][seat]
+    seat = v["seat"]
+    if seat is None:
+        return None  # a spectator lays nothing down
+    laid = v["laid"][seat]
     groups = laid["groups"] + sum(1 for r in read if r is not None and r[0] is MeldKind.GROUP)
     runs = laid["runs"] + sum(1 for r in read if r is not None and r[0] is MeldKind.RUN)
-    contract = CONTRACTS[view["deal"]]
+    contract = CONTRACTS[v["deal"]]
     if any(groups >= g and runs >= r for g, r in contract.choices):
         return CONTRACT
     return PART
 
 
 def indexed(
-    actions: Sequence[Action], view: Mapping[str, Any]
-) -> tuple[dict[int, Action], list[Action]]:
+    actions: Sequence[AnyAction], view: Mapping[str, object]
+) -> tuple[dict[int, AnyAction], list[AnyAction]]:
     """The actions by their indices, and those left out: with no index (:func:`place`),
     or at an index an earlier, different action holds (different also in what a joker
     stands for, which ``==`` of cards does not compare)."""
-    out: dict[int, Action] = {}
-    left: list[Action] = []
+    v = kontrakt_view(view)
+    out: dict[int, AnyAction] = {}
+    left: list[AnyAction] = []
     for action in actions:
-        i = place(action, view)
+        i = place(action, v)
         if i is None or repr(out.setdefault(i, action)) != repr(action):
             left.append(action)
     return out, left
@@ -234,51 +241,50 @@ class KontraktEncoder:
     actions = ACTIONS
     size = SIZE
 
-    def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
-        """The help's actions from the seat's view (:func:`legal_actions_for`), indexed."""
-        return indexed(legal_actions_for(view), view)[0]
+    def propose(self, view: Mapping[str, object]) -> dict[int, AnyAction]:
+        """The help's actions from the seat's view (:func:`candidate_actions_for`), indexed."""
+        v = kontrakt_view(view)
+        return indexed(candidate_actions_for(v), v)[0]
 
-    def view(self, game: Game, seat: int) -> Mapping[str, Any]:
-        """The seat's view without its log (``KontraktGame.view(seat, log=False)``), which
-        the encoding does not read: a Kontrakt log grows over seven deals."""
-        from rummykit.games.kontrakt.game import KontraktGame
+    def view(self, game: Game, seat: int) -> Mapping[str, object]:
+        """The seat's view without its log (``game.view(seat, log=False)``), which the
+        encoding does not read: a Kontrakt log grows over seven deals."""
+        return game.view(seat, log=False)
 
-        if isinstance(game, KontraktGame):
-            return game.view(seat, log=False)
-        return game.view(seat)
-
-    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
+    def engine_legal(self, game: Game, view: Mapping[str, object]) -> dict[int, AnyAction]:
         """The engine's legal actions, indexed: the help's actions that the engine's ``can``
-        accepts, which is how ``game.legal_actions()`` makes them (here from the view the
+        accepts, which is how ``game.suggested_actions()`` makes them (here from the view the
         environment holds, rather than a second one)."""
-        if view["seat"] is None or game.to_act != view["seat"]:
+        v = kontrakt_view(view)
+        if v["seat"] is None or game.to_act != v["seat"]:
             return {}
-        return indexed([a for a in legal_actions_for(view) if game.can(a)], view)[0]
+        return indexed([a for a in candidate_actions_for(v) if game.can(a)], v)[0]
 
     def observe(
-        self, view: Mapping[str, Any], actions: Mapping[int, Action]
+        self, view: Mapping[str, object], actions: Mapping[int, AnyAction]
     ) -> npt.NDArray[np.float32]:
         """The observation vector of the seat viewing ``view`` (see the module docstring).
 
         ``actions`` is not read: the index of each action already says all it is.
         """
+        v = kontrakt_view(view)
         import numpy as np
 
         obs = [0.0] * SIZE
         slot = _SLOT
-        for text in view["hand"] or ():
+        for text in v["hand"] or ():
             obs[slot[text]] += THIRD  # the hand is the first part
-        picked = view["picked_up"]
+        picked = v["picked_up"]
         if picked is not None:
             obs[_PICKED + slot[picked]] = 1.0
-        pile = view["discard_pile"]
+        pile = v["discard_pile"]
         if pile:
             obs[_TOP + slot[pile[-1]]] = 1.0
         for text in pile:
             obs[_PILE + slot[text]] += THIRD
-        seat = view["seat"]
+        seat = v["seat"]
         me = 0 if seat is None else seat
-        for meld in view["table"][:MELD_SLOTS]:
+        for meld in v["table"][:MELD_SLOTS]:
             k = _TABLE + _MELD_FEATURES * meld["number"]
             cards = meld["cards"]
             obs[k] = 1.0
@@ -295,12 +301,12 @@ class KontraktEncoder:
             obs[k + 11] = (n_cards - sum(1 for t in cards if t[0] != "*")) * THIRD
             obs[k + 12] = float(meld["owner"] == seat)
             obs[k + 13] = float(meld["contract"])
-        n = len(view["players"])
+        n = len(v["players"])
         sizes, laid, totals, forhand = (
-            view["hand_sizes"],
-            view["laid"],
-            view["totals"],
-            view["forhand"],
+            v["hand_sizes"],
+            v["laid"],
+            v["totals"],
+            v["forhand"],
         )
         for j in range(n):
             s = (me + j) % n
@@ -313,21 +319,21 @@ class KontraktEncoder:
             obs[k + 4] = float(done["complete"])
             obs[k + 5] = min(1.0, totals[s] / MAX_TOTAL)
             obs[k + 6] = float(forhand == s)
-        deal = view["deal"]
+        deal = v["deal"]
         obs[_DEAL + deal] = 1.0
         contract = CONTRACTS[deal]
         mine = laid[me]
         if not mine["complete"]:
             obs[_NEED] = max(0, contract.groups - mine["groups"]) * THIRD
             obs[_NEED + 1] = max(0, contract.runs - mine["runs"]) * THIRD
-        phase = _PHASE_INDEX.get(view["phase"])
+        phase = _PHASE_INDEX.get(v["phase"])
         if phase is not None:
             obs[_PHASE + phase] = 1.0
-        obs[_STATE] = float(view["offer_to"] == seat)
-        obs[_STATE + 1] = float(view["stock_only"])
-        obs[_STATE + 2] = min(1.0, view["stock_size"] / MAX_STOCK)
+        obs[_STATE] = float(v["offer_to"] == seat)
+        obs[_STATE + 1] = float(v["stock_only"])
+        obs[_STATE + 2] = min(1.0, v["stock_size"] / MAX_STOCK)
         obs[_STATE + 3] = min(1.0, len(pile) / MAX_PILE)
-        obs[_STATE + 4] = min(1.0, view["turns_left"] / (TURN_LIMIT * n))
+        obs[_STATE + 4] = min(1.0, v["turns_left"] / (TURN_LIMIT * n))
         return np.fromiter(obs, dtype=np.float32, count=SIZE)
 
 

@@ -20,7 +20,8 @@ is the single-agent Gymnasium environment against rummykit's bots.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pettingzoo import AECEnv
 
@@ -28,13 +29,16 @@ from rummykit.envs.aec import ILLEGAL_REWARD, RummyEnv, wrap
 from rummykit.envs.core import RewardMode
 from rummykit.envs.kontrakt_encoding import ENCODER
 
+if TYPE_CHECKING:
+    from rummykit.envs.single import SingleAgentEnv
+
 __all__ = ["env", "gym_env", "raw_env"]
 
 
 class raw_env(RummyEnv):
     """Kontraktsrummy's raw AEC environment (no wrappers)."""
 
-    metadata: dict[str, Any] = {**RummyEnv.metadata, "name": "kontrakt_v0"}  # noqa: RUF012
+    metadata: dict[str, object] = {**RummyEnv.metadata, "name": "kontrakt_v0"}  # noqa: RUF012
 
     def __init__(
         self,
@@ -56,14 +60,49 @@ class raw_env(RummyEnv):
         )
 
 
-def env(*, illegal_reward: float = ILLEGAL_REWARD, **kwargs: Any) -> AECEnv:
+def env(
+    *,
+    illegal_reward: float = ILLEGAL_REWARD,
+    players: int = 2,
+    render_mode: str | None = None,
+    max_cycles: int | None = None,
+    reward: RewardMode = "game",
+    **options: object,
+) -> AECEnv:
     """Kontraktsrummy with PettingZoo's classic-game wrappers (keywords as :class:`raw_env`)."""
-    return wrap(raw_env(**kwargs), illegal_reward)
+    return wrap(
+        raw_env(
+            players=players,
+            render_mode=render_mode,
+            max_cycles=max_cycles,
+            reward=reward,
+            **options,
+        ),
+        illegal_reward,
+    )
 
 
-def gym_env(**kwargs: Any) -> Any:
+def gym_env(
+    *,
+    players: int = 2,
+    opponents: str | Sequence[str] = "basic",
+    seat: int | str = 0,
+    render_mode: str | None = None,
+    reward: RewardMode = "game",
+    illegal_reward: float = ILLEGAL_REWARD,
+    **options: object,
+) -> SingleAgentEnv:
     """The single-agent Gymnasium environment of Kontraktsrummy against bots
-    (:class:`rummykit.envs.single.SingleAgentEnv`)."""
+    (:class:`rummykit.envs.single.SingleAgentEnv`, whose keywords these are)."""
     from rummykit.envs.single import SingleAgentEnv
 
-    return SingleAgentEnv("kontrakt", **kwargs)
+    return SingleAgentEnv(
+        "kontrakt",
+        players=players,
+        opponents=opponents,
+        seat=seat,
+        render_mode=render_mode,
+        reward=reward,
+        illegal_reward=illegal_reward,
+        **options,
+    )

@@ -25,16 +25,18 @@ import os
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, ClassVar
 
-from rummykit.bots.base import register
+from rummykit.bots.base import Setting, register
+from rummykit.errors import MessageError
+from rummykit.i18n import N_
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     from rummykit.envs.common import Encoder
-    from rummykit.game import Action
+    from rummykit.game import AnyAction
 
     Array = npt.NDArray[np.float32]
 
@@ -99,7 +101,7 @@ class Policy:
         """Write the policy as a compressed ``.npz`` file (float32 weights)."""
         import numpy as np
 
-        arrays: dict[str, Any] = {
+        arrays: dict[str, npt.NDArray[np.float32] | npt.NDArray[np.str_]] = {
             "format": np.array(FORMAT),
             "game": np.array(self.game),
             "actions": np.array(self.encoder.actions),
@@ -107,7 +109,7 @@ class Policy:
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         with open(path, "wb") as f:
-            np.savez_compressed(f, **arrays)
+            np.savez_compressed(f, allow_pickle=False, **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Policy:
@@ -134,6 +136,12 @@ def _load(path: str, mtime: int) -> Policy:
     return policy
 
 
+ABOUT = N_("plays a trained policy from its saved file: policy(path=FILE)")
+"""How the policy level plays, in a few words (:func:`rummykit.bots.base.describe_level`)."""
+LABEL = N_("trained policy")
+"""The policy level's name for people (:func:`rummykit.bots.base.level_label`)."""
+
+
 class PolicyBot:
     """Plays a saved :class:`Policy` from its seat's view (see the module docstring).
 
@@ -143,23 +151,42 @@ class PolicyBot:
 
     level = "policy"
     game = ""
+    SETTINGS: ClassVar[Mapping[str, Setting]] = {
+        "path": Setting(str, N_("the saved policy's file"), required=True),
+        "sample": Setting(bool, N_("draw the action from the policy instead of its best")),
+    }
 
     def __init__(self, seed: int | None = None, *, path: str | None = None, sample: bool = False):
         if path is None:
-            raise ValueError(
-                f"the {self.game} policy bot plays a saved policy: give its file,"
-                " e.g. policy(path=examples/vatikanen_policy.npz)"
+            raise MessageError(
+                N_(
+                    "the {game} policy bot plays a saved policy: give its file,"
+                    " e.g. policy(path=examples/vatikanen_policy.npz)"
+                ),
+                game=self.game,
             )
         try:
             import numpy  # noqa: F401
         except ImportError:  # pragma: no cover - numpy is in the rl extra
-            raise ValueError("the policy bot needs numpy: install the rl extra") from None
-        self.policy = Policy.load(path)
+            raise MessageError(N_("the policy bot needs numpy: install the rl extra")) from None
+        try:
+            self.policy = Policy.load(path)
+        except OSError as exc:
+            raise MessageError(
+                N_("policy: the setting path names {path}, which cannot be read: {error}"),
+                path=path,
+                error=exc.strerror or str(exc),
+            ) from None
         if self.policy.game != self.game:
-            raise ValueError(f"{path} is a {self.policy.game} policy, not a {self.game} one")
+            raise MessageError(
+                N_("{path} is a {other} policy, not a {game} one"),
+                path=path,
+                other=self.policy.game,
+                game=self.game,
+            )
         self.rng = random.Random(seed) if sample else None
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: Mapping[str, object]) -> AnyAction:
         """The policy's action for the seat's view."""
         encoder = self.policy.encoder
         actions = encoder.propose(view)
@@ -167,14 +194,14 @@ class PolicyBot:
         return actions[self.policy.best(observation, sorted(actions), self.rng)]
 
 
-@register("vatikanen", "policy")
+@register("vatikanen", "policy", ABOUT, LABEL)
 class VatikanenPolicyBot(PolicyBot):
     """A saved Vatikanen policy as a bot."""
 
     game = "vatikanen"
 
 
-@register("kontrakt", "policy")
+@register("kontrakt", "policy", ABOUT, LABEL)
 class KontraktPolicyBot(PolicyBot):
     """A saved Kontrakt policy as a bot."""
 

@@ -27,7 +27,7 @@ The environments are registered with Gymnasium as ``rummykit/Vatikanen-v0`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from typing import SupportsFloat, cast
 
 import gymnasium
 import numpy as np
@@ -35,20 +35,20 @@ import numpy.typing as npt
 
 from rummykit.arena.specs import level_settings
 from rummykit.bots.base import Bot
-from rummykit.envs.aec import ILLEGAL_REWARD
+from rummykit.envs.aec import ILLEGAL_REWARD, RENDER_MODES, Vector
 from rummykit.envs.common import encoder_of
-from rummykit.envs.core import IllegalIndex, RewardMode, Table
+from rummykit.envs.core import EnvHost, IllegalIndex, RewardMode
 
 __all__ = ["SingleAgentEnv"]
 
-Observation = dict[str, Any]
+Observation = dict[str, Vector]
 
 
 class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
     """``game`` for one agent against bots (see the module docstring); ``options`` are the
     game's house rules by name."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, object] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -62,21 +62,21 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float = ILLEGAL_REWARD,
         **options: object,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            modes = ", ".join(self.metadata["render_modes"])
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            modes = ", ".join(RENDER_MODES)
             raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         encoder = encoder_of(game)
-        self.table = Table(game, encoder, players=players, options=options, reward=reward)
+        self.host = EnvHost(game, encoder, players=players, options=options, reward=reward)
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise ValueError(f"name one opponent for all, or one for each of the {players - 1}")
-        levels = self.table.spec.bot_levels()
-        self._opponents: list[tuple[str, dict[str, Any]]] = []
+        levels = self.host.spec.bot_levels()
+        self._opponents: list[tuple[str, dict[str, object]]] = []
         for spec in specs:
             level, settings = level_settings(spec)
             if level not in levels:
                 raise ValueError(f"no {game} bot called {level!r}: the levels are {levels}")
-            self.table.spec.make_bot(level, 0, **settings)  # a wrong setting fails here
+            self.host.spec.make_bot(level, 0, **settings)  # a wrong setting fails here
             self._opponents.append((level, settings))
         if seat != "random" and not (isinstance(seat, int) and 0 <= seat < players):
             raise ValueError(f"seat is a seat from 0 to {players - 1} or 'random', not {seat!r}")
@@ -85,7 +85,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
         n = len(encoder.actions)
-        self.observation_space = gymnasium.spaces.Dict(
+        space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
                     0.0, 1.0, shape=(encoder.size,), dtype=np.float32
@@ -93,55 +93,57 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
                 "action_mask": gymnasium.spaces.Box(0, 1, shape=(n,), dtype=np.int8),
             }
         )
+        # gymnasium types a Dict space as a space of dicts of spaces, not of its samples
+        self.observation_space = cast("gymnasium.spaces.Space[Observation]", space)
         self.action_space = gymnasium.spaces.Discrete(n)
         self._bots: dict[int, Bot] = {}
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[Observation, dict[str, object]]:
         """A new game (shuffled from ``seed`` itself when given), played by the bots up to
         the agent's first turn."""
         super().reset(seed=seed)
         rng = self.np_random
         game_seed = seed if seed is not None else int(rng.integers(2**63 - 1))
-        n = self.table.players
+        n = self.host.players
         if self.seat_choice == "random":
             self.seat = int(rng.integers(n))
         others = [s for s in range(n) if s != self.seat]
         self._bots = {
-            s: self.table.spec.make_bot(level, int(rng.integers(2**63 - 1)), **settings)
+            s: self.host.spec.make_bot(level, int(rng.integers(2**63 - 1)), **settings)
             for s, (level, settings) in zip(others, self._opponents, strict=True)
         }
-        self.table.reset(game_seed)
+        self.host.reset(game_seed)
         self._reward = 0.0
         self._play_bots()
         return self._observation(), {"seat": self.seat}
 
     def _play_bots(self) -> None:
-        table = self.table
-        while (seat := table.to_act) is not None and seat != self.seat:
-            paid = table.apply(self._bots[seat].choose(table.game.view(seat)))
+        host = self.host
+        while (seat := host.to_act) is not None and seat != self.seat:
+            paid = host.apply(self._bots[seat].choose(host.game.view(seat)))
             self._reward += paid[self.seat]
 
     def _observation(self) -> Observation:
-        return self.table.observation(self.seat)
+        return self.host.observation(self.seat)
 
     def step(
         self, action: np.int64 | int
-    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, object]]:
         """The agent's action, then the bots' until the agent's next turn or the game's end."""
-        if self.table.over:
+        if self.host.over:
             raise RuntimeError("the game is over: reset the environment")
         self._reward = 0.0
         try:
-            self._reward += self.table.act(int(action))[self.seat]
+            self._reward += self.host.act(int(action))[self.seat]
         except IllegalIndex as exc:
             return self._observation(), self.illegal_reward, True, False, {"illegal": str(exc)}
         self._play_bots()
-        info: dict[str, Any] = {}
-        over = self.table.over
+        info: dict[str, object] = {}
+        over = self.host.over
         if over:
-            result = self.table.game.result()
+            result = self.host.game.result()
             assert result is not None
             info = {"winners": list(result.winners), "scores": list(result.scores)}
         if self.render_mode == "human":
@@ -150,14 +152,14 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The agent's action mask now (what sb3-contrib's maskable algorithms ask for)."""
-        return self.table.mask()
+        return self.host.mask()
 
     def render(self) -> str | None:
         """``ansi``: the table as a spectator sees it, as text; ``human``: printed."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        text = self.table.render_text()
+        text = self.host.render_text()
         if self.render_mode == "human":
             print(text)
             return None

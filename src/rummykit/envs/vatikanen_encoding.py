@@ -43,20 +43,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rummykit import solver
 from rummykit.cards import Card, Suit, parse_cards, rank_text, vatikanen_value
 from rummykit.envs.common import CARD_SLOTS, card_index, text_index
 from rummykit.games.vatikanen.actions import Draw, Pass, Play
 from rummykit.games.vatikanen.game import MAX_PLAYERS, Objective
+from rummykit.games.vatikanen.view import vatikanen_view
 from rummykit.melds import VATIKANEN, read_meld
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
 
 __all__ = ["ACTIONS", "ENCODER", "FEATURES", "VatikanenEncoder"]
 
@@ -116,9 +117,9 @@ def _proposals(
     opened: bool,
     stock: bool,
     free: bool,
-) -> tuple[tuple[int, Action], ...]:
+) -> tuple[tuple[int, AnyAction], ...]:
     """The proposals of :meth:`VatikanenEncoder.propose`, by index, for one position."""
-    out: dict[int, Action] = {DRAW: Draw(seat)} if stock else {PASS: Pass(seat)}
+    out: dict[int, AnyAction] = {DRAW: Draw(seat)} if stock else {PASS: Pass(seat)}
     hand = parse_cards(hand_text)
     table = [read_meld(parse_cards(m), VATIKANEN) for m in table_text]
     base = tuple(tuple(m.cards) for m in table)
@@ -204,31 +205,32 @@ class VatikanenEncoder:
     actions = ACTIONS
     size = SIZE
 
-    def propose(self, view: Mapping[str, Any]) -> dict[int, Action]:
+    def propose(self, view: Mapping[str, object]) -> dict[int, AnyAction]:
         """The play of every kind the seat has now, from its view (hand and table) alone.
 
         The answers for the last few positions are remembered (the environment and a
         check of it may ask twice).
         """
-        seat = view["seat"]
-        if seat is None or view["turn"] != seat:
+        v = vatikanen_view(view)
+        seat, hand = v["seat"], v["hand"]
+        if seat is None or hand is None or v["turn"] != seat:
             return {}
         return dict(
             _proposals(
                 seat,
-                tuple(view["hand"]),
-                tuple(tuple(m) for m in view["table"]),
-                bool(view["opened"][seat]),
-                view["stock_size"] > 0,
-                bool(view["options"]["free_jokers"]),
+                tuple(hand),
+                tuple(tuple(m) for m in v["table"]),
+                bool(v["opened"][seat]),
+                v["stock_size"] > 0,
+                bool(v["options"]["free_jokers"]),
             )
         )
 
-    def view(self, game: Game, seat: int) -> Mapping[str, Any]:
+    def view(self, game: Game, seat: int) -> Mapping[str, object]:
         """The seat's view, ``game.view(seat)``."""
         return game.view(seat)
 
-    def engine_legal(self, game: Game, view: Mapping[str, Any]) -> dict[int, Action]:
+    def engine_legal(self, game: Game, view: Mapping[str, object]) -> dict[int, AnyAction]:
         """Every proposal the engine's ``can`` accepts (each distinct play asked once)."""
         verdict: dict[str, bool] = {}
         out = {}
@@ -241,31 +243,32 @@ class VatikanenEncoder:
         return out
 
     def observe(
-        self, view: Mapping[str, Any], actions: Mapping[int, Action]
+        self, view: Mapping[str, object], actions: Mapping[int, AnyAction]
     ) -> npt.NDArray[np.float32]:
         """The observation vector of the seat viewing ``view`` (see the module docstring)."""
+        v = vatikanen_view(view)
         import numpy as np
 
         obs = [0.0] * SIZE
-        seat = view["seat"]
-        n = len(view["players"])
-        hand = view["hand"] or []
+        seat = v["seat"]
+        n = len(v["players"])
+        hand = v["hand"] or []
         for text in hand:
             obs[_HAND + text_index(text)] += 0.5
-        for meld in view["table"]:
+        for meld in v["table"]:
             for text in meld:
                 part, k = table_slot(text)
                 obs[part + k] += 0.5
         at = _OFFSET["seats"]
         me = 0 if seat is None else seat
-        sizes, opened = view["hand_sizes"], view["opened"]
+        sizes, opened = v["hand_sizes"], v["opened"]
         for k in range(n):
             s = (me + k) % n
             obs[at + 3 * k] = 1.0
             obs[at + 3 * k + 1] = min(1.0, sizes[s] / MAX_HAND)
             obs[at + 3 * k + 2] = float(opened[s])
-        obs[_OFFSET["stock"]] = min(1.0, view["stock_size"] / MAX_STOCK)
-        obs[_OFFSET["passes"]] = min(1.0, view["passes_in_row"] / MAX_PLAYERS)
+        obs[_OFFSET["stock"]] = min(1.0, v["stock_size"] / MAX_STOCK)
+        obs[_OFFSET["passes"]] = min(1.0, v["passes_in_row"] / MAX_PLAYERS)
         at = _OFFSET["plays"]
         width = len(FEATURES)
         held = len(hand)

@@ -19,12 +19,17 @@ environment against rummykit's bots.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pettingzoo import AECEnv
 
 from rummykit.envs.aec import ILLEGAL_REWARD, RummyEnv, wrap
+from rummykit.envs.core import RewardMode
 from rummykit.envs.vatikanen_encoding import ENCODER
+
+if TYPE_CHECKING:
+    from rummykit.envs.single import SingleAgentEnv
 
 __all__ = ["env", "gym_env", "raw_env"]
 
@@ -32,7 +37,7 @@ __all__ = ["env", "gym_env", "raw_env"]
 class raw_env(RummyEnv):
     """Vatikanen's raw AEC environment (no wrappers)."""
 
-    metadata: dict[str, Any] = {**RummyEnv.metadata, "name": "vatikanen_v0"}  # noqa: RUF012
+    metadata: dict[str, object] = {**RummyEnv.metadata, "name": "vatikanen_v0"}  # noqa: RUF012
 
     def __init__(
         self,
@@ -52,14 +57,47 @@ class raw_env(RummyEnv):
         )
 
 
-def env(*, illegal_reward: float = ILLEGAL_REWARD, **kwargs: Any) -> AECEnv:
+def env(
+    *,
+    illegal_reward: float = ILLEGAL_REWARD,
+    players: int = 2,
+    render_mode: str | None = None,
+    max_cycles: int | None = None,
+    **options: object,
+) -> AECEnv:
     """Vatikanen with PettingZoo's classic-game wrappers (keywords as :class:`raw_env`)."""
-    return wrap(raw_env(**kwargs), illegal_reward)
+    return wrap(
+        raw_env(
+            players=players,
+            render_mode=render_mode,
+            max_cycles=max_cycles,
+            **options,
+        ),
+        illegal_reward,
+    )
 
 
-def gym_env(**kwargs: Any) -> Any:
+def gym_env(
+    *,
+    players: int = 2,
+    opponents: str | Sequence[str] = "greedy",
+    seat: int | str = 0,
+    render_mode: str | None = None,
+    reward: RewardMode = "game",
+    illegal_reward: float = ILLEGAL_REWARD,
+    **options: object,
+) -> SingleAgentEnv:
     """The single-agent Gymnasium environment of Vatikanen against bots
-    (:class:`rummykit.envs.single.SingleAgentEnv`)."""
+    (:class:`rummykit.envs.single.SingleAgentEnv`, whose keywords these are)."""
     from rummykit.envs.single import SingleAgentEnv
 
-    return SingleAgentEnv("vatikanen", **kwargs)
+    return SingleAgentEnv(
+        "vatikanen",
+        players=players,
+        opponents=opponents,
+        seat=seat,
+        render_mode=render_mode,
+        reward=reward,
+        illegal_reward=illegal_reward,
+        **options,
+    )

@@ -13,7 +13,7 @@ from rummykit.i18n import N_
 
 if TYPE_CHECKING:
     from rummykit.bots.base import Bot
-    from rummykit.game import Action, Game
+    from rummykit.game import AnyAction, Game
     from rummykit.record import GameRecord
 
 __all__ = ["GameSpec", "HouseRule", "OptionValue", "check_house_rules"]
@@ -98,9 +98,7 @@ class GameSpec:
     """A game as the registry describes it (see :mod:`rummykit.games`).
 
     ``higher_is_better`` orders the scores of :class:`~rummykit.game.Result`;
-    ``score_name`` and ``score_note`` say what a score is, for people;
-    ``sessions`` says whether a finished game goes on with ``next_game()`` in
-    the same unit (a Vatikanen session, V16) rather than a new game.
+    ``score_name`` and ``score_note`` say what a score is, for people.
     ``turn_rule`` is the rule id of a turn (what an action that is not one of
     the game's breaks, in a record). ``terminal`` names the terminal UI's
     adapter class (``module:Class``). ``record_only`` are action fields only a
@@ -108,7 +106,13 @@ class GameSpec:
     player's action drops them. ``view_type`` is the TypedDict of the game's
     view (``docs/schemas/`` holds its JSON Schema). ``arranger``, where the
     game has one, fits cards a player names into the table exactly (Vatikanen:
-    the solver) and returns the play to send, or raises RuleError.
+    the solver) and returns the play to send, or raises RuleError. ``encoding``
+    names the learning environments' encoding (``module:NAME``), where there is one.
+    ``parts_are_games`` says what a part of the unit (a deal of its record) is to a
+    player, for the words a host uses: a game of its own (a Vatikanen session's
+    games, V16) or a deal of one game (Kontrakt's seven deals, K4).
+    ``reviewer`` names the function that reviews one deal of a record
+    (``module:function``, see :mod:`rummykit.review`).
     ``draft_melds`` gives the melds an action (as JSON) writes out, for a
     player's draft to be checked meld by meld (a Vatikanen play's whole
     ``table``, a Kontrakt lay-down's ``melds``), and ``meld_kind`` reads one
@@ -116,12 +120,7 @@ class GameSpec:
     saying why it is none; ``meld_rule`` is the rule a meld that is none breaks).
     ``searches`` says whether the engine would search to check an action (a
     Vatikanen play sent without its table: the engine arranges it), so that a
-    host completes it off its event loop first. ``carrier`` says, as JSON,
-    what the next hosted unit at the same table takes from a finished one (a
-    Vatikanen session's next game: its number, the balances, the dealer;
-    nothing for a new Kontrakt game): ``new(..., carried=...)`` starts it, so
-    a host keeps finished units apart and rebuilds only the current one; an
-    empty carry starts a new record.
+    host completes it off its event loop first.
     """
 
     name: str
@@ -134,23 +133,24 @@ class GameSpec:
     higher_is_better: bool
     score_name: str
     score_note: str
-    sessions: bool
     house_rules: tuple[HouseRule, ...]
     bot_modules: tuple[str, ...]
     default_bot: str
     terminal: str
+    encoding: str
+    parts_are_games: bool
     record_only: tuple[str, ...]
     view_type: object
-    arranger: Callable[[Game, int, list[Card]], Action] | None
+    arranger: Callable[[Game, int, list[Card]], AnyAction] | None
     starter: Starter
-    carrier: Callable[[Game], dict[str, object]]
     draft_melds: Callable[[Mapping[str, object]], list[list[str]] | None]
     meld_kind: Callable[[Sequence[Card]], str]
     meld_rule: str
     searches: Callable[[Mapping[str, object]], bool]
     rebuilder: Callable[[GameRecord, int | None, Visit | None], Game]
-    reader: Callable[[Mapping[str, object]], Action]
+    reader: Callable[[Mapping[str, object]], AnyAction]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
+    reviewer: str = ""
 
     # ------------------------------------------------------------ checks
 
@@ -190,12 +190,14 @@ class GameSpec:
         options: Mapping[str, object] | None = None,
         carried: Mapping[str, object] | None = None,
     ) -> Game:
-        """A new game for ``players`` (a count, or the names), shuffled from ``seed``.
+        """A new unit for ``players`` (a count, or the names), shuffled from ``seed``: a
+        Vatikanen session, a Kontrakt game (:class:`rummykit.game.Game`).
 
         ``decks`` (top card first, one per deal) plays given decks instead;
         after them, later deals are shuffled from ``seed`` (or, with no seed,
-        the game waits). ``carried``: what a finished unit hands on
-        (:meth:`carried`). ValueError for a wrong table or option.
+        the game waits). ``carried``: what a finished unit hands on to the
+        next (:meth:`rummykit.game.Game.carried`), to go on from it. ValueError for
+        a wrong table or option.
         """
         names = (
             tuple(f"Player {i + 1}" for i in range(players))
@@ -204,10 +206,6 @@ class GameSpec:
         )
         self.check_players(len(names))
         return self.starter(names, seed, decks, self.check_options(options), carried)
-
-    def carried(self, game: Game) -> dict[str, object]:
-        """What the next hosted unit at the table takes from ``game`` (see ``carrier``)."""
-        return self.carrier(game)
 
     def from_record(
         self, record: GameRecord, *, seed: int | None = None, visit: Visit | None = None
@@ -226,7 +224,7 @@ class GameSpec:
             raise ValueError(f"a {record.game} record is not a {self.title} game")
         return self.rebuilder(record, seed, visit)
 
-    def action_from_json(self, data: object, *, seat: int | None = None) -> Action:
+    def action_from_json(self, data: object, *, seat: int | None = None) -> AnyAction:
         """The game's action from its RECORD.md JSON object; ActionError if it is none.
 
         ``seat``: the sender's seat, for a player's action (PROTOCOL.md): the
@@ -262,6 +260,16 @@ class GameSpec:
         from rummykit.bots.base import make_bot
 
         return make_bot(self.name, level, seed, **settings)
+
+    def deal_reviewer(self) -> object:
+        """The function that reviews one deal of this game's records (:mod:`rummykit.review`);
+        ValueError when the game has none."""
+        module, _, name = self.reviewer.partition(":")
+        if not module:
+            raise ValueError(f"{self.title} games cannot be reviewed")
+        function: object = getattr(importlib.import_module(module), name)
+        assert callable(function)
+        return function
 
     def terminal_adapter(self) -> type:
         """The terminal UI's adapter class for this game (needs the ``tui`` extra)."""

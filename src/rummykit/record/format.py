@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rummykit.cards import Card
 from rummykit.errors import MessageError, RuleError, message_of
@@ -89,9 +88,9 @@ class DealRecord:
 
     dealer: int
     deck: tuple[Card, ...]
-    actions: tuple[Mapping[str, Any], ...] = ()
+    actions: tuple[Mapping[str, object], ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The deal as RECORD.md JSON."""
         return {
             "dealer": self.dealer,
@@ -112,13 +111,13 @@ class GameRecord:
     game: str
     players: tuple[str, ...]
     deals: tuple[DealRecord, ...]
-    options: Mapping[str, Any] = field(default_factory=dict)
-    result: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, object] = field(default_factory=dict)
+    result: Mapping[str, object] | None = None
+    extra: Mapping[str, object] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The record as one JSON object."""
-        doc: dict[str, Any] = {
+        doc: dict[str, object] = {
             "format": FORMAT,
             "game": self.game,
             "players": list(self.players),
@@ -134,14 +133,16 @@ class GameRecord:
     def dumps(self) -> str:
         """The record as JSON text, one action per line for readable diffs."""
         doc = self.to_json()
-        deals = doc.pop("deals")
+        del doc["deals"]
         head = json.dumps(doc, ensure_ascii=False)[:-1]
         parts = []
-        for d in deals:
-            actions = ",\n        ".join(json.dumps(a, ensure_ascii=False) for a in d["actions"])
+        for deal in self.deals:
+            actions = ",\n        ".join(
+                json.dumps(dict(a), ensure_ascii=False) for a in deal.actions
+            )
             parts.append(
-                f'    {{"dealer": {d["dealer"]},\n'
-                f'     "deck": {json.dumps(d["deck"])},\n'
+                f'    {{"dealer": {deal.dealer},\n'
+                f'     "deck": {json.dumps([str(c) for c in deal.deck])},\n'
                 f'     "actions": [\n        {actions}\n     ]}}'
             )
         return head + ',\n  "deals": [\n' + ",\n".join(parts) + "\n  ]}\n"
@@ -154,7 +155,7 @@ class GameRecord:
         return target
 
 
-def _check_action(action: object, where: Message) -> Mapping[str, Any]:
+def _check_action(action: object, where: Message) -> Mapping[str, object]:
     """``action`` as a record's action object; RecordError naming ``where`` and the field."""
     if not isinstance(action, dict):
         raise RecordError(N_("{where} is not a JSON object"), where=where)

@@ -30,6 +30,7 @@ from rummykit import __version__, games
 from rummykit.server.live import serve_connection
 from rummykit.server.protocol import Close, ProtocolError
 from rummykit.server.replay import replay_request
+from rummykit.server.review import review_request
 from rummykit.server.room import Room
 from rummykit.server.rooms import Busy, Rooms, TooMany
 from rummykit.server.workers import JobTimeout
@@ -133,6 +134,14 @@ class ReplayAsk(BaseModel):
     seat: int | None = Field(None, ge=0, le=7, description="whose view; null: every hand")
     start: int = Field(0, ge=0, description="the first position to send")
     count: int = Field(20, ge=0, le=200, description="how many positions to send")
+
+
+class ReviewAsk(BaseModel):
+    """A record to review (PROTOCOL.md, "Review of a finished game"), and whose turns."""
+
+    model_config = ConfigDict(extra="forbid")
+    record: dict[str, object] = Field(description="a record (docs/record.md)")
+    seat: int | None = Field(None, ge=0, le=7, description="only this seat's turns")
 
 
 class HouseRuleInfo(BaseModel):
@@ -363,6 +372,48 @@ def create_app(
             answer = await rooms.workers.records.run(replay_request, body)
         except JobTimeout:
             return _problem(400, "bad_record", "the record takes too long to replay")
+        if "error" in answer:
+            return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
+        return JSONResponse(answer)
+
+    @app.get("/api/tables/{table_id}/review", responses=ERRORS)
+    async def review_table(
+        table_id: str, seat: Annotated[int | None, Query(ge=0, le=7)] = None
+    ) -> object:
+        """The review of the table's game once it is over (PROTOCOL.md): every turn judged
+        from what its player could see then."""
+        room = await room_of(table_id)
+        if isinstance(room, JSONResponse):
+            return room
+        if room.table.status != "over":
+            return _problem(409, "not_over", "the review is given once the game is over")
+        data = (await rooms.record(room)).to_json()
+        try:
+            answer = await rooms.workers.records.run(review_request, data, seat)
+        except JobTimeout:
+            return _problem(400, "bad_request", "the game takes too long to review")
+        if "error" in answer:
+            return _problem(400, "bad_request", str(answer["error"]))
+        return JSONResponse(answer)
+
+    @app.post(
+        "/api/review",
+        responses=ERRORS,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": ReviewAsk.model_json_schema()}},
+            }
+        },
+    )
+    async def review_record(request: Request) -> object:
+        """The review of a record (PROTOCOL.md): every turn judged from what its player
+        could see then. Read and reviewed in the records worker, bounded in size and time."""
+        body = await request.body()
+        try:
+            answer = await rooms.workers.records.run(review_request, body)
+        except JobTimeout:
+            return _problem(400, "bad_record", "the record takes too long to review")
         if "error" in answer:
             return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
         return JSONResponse(answer)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rummykit import games
 from rummykit.cards import parse_cards
 from rummykit.errors import ActionError, RuleError
-from rummykit.game import Action, Game
+from rummykit.game import AnyAction, Game
 from rummykit.melds import MeldError
 
 __all__ = ["arrange", "check", "hint"]
@@ -18,7 +18,7 @@ __all__ = ["arrange", "check", "hint"]
 
 def hint(game: Game) -> dict[str, object]:
     """``{"actions": [...]}``: the engine's suggested actions for the seat to act."""
-    return {"actions": [dict(a.to_json()) for a in game.legal_actions()]}
+    return {"actions": [dict(a.to_json()) for a in game.suggested_actions()]}
 
 
 def arrange(game: Game, seat: int, cards: list[str], lang: str = "en") -> dict[str, object]:
@@ -34,7 +34,7 @@ def arrange(game: Game, seat: int, cards: list[str], lang: str = "en") -> dict[s
     return {"action": dict(play.to_json())}
 
 
-def check(game: Game, action: Action, lang: str = "en") -> dict[str, object]:
+def check(game: Game, action: AnyAction, lang: str = "en") -> dict[str, object]:
     """The engine's verdict on ``action`` for a player's draft: it changes nothing.
     Messages are in ``lang`` (``sv``, ``en``).
 

@@ -121,7 +121,7 @@ class Driver:
                 if exc.code != "illegal" and exc.code != "bad_message":
                     return  # the table moved on (stale), or the store failed
                 log.warning("table %s: the %s bot chose no legal action: %s", room.id, level, exc)
-                fallback = game.legal_actions()[0].to_json()
+                fallback = game.suggested_actions()[0].to_json()
                 with contextlib.suppress(ProtocolError):
                     await room.act(seat, version, fallback, by=by)
         except asyncio.CancelledError:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rummykit import games
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.games.spec import GameSpec, OptionValue
 from rummykit.record import DealRecord, GameRecord
 
@@ -214,7 +214,7 @@ class HostedTable:
         self.version += 1
         return data
 
-    def take(self, action: Action) -> Event:
+    def take(self, action: AnyAction) -> AnyEvent:
         """The engine takes ``action`` (checking it, once: RuleError or ActionError change
         nothing); the version goes up by one. The event, whose ``record_json()`` is stored."""
         assert self.game is not None, "no game is being played"
@@ -231,7 +231,7 @@ class HostedTable:
         game = self.game
         assert game is not None and game.over, "the game is not over"
         finished = game.to_record()
-        carried = self.spec.carried(game)
+        carried = game.carried()
         data: dict[str, object] = {"by": by, "carried": carried, "unit": self.games_played}
         self._next(data)
         self.version += 1
@@ -301,13 +301,13 @@ class HostedTable:
         self.games_played = unit + 1
 
     def _next_v1(self) -> None:
-        """The next unit as tables stored before version 2 of the schema made it: a
-        session's own next game, or a new game."""
+        """The next unit as tables stored before version 2 of the schema made it: the
+        unit's next part where it goes on (a Vatikanen session's next game, V16), else a
+        new unit."""
         game = self.game
         assert game is not None
-        next_game = getattr(game, "next_game", None)
-        if callable(next_game):
-            next_game()
+        if game.can_next_part():
+            game.next_part()
         else:
             self._start(None, self.games_played)
             return

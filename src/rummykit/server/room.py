@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rummykit.errors import ActionError, RuleError
-from rummykit.game import Action
+from rummykit.game import AnyAction
 from rummykit.server.fanout import Conn, StateMaker
 from rummykit.server.hosted import HostedTable, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
@@ -309,7 +309,7 @@ class Room:
                 conn.ref = ref
         self.broadcast()
 
-    async def _completed(self, action: Action, conn: Conn | None, ref: Ref | None) -> Action:
+    async def _completed(self, action: AnyAction, conn: Conn | None, ref: Ref | None) -> AnyAction:
         """``action`` complete, so that the engine takes it without searching: a play the
         game would arrange itself is arranged in a worker first."""
         spec, game = self.table.spec, self.table.game

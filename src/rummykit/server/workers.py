@@ -35,7 +35,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import ParamSpec, TypeVar
 
 from rummykit import games
-from rummykit.game import Action, Game
+from rummykit.game import AnyAction, Game
 
 __all__ = ["BoundedPool", "JobTimeout", "Workers", "bot_seed", "complete", "think"]
 
@@ -56,7 +56,7 @@ def think(game: str, level: str, seed: int, view: Mapping[str, object]) -> dict[
     return dict(bot.choose(view).to_json())
 
 
-def complete(game: Game, action: Action) -> dict[str, object]:
+def complete(game: Game, action: AnyAction) -> dict[str, object]:
     """``action`` as the engine takes it, complete (in a worker, on a copy of the game):
     the record's form, which the event loop then takes without searching. RuleError or
     ActionError, as the engine raises them, if the action is not legal."""

@@ -9,12 +9,13 @@
 ``rummykit play vatikanen`` (:mod:`rummykit.cli.play`) starts it.
 """
 
+from rummykit.game import Game
 from rummykit.tui.controller import Controller, GameAdapter, Reply
 
 __all__ = ["Controller", "GameAdapter", "Reply", "make_controller"]
 
 
-def make_controller(*args: object, **kwargs: object) -> Controller:
+def make_controller(*args: object, **kwargs: object) -> Controller[Game]:
     """See :func:`rummykit.tui.setup.make_controller`."""
     from rummykit.tui.setup import make_controller as make
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -30,14 +30,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.suggester import Suggester
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Markdown, RichLog, Static
 
-from rummykit import games
 from rummykit.bots import Bot
+from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, Plural, catalog, translate
 from rummykit.tui.commands import suggest
 from rummykit.tui.controller import Controller, Reply, View, think
-from rummykit.tui.render import SortOrder, hand_text
+from rummykit.tui.render import SortOrder, fit, hand_text
 
 __all__ = [
     "CommandInput",
@@ -110,7 +111,7 @@ class HandSuggester(Suggester):
     async def get_suggestion(self, value: str) -> str | None:
         """A completion of ``value``, or None."""
         controller = self.play_app.controller
-        return suggest(value, controller.hand(), controller.adapter.words)
+        return suggest(value, controller.hand(), controller.adapter.words, controller.lang)
 
 
 class CommandInput(Input):
@@ -118,6 +119,7 @@ class CommandInput(Input):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "complete", "complete", show=False),
+        Binding("ctrl+c", "app.ask_quit", show=False),
     ]
 
     def action_complete(self) -> None:
@@ -181,7 +183,7 @@ class QuitScreen(ModalScreen[bool]):
     """Ctrl+Q asks first: the game so far is saved, and says how to resume it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter,ctrl+q", "answer(True)", N_("quit")),
+        Binding("y,j,enter,ctrl+q,ctrl+c", "answer(True)", N_("quit")),
         Binding("n,escape", "answer(False)", N_("go on playing")),
     ]
     DEFAULT_CSS = """
@@ -198,8 +200,8 @@ class QuitScreen(ModalScreen[bool]):
         translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
-        """The question."""
-        yield Static(self.text)
+        """The question (a path in it is never read as markup)."""
+        yield Static(Text(self.text))
 
     def action_answer(self, quit_now: bool) -> None:
         """Close with the answer."""
@@ -219,7 +221,7 @@ class PlayApp(App[None]):
     #right { width: 1fr; }
     #table-box { height: 1fr; border: round $secondary; }
     #hand { height: auto; min-height: 3; border: round $success; padding: 0 1; }
-    #message { height: auto; padding: 0 1; }
+    #message { height: auto; max-height: 3; padding: 0 1; }
     #prompt { height: auto; padding: 0 1; color: $warning; text-style: bold; }
     #command { margin: 0 0; }
     """
@@ -231,7 +233,7 @@ class PlayApp(App[None]):
         Binding("ctrl+q", "ask_quit", N_("quit"), priority=True),
     ]
 
-    def __init__(self, controller: Controller, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, controller: Controller[Game], *, bot_delay: float = 0.6) -> None:
         super().__init__()
         translate_bindings(self, controller.lang)
         self.controller = controller
@@ -240,8 +242,9 @@ class PlayApp(App[None]):
         self.last_reply: Reply | None = None
         self._shown_at: object = None
         self.saved_path: str | None = None
-        self._bot_timer: Any = None
+        self._bot_timer: Timer | None = None
         self._thinking = False
+        self._mounted = False
 
     # ------------------------------------------------------------ layout
 
@@ -265,7 +268,7 @@ class PlayApp(App[None]):
         )
         yield Footer()
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's command palette commands, in the person's language."""
         return translate_commands(super().get_system_commands(screen), self.controller.lang)
 
@@ -285,7 +288,13 @@ class PlayApp(App[None]):
         )
         self.refresh_game()
         self.query_one(CommandInput).focus()
+        self._mounted = True
         self.schedule_bots()
+
+    def on_resize(self) -> None:
+        """Fit the status line to the new width."""
+        if self._mounted:
+            self.call_after_refresh(self.refresh_game)
 
     # ------------------------------------------------------------ drawing
 
@@ -318,7 +327,8 @@ class PlayApp(App[None]):
         if last is not None and last.kind == "error" and self._shown_at != self._turn_key():
             self.show(Reply(""))
         view = c.view()
-        self.query_one("#status", Static).update(adapter.status(view))
+        status = self.query_one("#status", Static)
+        status.update(adapter.status(view, status.size.width or self.size.width))
         self.query_one("#players", Static).update(adapter.players_panel(view))
         new = adapter.added_cards(c.staged)
         self.query_one("#table", Static).update(adapter.table_panel(view, new))
@@ -327,16 +337,20 @@ class PlayApp(App[None]):
         hand_box = self.query_one("#hand", Static)
         cards = _cards(len(hand), c.lang)
         if ended is not None:
-            hand_box.border_title = self._("Your hand when the deal ended: {cards}", cards=cards)
+            titles = [self._("Your hand when the deal ended: {cards}", cards=cards)]
         elif self.sort_by == "suit":
-            hand_box.border_title = self._("Your hand: {cards}, by suit (F2 sorts)", cards=cards)
+            titles = [self._("Your hand: {cards}, by suit (F2 sorts)", cards=cards)]
+            titles.append(self._("Your hand: {cards}, by suit", cards=cards))
         else:
-            hand_box.border_title = self._("Your hand: {cards}, by rank (F2 sorts)", cards=cards)
+            titles = [self._("Your hand: {cards}, by rank (F2 sorts)", cards=cards)]
+            titles.append(self._("Your hand: {cards}, by rank", cards=cards))
+        room = hand_box.size.width - 4  # the border's corners and the title's spaces
+        hand_box.border_title = fit([Text(t) for t in titles], room if room > 0 else None).plain
         hand_box.update(hand_text(hand, self.sort_by))
         prompt = c.prompt()
         if c.record_path is not None and adapter.game_over():
             prompt += "\n" + self._("Record saved: {path}", path=c.record_path)
-        self.query_one("#prompt", Static).update(prompt)
+        self.query_one("#prompt", Static).update(Text(prompt))  # names and paths: no markup
         log = self.query_one("#log", RichLog)
         for line in c.new_log_lines():
             log.write(line)
@@ -464,10 +478,14 @@ class PlayApp(App[None]):
 
     @property
     def finished(self) -> bool:
-        """True when the record holds a whole game that cannot go on (a Kontrakt game
-        after its seventh deal); a Vatikanen session can always go on."""
-        adapter = self.controller.adapter
-        return adapter.game_over() and not games.get(adapter.game).sessions
+        """True when the record holds a whole unit that cannot go on (a Kontrakt game
+        after its seventh deal); a Vatikanen session can always go on (V16)."""
+        engine = self.controller.adapter.engine
+        return engine.over and not engine.can_next_part()
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (when no selected text is copied): ask to quit, as Ctrl+Q does."""
+        self.action_ask_quit()
 
     def action_quit_game(self) -> None:
         """Save the record when the game has begun, and leave (``quit`` typed)."""

@@ -31,15 +31,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Generic, Literal, Self, TypeVar
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.text import Text
 
 from rummykit.bots import Bot
+from rummykit.bots.base import level_label, levels
 from rummykit.errors import RuleError, describe_error
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.i18n import DEFAULT, N_, translate
+from rummykit.notation import completion_words
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
 
@@ -50,6 +53,7 @@ __all__ = [
     "Reply",
     "Staging",
     "View",
+    "confirmed",
     "player_label",
     "think",
 ]
@@ -62,11 +66,20 @@ STAGED_FIRST = N_(
 )
 """The answer to an action that cannot follow what is staged."""
 
+HINT_STAGED = N_(
+    "your play is staged: press Enter (ok) to confirm it, or undo to take it back"
+    " and then ask for a hint"
+)
+"""The answer to a hint while what is staged ends the turn or the deal."""
+
 Staging = Literal["stage", "now", "commit"]
 """How an action is taken: staged until confirmed, at once, or confirming what is staged."""
 
 View = Mapping[str, object]
 """A seat's view, as :meth:`rummykit.game.Game.view` gives it."""
+
+U = TypeVar("U", bound=Game)
+"""The hosted unit an adapter plays (a Vatikanen session, a Kontrakt game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,20 +97,19 @@ class Reply:
     ui: str | None = None
 
 
-class GameAdapter(ABC):
+class GameAdapter(ABC, Generic[U]):
     """One game behind the common interface: its engine, commands, help and pictures.
 
     An adapter sees the game only through the engine's ``view(seat)`` and asks
     the engine's ``verify``/``apply`` and hint helpers; it never decides legality.
-    The engine is the hosted unit of the one game interface; an adapter may
-    ask its own game's engine for more (Vatikanen's solver hints).
+    The engine is the hosted unit of the one game interface, of the type ``U``
+    the adapter names, so an adapter asks its own game's engine for more
+    (Vatikanen's solver hints) without checking what it holds.
     """
 
     game: str
     """``vatikanen`` or ``kontrakt`` (the record's game name)."""
     title: str
-    words: Sequence[str]
-    """Command words offered by completion."""
     seat = 0
     """The person's seat."""
     stages_more = True
@@ -113,6 +125,12 @@ class GameAdapter(ABC):
     def _(self, message: str, /, **params: object) -> str:
         """``message`` (a catalog message id) in the adapter's language, filled."""
         return translate(message, self.lang, **params)
+
+    @property
+    def words(self) -> Sequence[str]:
+        """The command words completion offers, in the adapter's language first
+        (:func:`rummykit.notation.completion_words`)."""
+        return completion_words(self.game, self.lang)
 
     def you(self) -> str:
         """What the person is called in the adapter's language: "You", "Du"."""
@@ -137,34 +155,35 @@ class GameAdapter(ABC):
     # -- the engine
     @property
     @abstractmethod
-    def engine(self) -> Game:
+    def engine(self) -> U:
         """The real game now being played (the hosted unit: a session, a seven-deal game)."""
 
     @abstractmethod
-    def parse(self, text: str) -> Action | UiCommand:
+    def parse(self, text: str) -> AnyAction | UiCommand:
         """A typed line as an engine action or a :class:`UiCommand` (CommandError/ValueError)."""
 
     @abstractmethod
-    def format(self, action: Action) -> str:
-        """The command text of an action."""
+    def format(self, action: AnyAction, *, shown: bool = False) -> str:
+        """The command text of an action in the adapter's language; ``shown``: its cards as
+        the screen shows them (10♥, ★), to read rather than to type."""
 
     @abstractmethod
-    def staging(self, action: Action) -> Staging:
+    def staging(self, action: AnyAction) -> Staging:
         """Whether ``action`` is staged, taken at once, or confirms the staged ones."""
 
     def to_act(self) -> int | None:
         """The seat that must act now, or None (game over, or between games)."""
         return self.engine.to_act
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> AnyEvent:
         """Apply ``action`` to the real game (verified by the engine)."""
         return self.engine.apply(action)
 
-    def prepared(self, action: Action) -> Action:
+    def prepared(self, action: AnyAction) -> AnyAction:
         """The action to stage for what was typed (Vatikanen: a hint's known arrangement)."""
         return action
 
-    def settled(self, action: Action, event: Event) -> Action:
+    def settled(self, action: AnyAction, event: AnyEvent) -> AnyAction:
         """The action to send on confirming ``action``, given its event on the preview.
 
         By default the action itself; Vatikanen sends the table the engine
@@ -172,9 +191,9 @@ class GameAdapter(ABC):
         """
         return action
 
-    def fallback(self) -> Action:
+    def fallback(self) -> AnyAction:
         """A legal action for the seat to act, when a bot chose an illegal one."""
-        return self.engine.legal_actions()[0]
+        return self.engine.suggested_actions()[0]
 
     # -- between games
     @abstractmethod
@@ -185,9 +204,10 @@ class GameAdapter(ABC):
     def resume(self) -> str:
         """Go on after a pause (next deal, next game); say what started."""
 
-    @abstractmethod
     def game_over(self) -> bool:
-        """True when the current game is over and its record complete."""
+        """True when the hosted unit is over (:attr:`rummykit.game.Game.over`: a Vatikanen
+        game ended, or a Kontrakt game's seventh deal), so its record is complete so far."""
+        return self.engine.over
 
     @abstractmethod
     def record(self) -> GameRecord:
@@ -208,23 +228,24 @@ class GameAdapter(ABC):
     @classmethod
     def from_saved(
         cls, record: GameRecord, bots: Sequence[Bot | None], state: Mapping[str, object]
-    ) -> GameAdapter:
+    ) -> Self:
         """The adapter of a game rebuilt where ``record`` ends, with the ``terminal`` field's
         ``state`` (:meth:`saved_state`); ValueError when the record cannot be resumed."""
         raise ValueError(f"{cls.__name__} cannot resume a game")  # pragma: no cover
 
     # -- help and pictures
     @abstractmethod
-    def hint(self, engine: Game) -> Reply:
+    def hint(self, engine: U) -> Reply:
         """What the engine's help says the person could do now."""
 
     @abstractmethod
-    def prompt(self, view: View, staged: Sequence[Action]) -> str:
+    def prompt(self, view: View, staged: Sequence[AnyAction]) -> str:
         """One line saying what to do now."""
 
     @abstractmethod
-    def status(self, view: View) -> Text:
-        """The top line: game, deal, stock, whose turn."""
+    def status(self, view: View, width: int | None = None) -> Text:
+        """The top line: game, deal, stock, whose turn; in ``width`` cells (what is said
+        least goes first, the rest is cut with an ellipsis)."""
 
     @abstractmethod
     def players_panel(self, view: View) -> RenderableType:
@@ -259,12 +280,19 @@ class GameAdapter(ABC):
         """The score sheet, where the game has one."""
         return None
 
-    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The hand cards that the staged actions put on the table (to highlight)."""
         return Counter()
 
 
-def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
+def confirmed(view: View) -> View:
+    """What is confirmed of ``view``: while actions are staged, the real view the
+    controller keeps in it as ``staged_from`` (a panel shows the difference); else the view."""
+    real = view.get("staged_from")
+    return real if isinstance(real, Mapping) else view
+
+
+def think(bot: Bot, view: View) -> tuple[AnyAction | None, str | None]:
     """What ``bot`` chooses from ``view``, or (None, why) when it fails: a broken bot must
     not end the person's game (:meth:`Controller.bot_play` then plays a legal action)."""
     try:
@@ -273,30 +301,43 @@ def think(bot: Bot, view: View) -> tuple[Action | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def player_label(name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT) -> str:
-    """A player's name for the players panel (Rich markup): yours marked, bots with their level.
+def player_label(
+    name: str, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT, game: str | None = None
+) -> str:
+    r"""A player's name for the players panel (Rich markup): yours marked, bots with their level.
+
+    The name is the player's own text, so it is escaped: a name is never read as markup.
+    A built-in bot of ``game`` shows its level's name in ``lang``.
 
     >>> player_label("You", 0, 0, None), player_label("Anna", 0, 0, None)
     ('You', 'Anna (you)')
     >>> player_label("Du", 0, 0, None, "sv"), player_label("Anna", 0, 0, None, "sv")
     ('Du', 'Anna (du)')
+    >>> print(player_label("[bold]Eve[/", 1, 0, None))
+    \[bold]Eve[/
     """
+    shown = escape(name)
     if seat == me:
         if name in ("You", translate("You", lang)):
-            return name
-        return translate("{name} (you)", lang, name=name)
-    return f"{name} [dim]{bot.level}[/dim]" if bot is not None else name
+            return shown
+        return translate("{name} (you)", lang, name=shown)
+    if bot is None:
+        return shown
+    label = bot.level
+    if game is not None and bot.level in levels(game):
+        label = level_label(game, bot.level).translated(lang)
+    return f"{shown} [dim]{escape(label)}[/dim]"
 
 
 def seat_cells(
-    view: View, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT
+    view: View, seat: int, me: int, bot: Bot | None, lang: str = DEFAULT, game: str | None = None
 ) -> tuple[str, str]:
     """The players panel's first cells for ``seat``: the turn mark, and the name with
     a D for the dealer (G, givare, in Swedish)."""
     mark = "▶" if view["turn"] == seat else ""
     players = view["players"]
     assert isinstance(players, list)
-    who = player_label(players[seat], seat, me, bot, lang)
+    who = player_label(players[seat], seat, me, bot, lang, game)
     if seat == view["dealer"]:
         who += translate(" [bold]D[/bold]", lang)
     return mark, who
@@ -309,14 +350,14 @@ class _LogState:
 
 
 @dataclass
-class Controller:
+class Controller(Generic[U]):
     """One person's game against bots: typed lines in, replies and views out."""
 
-    adapter: GameAdapter
+    adapter: GameAdapter[U]
     records: Path = Path("records")
-    staged: list[Action] = field(default_factory=list)
-    _to_apply: list[Action] = field(default_factory=list)
-    _preview: Game | None = None
+    staged: list[AnyAction] = field(default_factory=list)
+    _to_apply: list[AnyAction] = field(default_factory=list)
+    _preview: U | None = None
     _paths: dict[str, Path] = field(default_factory=dict)
     _log: _LogState = field(default_factory=_LogState)
     _stamp: str = field(default_factory=lambda: _dt.datetime.now().strftime("%Y%m%d-%H%M%S"))
@@ -336,7 +377,7 @@ class Controller:
     def _(self, message: str, /, **params: object) -> str:
         return translate(message, self.lang, **params)
 
-    def preview(self) -> Game:
+    def preview(self) -> U:
         """The game as it would be with the staged actions (a copy), or the real game."""
         if not self.staged:
             return self.adapter.engine
@@ -347,7 +388,7 @@ class Controller:
             self._preview = game
         return self._preview
 
-    def _unstage(self) -> list[Action]:
+    def _unstage(self) -> list[AnyAction]:
         """Clear the staged actions; return the forms to send to the engine."""
         out = self._to_apply
         self.staged, self._to_apply, self._preview = [], [], None
@@ -441,7 +482,9 @@ class Controller:
         assert bot is not None
         return seat, bot, self.adapter.engine.view(seat)  # fresh: the bot's own
 
-    def bot_play(self, seat: int, action: Action | None, failure: str | None = None) -> str | None:
+    def bot_play(
+        self, seat: int, action: AnyAction | None, failure: str | None = None
+    ) -> str | None:
         """Play what ``seat``'s bot chose; a warning when it failed or chose an illegal action.
 
         Nothing happens when it is no longer that seat's turn (the game moved on
@@ -497,7 +540,7 @@ class Controller:
             self.staged.append(parsed)
             self._to_apply.append(self.adapter.settled(parsed, event))
             self._preview = trial
-            command = self.adapter.format(parsed)
+            command = self.adapter.format(parsed, shown=True)
             if self.goes_out():
                 text = self._(
                     "staged: {command} — this empties your hand! (Enter confirms, undo takes back)",
@@ -519,7 +562,7 @@ class Controller:
             return Reply(self.prompt(), "info")
         return self._take(self._unstage())
 
-    def _take(self, actions: Sequence[Action]) -> Reply:
+    def _take(self, actions: Sequence[AnyAction]) -> Reply:
         """Apply the person's actions; the reply says what they did, as the log does."""
         before = self.real_view()
         start = len(_log_of(before))
@@ -536,7 +579,7 @@ class Controller:
             and (line := self.adapter.describe(log[i], i, view)) is not None
         ]
         text = "; ".join(line.plain for line in lines) or "; ".join(
-            self.adapter.format(a) for a in actions
+            self.adapter.format(a, shown=True) for a in actions
         )
         return Reply(text, "done")
 
@@ -560,14 +603,36 @@ class Controller:
             gone = self.staged.pop()
             self._to_apply.pop()
             self._preview = None
-            return Reply(self._("took back: {command}", command=self.adapter.format(gone)), "info")
+            took = self.adapter.format(gone, shown=True)
+            return Reply(self._("took back: {command}", command=took), "info")
         if name == "hint":
-            return self.adapter.hint(self.preview())
+            return self._hint()
         if name == "quit":
             return Reply(self._("bye"), "info", ui="quit")
         if name in ("help", "scores", "sort"):
             return Reply("", "info", ui=name)
         return Reply(f"unknown command {name}", "error")  # pragma: no cover
+
+    def _hint(self) -> Reply:
+        """The adapter's hint, asked only where it can be played: on the person's turn,
+        from the position the next typed action starts from.
+
+        A bot's turn has no hint for the person. A staged Vatikanen play ends the
+        turn when confirmed (V4: one play a turn), and staged cards that empty the
+        hand end the deal, so the preview is then no position to play from: the
+        reply says what to do with what is staged instead.
+        """
+        if self.adapter.paused():
+            return self.adapter.hint(self.adapter.engine)
+        turn = self.adapter.to_act()
+        if turn != self.seat:
+            name = "?" if turn is None else self.adapter.names[turn]
+            return Reply(
+                self._("it is {name}'s turn: a hint is for your own turn", name=name), "info"
+            )
+        if self.staged and (not self.adapter.stages_more or self.goes_out()):
+            return Reply(self._(HINT_STAGED), "info")
+        return self.adapter.hint(self.preview())
 
     # ------------------------------------------------------------ records
 

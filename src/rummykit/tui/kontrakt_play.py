@@ -2,7 +2,7 @@
 
 The game (:class:`rummykit.games.kontrakt.KontraktGame`) is the authority: this
 module turns typed text into its actions, asks it for hints
-(:func:`rummykit.games.kontrakt.hint_for`, :func:`~rummykit.games.kontrakt.legal_actions_for`
+(:func:`rummykit.games.kontrakt.hint_for`, :func:`~rummykit.games.kontrakt.candidate_actions_for`
 checked by the engine) and draws its view. Lay-downs, lay-offs and joker swaps
 are staged until confirmed; a discard confirms them and ends the turn.
 Between deals the game waits for the person, with the deal's summary shown.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -21,21 +21,34 @@ from rich.text import Text
 
 from rummykit.bots import Bot, make_bot
 from rummykit.cards import Card, Meaning
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
+from rummykit.games.kontrakt.view import (
+    DealEndEntry,
+    KontraktLogEntry,
+    KontraktView,
+    LaidJSON,
+    TableMeldJSON,
+    is_action_entry,
+    is_deal_end,
+    is_deal_start,
+    kontrakt_view,
+)
 from rummykit.i18n import N_, Message, Plural
 from rummykit.record import GameRecord
-from rummykit.tui.commands import KONTRAKT_WORDS, UiCommand, format_kontrakt, parse_kontrakt
-from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
+from rummykit.tui.commands import UiCommand, format_kontrakt, parse_kontrakt
+from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
 from rummykit.tui.render import (
     append_turn,
     card_label,
     card_text,
     cards_text,
+    fit,
     join_names,
     meld_text,
     players_table,
+    status_line,
 )
 
 __all__ = ["HELP", "HELP_PARTS", "KontraktAdapter"]
@@ -99,8 +112,8 @@ HELP_PARTS = (
         "complete it from your hand."
     ),
     N_(
-        "**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q quit (asks first; the game\n"
-        "is saved and can be resumed) · Escape closes this panel."
+        "**Keys:** F1 help · F2 sort · F3 hint · F4 scores · Ctrl+Q or Ctrl+C quit (asks\n"
+        "first; the game is saved and can be resumed) · Escape closes this panel."
     ),
 )
 """The help panel, paragraph by paragraph (each a catalog message)."""
@@ -122,12 +135,11 @@ _ACTIONS = (
 )
 
 
-class KontraktAdapter(GameAdapter):
+class KontraktAdapter(GameAdapter[k.KontraktGame]):
     """A Kontraktsrummy game (seven deals) for seat 0 against bots; new games on request."""
 
     game = "kontrakt"
     title = "Kontraktsrummy"
-    words = KONTRAKT_WORDS
 
     def __init__(
         self,
@@ -201,29 +213,29 @@ class KontraktAdapter(GameAdapter):
         """The game now being played."""
         return self.game_obj
 
-    def parse(self, text: str) -> Action | UiCommand:
+    def parse(self, text: str) -> AnyAction | UiCommand:
         """See :func:`rummykit.tui.commands.parse_kontrakt`."""
-        return parse_kontrakt(text, self.seat)
+        return parse_kontrakt(text, self.seat, self.lang)
 
-    def format(self, action: Action) -> str:
+    def format(self, action: AnyAction, *, shown: bool = False) -> str:
         """See :func:`rummykit.tui.commands.format_kontrakt`."""
         assert isinstance(action, _ACTIONS)
-        return format_kontrakt(action)
+        return format_kontrakt(action, self.lang, shown=shown)
 
-    def staging(self, action: Action) -> Staging:
+    def staging(self, action: AnyAction) -> Staging:
         """Laying is staged; a discard confirms it; the rest is taken at once."""
         if isinstance(action, _STAGED):
             return "stage"
         return "commit" if isinstance(action, k.Discard) else "now"
 
-    def apply(self, action: Action) -> Event:
+    def apply(self, action: AnyAction) -> AnyEvent:
         """Apply to the game; a deal that ends (not the last) pauses play for its summary."""
         event = self.game_obj.apply(action)
         if isinstance(event, k.DealEnded) and not self.game_obj.over:
             self.between_deals = True
         return event
 
-    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The hand cards the staged actions lay on the table."""
         out: Counter[str] = Counter()
         for a in staged:
@@ -238,10 +250,6 @@ class KontraktAdapter(GameAdapter):
     def paused(self) -> bool:
         """Play waits between deals and after the seventh."""
         return self.between_deals or self.game_obj.over
-
-    def game_over(self) -> bool:
-        """True after the seventh deal (K4)."""
-        return self.game_obj.over
 
     def resume(self) -> str:
         """The next deal, or a new game after the seventh."""
@@ -273,11 +281,10 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ help
 
-    def hint(self, engine: Game) -> Reply:
+    def hint(self, engine: k.KontraktGame) -> Reply:
         """Every useful action now: the contract melds the hand can make (jokers placed so
         that the hand's cards build on them), or once down the lay-offs and swaps; then the
         card to discard. The first is put in the input line."""
-        assert isinstance(engine, k.KontraktGame)
         game = engine
         if game.over or self.between_deals:
             return Reply(self._("play is paused: press Enter to go on"), "info")
@@ -286,17 +293,19 @@ class KontraktAdapter(GameAdapter):
         my_turn = view["turn"] == self.seat
         phase = view["phase"]
         hand = [Card.parse(c) for c in view["hand"] or []]
+        if my_turn and phase in ("upcard_offer", "draw"):
+            return self._pickup_hint(view)
         steps: list[k.Action] = []
         if help_["complete"]:
             acts = [
                 a
-                for a in k.legal_actions_for(view)
+                for a in k.candidate_actions_for(view)
                 if isinstance(a, (k.LayOff, k.SwapJoker, k.LayDown)) and game.can(a)
             ]
             text = (
                 self._(
                     "your contract is down; you can: {commands}",
-                    commands="; ".join(format_kontrakt(a) for a in acts),
+                    commands="; ".join(self.format(a, shown=True) for a in acts),
                 )
                 if acts
                 else self._("your contract is down; nothing more to lay now")
@@ -308,7 +317,7 @@ class KontraktAdapter(GameAdapter):
             action: k.Action = k.LayDown(self.seat, built)
             if my_turn and phase == "play" and not game.can(action):
                 action = k.LayDown(self.seat, tuple(tuple(Card.parse(c) for c in m) for m in melds))
-            cmd = format_kontrakt(action)
+            cmd = self.format(action, shown=True)
             if help_["whole"]:
                 text = self._(
                     "your hand makes the whole contract ({contract}): {command}",
@@ -323,21 +332,76 @@ class KontraktAdapter(GameAdapter):
             for more in help_["need"][1:]:
                 needs = Message(N_("{first} or {second}"), first=needs, second=_needs(more))
             text = self._("no contract meld in your hand yet (still needed: {needs})", needs=needs)
-        prefill = format_kontrakt(steps[0]) if steps else None
-        if phase == "upcard_offer" and my_turn:
-            prefill = None
-            text = self._("{hint} (first answer the upcard offer)", hint=text)
-        elif phase == "draw" and my_turn:
-            prefill = None
-            text = self._("{hint} (first draw)", hint=text)
-        elif not my_turn:
+        prefill = self.format(steps[0]) if steps else None
+        if not my_turn:
             prefill = None
         elif phase == "play":
             discard = self._discard_after(game, steps)
             if discard is not None:
-                text = self._("{hint}; then {command}", hint=text, command=format_kontrakt(discard))
-                prefill = prefill or format_kontrakt(discard)
+                shown = self.format(discard, shown=True)
+                text = self._("{hint}; then {command}", hint=text, command=shown)
+                prefill = prefill or self.format(discard)
         return Reply(self._("hint: {hint}", hint=text), "info", prefill=prefill)
+
+    def _pickup_hint(self, view: KontraktView) -> Reply:
+        """Before drawing (or at the upcard offer): whether the discard pile's top card (the
+        upcard) is worth taking, as the basic bot judges it (K7, K8), and why. Its command
+        is put in the input line."""
+        choice = make_bot("kontrakt", "basic", 0).choose(view)
+        assert isinstance(choice, _ACTIONS)
+        pile = view["discard_pile"]
+        top = Card.parse(pile[-1]) if pile else None
+        card = "" if top is None else card_label(top)
+        taken = isinstance(choice, k.TakeUpcard | k.BuyUpcard) or (
+            isinstance(choice, k.Draw) and choice.from_ == "discard"
+        )
+        reason = ""
+        if top is not None:
+            reason = self._gain(view, top) if taken else self._no_gain(view, card)
+        match choice:
+            case k.Draw(from_="discard"):
+                said = N_("take {card} from the discard pile: {reason} (Enter does it)")
+            case k.Draw() if top is None or view["stock_only"]:
+                said = N_("draw from the stock (Enter does it)")
+            case k.Draw():
+                said = N_("draw from the stock: {reason} (Enter does it)")
+            case k.TakeUpcard():
+                said = N_("take the upcard {card}: {reason} (Enter does it)")
+            case k.DeclineUpcard():
+                said = N_("decline the upcard: {reason} (Enter does it)")
+            case k.BuyUpcard():
+                said = N_(
+                    "buy the upcard {card} (the stock's top card comes with it): {reason}"
+                    " (Enter does it)"
+                )
+            case _:
+                said = N_(
+                    "pass on the upcard {card}: it lets you lay no more of your contract,"
+                    " and buying brings an extra card (Enter does it)"
+                )
+        text = self._(said, card=card, reason=reason)
+        return Reply(self._("hint: {hint}", hint=text), "info", prefill=self.format(choice))
+
+    def _gain(self, view: KontraktView, card: Card) -> str:
+        """Why ``card`` is worth taking: a joker, it fits the table (contract down), it
+        completes the contract, lays more of it, or builds on the hand's cards."""
+        if card.is_joker:
+            return self._("a joker fits anywhere")
+        if view["laid"][self.seat]["complete"]:
+            return self._("it fits a meld on the table")
+        before = k.hint_for(view)
+        after = k.hint_for({**view, "hand": [*(view["hand"] or []), str(card)]})
+        if after["whole"] and not before["whole"]:
+            return self._("with it your hand makes the whole contract")
+        if len(after["parts"]) > len(before["parts"]):
+            return self._("with it your hand makes more of the contract")
+        return self._("it builds on your cards")
+
+    def _no_gain(self, view: KontraktView, card: str) -> str:
+        """Why the discard pile's top card ``card`` is not worth taking."""
+        if view["laid"][self.seat]["complete"]:
+            return self._("{card} fits no meld on the table", card=card)
+        return self._("{card} does not help your contract", card=card)
 
     def _discard_after(self, game: k.KontraktGame, steps: Sequence[k.Action]) -> k.Action | None:
         """The card the basic bot would discard after ``steps`` (on a copy of the game)."""
@@ -366,11 +430,12 @@ class KontraktAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
+    def prompt(self, view: Mapping[str, object], staged: Sequence[AnyAction]) -> str:
         """What to do now."""
-        names = view["players"]
-        if view["over"]:
-            best = view["winners"]
+        v = kontrakt_view(view)
+        names = v["players"]
+        if v["over"]:
+            best = v["winners"]
             who = join_names(
                 [self._("you") if w == self.seat else names[w] for w in best], self.lang
             )
@@ -378,22 +443,24 @@ class KontraktAdapter(GameAdapter):
                 "Game over after seven deals: {names} won with {total}."
                 " Press Enter (next) for a new game, or quit.",
                 names=who,
-                total=view["totals"][best[0]],
+                total=v["totals"][best[0]],
             )
         if self.between_deals:
-            last = view["scores"][-1]
+            last = v["scores"][-1]
             return self._(
                 "Deal {deal} is over: you score {score} (total {total})."
                 " Press Enter for deal {next} ({contract}).",
-                deal=len(view["scores"]),
+                deal=len(v["scores"]),
                 score=last[self.seat],
-                total=view["totals"][self.seat],
-                next=view["deal"] + 1,
-                contract=CONTRACTS[view["deal"]].describe(),
+                total=v["totals"][self.seat],
+                next=v["deal"] + 1,
+                contract=CONTRACTS[v["deal"]].describe(),
             )
-        turn = view["turn"]
-        phase = view["phase"]
-        top = view["discard_pile"][-1] if view["discard_pile"] else None
+        turn = v["turn"]
+        if turn is None:
+            return ""
+        phase = v["phase"]
+        top = v["discard_pile"][-1] if v["discard_pile"] else None
         top_text = card_label(Card.parse(top)) if top else ""
         if turn != self.seat:
             if phase == "upcard_offer":
@@ -402,14 +469,14 @@ class KontraktAdapter(GameAdapter):
                 )
             return self._("{name} is playing…", name=names[turn])
         if phase == "upcard_offer":
-            if view["forhand"] == self.seat:
+            if v["forhand"] == self.seat:
                 return self._("The first upcard is {card}: take it, or decline.", card=top_text)
             return self._(
                 "The upcard {card} is offered to you: buy it (plus the stock's top) or pass.",
                 card=top_text,
             )
         if phase == "draw":
-            if view["stock_only"] or not top:
+            if v["stock_only"] or not top:
                 return self._("Your turn: draw from the stock.")
             return self._(
                 "Your turn: draw (from the stock) or draw discard (take {card}).", card=top_text
@@ -419,12 +486,12 @@ class KontraktAdapter(GameAdapter):
             if staged
             else ""
         )
-        if view["laid"][self.seat]["complete"]:
+        if v["laid"][self.seat]["complete"]:
             return staged_note + self._(
                 "Lay off (layoff Th on 3), swap jokers, meld more, then discard."
             )
-        contract = CONTRACTS[view["deal"]].describe()
-        help_ = k.hint_for(view)
+        contract = CONTRACTS[v["deal"]].describe()
+        help_ = k.hint_for(v)
         if not staged and not help_["whole"] and not help_["parts"]:
             return self._(
                 "Nothing of your contract ({contract}) to lay down yet: discard (discard Qs).",
@@ -434,25 +501,49 @@ class KontraktAdapter(GameAdapter):
             "Lay down your contract ({contract}): meld … (hint), then discard.", contract=contract
         )
 
-    def status(self, view: Mapping[str, Any]) -> Text:
-        """Deal, contract, stock and whose turn; between deals, the deal that ended."""
-        end = self._ended(view)
-        if end is not None:
-            out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=end["deal"] + 1))
-            contract = CONTRACTS[end["deal"]].describe()
-            out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
-            out.append(" · ")
-            out.append(self._("the deal is over: press Enter for the next"), style="bold")
-            return out
-        out = Text(self._(" Kontraktsrummy · deal {deal} of 7 · ", deal=view["deal"] + 1))
-        contract = CONTRACTS[view["deal"]].describe()
-        out.append(self._("contract: {contract}", contract=contract), style="bold cyan")
-        out.append(self._(" · stock {stock} · ", stock=view["stock_size"]))
-        paused = self._("deal over") if self.between_deals else None
-        return append_turn(out, view, self.seat, paused, self.lang)
+    def status(self, view: Mapping[str, object], width: int | None = None) -> Text:
+        """Deal, contract, stock and whose turn; between deals, the deal that ended.
 
-    def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
+        In ``width`` cells: the game's title goes first, then the words around the
+        deal and the contract, then the stock (the table panel shows it too).
+        """
+        v = kontrakt_view(view)
+        end = self._ended(v)
+        deal = end["deal"] if end is not None else v["deal"]
+        title = Text(self.title)
+        long_deal = Text(self._("deal {deal} of 7", deal=deal + 1))
+        short_deal = Text(self._("deal {deal}/7", deal=deal + 1))
+        said = CONTRACTS[deal].describe()
+        labelled = Text(self._("contract: {contract}", contract=said), style="bold cyan")
+        contract = Text(said.translated(self.lang), style="bold cyan")
+        if end is not None:
+            over = Text(self._("the deal is over: press Enter for the next"), style="bold")
+            short_over = Text(self._("deal over: press Enter"), style="bold")
+            return fit(
+                [
+                    status_line(title, long_deal, labelled, over),
+                    status_line(long_deal, labelled, over),
+                    status_line(short_deal, contract, over),
+                    status_line(short_deal, contract, short_over),
+                ],
+                width,
+            )
+        stock = Text(self._("stock {stock}", stock=v["stock_size"]))
+        paused = self._("deal over") if self.between_deals else None
+        turn = append_turn(Text(), v, self.seat, paused, self.lang)
+        return fit(
+            [
+                status_line(title, long_deal, labelled, stock, turn),
+                status_line(long_deal, labelled, stock, turn),
+                status_line(short_deal, contract, stock, turn),
+                status_line(short_deal, contract, turn),
+            ],
+            width,
+        )
+
+    def players_panel(self, view: Mapping[str, object]) -> RenderableType:
         """Cards in hand, what of the contract is laid, and the running total of each player."""
+        v = kontrakt_view(view)
         table = players_table(
             self._("▶ to act · D dealer · g groups, r runs"),
             (self._("cards"), "right"),
@@ -460,10 +551,10 @@ class KontraktAdapter(GameAdapter):
             (self._("total"), "right"),
             lang=self.lang,
         )
-        end = self._ended(view)
-        real = view.get("staged_from") or view  # staged melds are not laid yet
-        for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+        end = self._ended(v)
+        real = kontrakt_view(confirmed(v))  # staged melds are not laid yet
+        for seat in range(len(v["players"])):
+            mark, who = seat_cells(v, seat, self.seat, self.bots[seat], self.lang, self.game)
             if end is not None:  # the deal that ended, until the person goes on
                 cards = str(len(end["hands"][seat]))
                 progress = (
@@ -473,40 +564,43 @@ class KontraktAdapter(GameAdapter):
                 continue
             laid = real["laid"][seat]
             progress = (
-                self._("[green]✓ down[/green]") if laid["complete"] else self._progress(laid, view)
+                self._("[green]✓ down[/green]") if laid["complete"] else self._progress(laid, v)
             )
             cards = str(real["hand_sizes"][seat])
-            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
-                cards = f"{cards}→{view['hand_sizes'][seat]}"
-                if view["laid"][seat] != laid:
+            if real["hand_sizes"][seat] != v["hand_sizes"][seat]:
+                cards = f"{cards}→{v['hand_sizes'][seat]}"
+                if v["laid"][seat] != laid:
                     progress = self._("[yellow]staged[/yellow]")
-            table.add_row(mark, who, cards, progress, str(view["totals"][seat]))
+            table.add_row(mark, who, cards, progress, str(v["totals"][seat]))
         return table
 
-    def _ended(self, view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def _ended(self, view: Mapping[str, object]) -> DealEndEntry | None:
         """The log's entry of the deal that ended, while play waits before the next."""
+        v = kontrakt_view(view)
         if not self.between_deals:
             return None
-        ended = [e for e in view.get("log") or [] if e["type"] == "deal_end"]
+        ended = [e for e in v.get("log") or [] if is_deal_end(e)]
         return ended[-1] if ended else None
 
-    def ended_hand(self, view: Mapping[str, Any]) -> list[str] | None:
+    def ended_hand(self, view: Mapping[str, object]) -> list[str] | None:
         """Between deals: the person's hand as the deal ended it."""
-        end = self._ended(view)
+        v = kontrakt_view(view)
+        end = self._ended(v)
         return None if end is None else list(end["hands"][self.seat])
 
-    def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: Mapping[str, object], new: Counter[str]) -> RenderableType:
         """The upcard offer, discard pile, and each player's melds, numbered.
 
         Between deals and after the last: the deal's end instead (each hand
         left and its penalty), from the log's ``deal_end`` entry.
         """
-        if (self.between_deals or view["over"]) and view.get("log"):
-            ended = [e for e in view["log"] if e["type"] == "deal_end"]
+        v = kontrakt_view(view)
+        if (self.between_deals or v["over"]) and v.get("log"):
+            ended = [e for e in v["log"] if is_deal_end(e)]
             if ended:
-                return self._deal_summary(ended[-1], view)
+                return self._deal_summary(ended[-1], v)
         lines: list[RenderableType] = []
-        pile = view["discard_pile"]
+        pile = v["discard_pile"]
         head = Text(self._("Discard pile: "))
         if pile:
             head.append_text(card_text(pile[-1]))
@@ -514,23 +608,27 @@ class KontraktAdapter(GameAdapter):
             head.append(f"  ({count})", style="dim")
         else:
             head.append(self._("empty"), style="dim")
-        head.append(self._("   Stock: {stock}", stock=view["stock_size"]))
-        if view["phase"] == "upcard_offer" and view["offer_to"] is not None:
-            asked = view["players"][view["offer_to"]]
-            head.append(self._("   Upcard offered to {name}", name=asked), style="bold yellow")
-        if view["picked_up"]:
+        head.append(self._("   Stock: {stock}", stock=v["stock_size"]))
+        if v["phase"] == "upcard_offer" and v["offer_to"] is not None:
+            if v["offer_to"] == self.seat:
+                offered = self._("   The upcard is offered to you")
+            else:
+                asked = v["players"][v["offer_to"]]
+                offered = self._("   The upcard is offered to {name}", name=asked)
+            head.append(offered, style="bold yellow")
+        if v["picked_up"]:
             head.append(self._("   (just taken: "), style="dim")
-            head.append_text(card_text(view["picked_up"]))
+            head.append_text(card_text(v["picked_up"]))
             head.append(")", style="dim")
         lines.append(head)
-        melds = view["table"]
+        melds = v["table"]
         if not melds:
             lines.append(Text(self._("No melds on the table yet."), style="dim"))
-        lines += self._meld_rows(melds, view["players"], Counter(new))
+        lines += self._meld_rows(melds, v["players"], Counter(new))
         return Group(*lines)
 
     def _meld_rows(
-        self, melds: list[Mapping[str, Any]], players: list[str], pending: Counter[str]
+        self, melds: Sequence[TableMeldJSON], players: list[str], pending: Counter[str]
     ) -> list[RenderableType]:
         """Each player's melds on one line, numbered (``pending``: cards staged to lay)."""
         rows: list[RenderableType] = []
@@ -548,8 +646,9 @@ class KontraktAdapter(GameAdapter):
             rows.append(row)
         return rows
 
-    def _deal_summary(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> RenderableType:
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+    def _deal_summary(self, end: DealEndEntry, view: Mapping[str, object]) -> RenderableType:
+        v = kontrakt_view(view)
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         if end["out"] is not None:
             said = self._(
                 "Deal {deal} of 7 is over: {name} went out.",
@@ -569,7 +668,7 @@ class KontraktAdapter(GameAdapter):
         table.add_column(self._("total"), justify="right")
         for seat, name in enumerate(names):
             table.add_row(
-                name,
+                Text(name),
                 cards_text(end["hands"][seat]),
                 str(end["penalties"][seat]),
                 str(end["totals"][seat]),
@@ -580,65 +679,70 @@ class KontraktAdapter(GameAdapter):
         if melds:
             final = [
                 Text(self._("The table at the end:"), style="bold"),
-                *self._meld_rows(melds, view["players"], Counter()),
+                *self._meld_rows(melds, v["players"], Counter()),
                 Text(""),
             ]
         return Group(title, Text(""), table, Text(""), *final, foot)
 
-    def scores_panel(self, view: Mapping[str, Any]) -> RenderableType:
+    def scores_panel(self, view: Mapping[str, object]) -> RenderableType:
         """The score sheet: each deal's penalties and the totals (K13, K14)."""
+        v = kontrakt_view(view)
         table = Table(title=self._("Score sheet"), expand=False)
         table.add_column(self._("deal"))
         table.add_column(self._("contract"))
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         for name in names:
-            table.add_column(name, justify="right")
-        scores = view["scores"]
+            table.add_column(Text(name), justify="right")
+        scores = v["scores"]
         for d in range(7):
             row = [str(d + 1), CONTRACTS[d].describe().translated(self.lang)]
             row += [str(p) for p in scores[d]] if d < len(scores) else ["" for _ in names]
             table.add_row(*row)
-        table.add_row("", self._("total"), *[str(t) for t in view["totals"]], style="bold")
+        table.add_row("", self._("total"), *[str(t) for t in v["totals"]], style="bold")
         return table
 
     def describe(
-        self, entry: Mapping[str, Any], index: int, view: Mapping[str, Any]
+        self, entry: Mapping[str, object], index: int, view: Mapping[str, object]
     ) -> Text | None:
         """One logged action or deal event in words."""
-        kind = entry["type"]
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
-        if kind == "deal_start":
+        v = kontrakt_view(view)
+        logged = cast(KontraktLogEntry, entry)  # an entry of the view's log
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
+        if is_deal_start(logged):
             out = Text(
                 self._(
                     "Deal {deal} of 7 — contract: {contract}; upcard ",
-                    deal=entry["deal"] + 1,
-                    contract=CONTRACTS[entry["deal"]].describe(),
+                    deal=logged["deal"] + 1,
+                    contract=CONTRACTS[logged["deal"]].describe(),
                 )
             )
-            out.append_text(card_text(entry["upcard"]))
+            out.append_text(card_text(logged["upcard"]))
             out.stylize("bold cyan")
             return out
-        if kind == "deal_end":
+        if is_deal_end(logged):
             out = Text()
-            if entry["out"] is not None:
+            if logged["out"] is not None:
                 said = self._(
                     "Deal {deal} over: {name} went out. Penalties: ",
-                    deal=entry["deal"] + 1,
-                    name=names[entry["out"]],
+                    deal=logged["deal"] + 1,
+                    name=names[logged["out"]],
                 )
             else:
                 said = self._(
-                    "Deal {deal} over: nobody went out. Penalties: ", deal=entry["deal"] + 1
+                    "Deal {deal} over: nobody went out. Penalties: ", deal=logged["deal"] + 1
                 )
             out.append(said, "bold yellow")
-            out.append(_by_name(names, entry["penalties"]))
+            out.append(_by_name(names, logged["penalties"]))
             out.append(self._(". Totals: "))
-            out.append(_by_name(names, entry["totals"]))
+            out.append(_by_name(names, logged["totals"]))
             return out
+        if not is_action_entry(logged):  # pragma: no cover - the log holds nothing else
+            return None
+        kind = logged["type"]
         out = Text()
-        name = names[entry["seat"]]
-        shown = cards_text(entry.get("shown") or [])
-        drawn = cards_text(entry.get("drawn") or [])
+        name = names[logged["seat"]]
+        shown = cards_text(logged.get("shown") or [])
+        drawn = cards_text(logged.get("drawn") or [])
         if kind == "take_upcard":
             self.sentence(out, N_("{name} took the upcard {cards}"), name, shown)
         elif kind == "decline_upcard":
@@ -647,59 +751,60 @@ class KontraktAdapter(GameAdapter):
             self.sentence(
                 out, N_("{name} bought the upcard {cards} and the stock's top card"), name, shown
             )
-            if entry.get("drawn"):
+            if logged.get("drawn"):
                 out.append(" (")
                 out.append_text(drawn)
                 out.append(")")
         elif kind == "pass_upcard":
             self.sentence(out, N_("{name} passed on the upcard"), name)
         elif kind == "draw":
-            if entry.get("from") == "discard":
+            if logged.get("from") == "discard":
                 self.sentence(out, N_("{name} took {cards} from the discard pile"), name, shown)
-            elif entry.get("drawn"):
+            elif logged.get("drawn"):
                 self.sentence(out, N_("{name} drew from the stock: {cards}"), name, drawn)
             else:
                 self.sentence(out, N_("{name} drew from the stock"), name)
-            if entry.get("restocked"):
+            if logged.get("restocked"):
                 out.append(self._(" (the discard pile was shuffled into a new stock)"), style="dim")
         elif kind == "meld":
-            laid = Text(" | ").join(cards_text(m) for m in entry["melds"])
+            laid = Text(" | ").join(cards_text(m) for m in logged["melds"])
             self.sentence(out, N_("{name} laid down {cards}"), name, laid)
         elif kind == "layoff":
-            card = card_text(entry["card"])
+            card = card_text(logged["card"])
             self.sentence(
-                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=entry["meld"]
+                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=logged["meld"]
             )
         elif kind == "swap_joker":
-            card = card_text(entry["card"])
+            card = card_text(logged["card"])
             self.sentence(
                 out,
                 N_("{name} swapped {cards} for the joker on #{meld}"),
                 name,
                 card,
-                meld=entry["meld"],
+                meld=logged["meld"],
             )
         elif kind == "discard":
-            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(entry["card"]))
+            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(logged["card"]))
         else:  # pragma: no cover - an action the log does not know
             out.append(name, style="bold")
             out.append(f" {kind}")
-        if entry.get("went_out"):
+        if logged.get("went_out"):
             out.append(self._(" and went out!"), style="bold yellow")
         return out
 
-    def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
+    def same_round(self, real: Mapping[str, object], preview: Mapping[str, object]) -> bool:
         """The preview is shown unless the staged actions end the deal (K13)."""
         return bool(preview["deal"] == real["deal"] and not preview["over"])
 
-    def log_key(self, view: Mapping[str, Any]) -> object:
+    def log_key(self, view: Mapping[str, object]) -> object:
         """Each game has its own log."""
         return self._("game {number}", number=self.number)
 
-    def _progress(self, laid: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-        if view["contract"]["all_at_once"]:
+    def _progress(self, laid: LaidJSON, view: Mapping[str, object]) -> str:
+        v = kontrakt_view(view)
+        if v["contract"]["all_at_once"]:
             return self._("not yet")
-        contract = view["contract"]["choices"][0]
+        contract = v["contract"]["choices"][0]
         parts = []
         if contract["groups"]:
             parts.append(self._("{laid}/{of}g", laid=laid["groups"], of=contract["groups"]))

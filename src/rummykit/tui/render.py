@@ -14,8 +14,8 @@ a joker is a magenta ★ (on the table with what it stands for: ★=8♥).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
 
 from rich.console import JustifyMethod
 from rich.table import Table
@@ -24,16 +24,22 @@ from rich.text import Text
 from rummykit.cards import Card, Suit, rank_text
 from rummykit.i18n import DEFAULT, translate
 
+if TYPE_CHECKING:
+    from rummykit.games.kontrakt.view import KontraktView
+    from rummykit.games.vatikanen.view import VatikanenView
+
 __all__ = [
     "RED",
     "SortOrder",
     "card_label",
     "card_text",
     "cards_text",
+    "fit",
     "hand_text",
     "join_names",
     "meld_text",
     "sort_hand",
+    "status_line",
 ]
 
 SortOrder = Literal["suit", "rank"]
@@ -141,7 +147,7 @@ def join_names(names: Sequence[str], lang: str = DEFAULT) -> str:
 
 def append_turn(
     out: Text,
-    view: Mapping[str, Any],
+    view: VatikanenView | KontraktView,
     me: int,
     paused: str | None = None,
     lang: str = DEFAULT,
@@ -154,10 +160,38 @@ def append_turn(
         out.append(paused, style="bold")
     elif view["turn"] == me:
         out.append(translate("your turn", lang), style="bold green")
-    else:
+    elif view["turn"] is not None:
         who = view["players"][view["turn"]]
         out.append(translate("to act: {name}", lang, name=who), style="bold")
     return out
+
+
+def status_line(*parts: Text) -> Text:
+    """A status line: the parts after a space, separated by ``·``.
+
+    >>> status_line(Text("Vatikanen"), Text("game 1")).plain
+    ' Vatikanen · game 1'
+    """
+    return Text(" ").append_text(Text(" · ").join(parts))
+
+
+def fit(candidates: Sequence[Text], width: int | None) -> Text:
+    """The first of ``candidates`` (from the most said to the least) that fits in ``width``
+    cells; when none does, the last cut with an ellipsis. ``None``: the first.
+
+    >>> fit([Text("a long line"), Text("short")], 8).plain
+    'short'
+    >>> fit([Text("a long line")], 8).plain
+    'a long …'
+    """
+    if width is None:
+        return candidates[0]
+    for line in candidates:
+        if line.cell_len <= width:
+            return line
+    last = candidates[-1].copy()
+    last.truncate(width, overflow="ellipsis")
+    return last
 
 
 def players_table(caption: str, *columns: tuple[str, JustifyMethod], lang: str = DEFAULT) -> Table:

@@ -11,7 +11,9 @@ from pathlib import Path
 
 from rummykit import games
 from rummykit.bots import Bot
+from rummykit.bots.base import needs_settings
 from rummykit.errors import MessageError
+from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import RecordError, load_record
 from rummykit.tui.controller import BOT_NAMES, Controller, GameAdapter
@@ -35,8 +37,18 @@ def bot_levels(game: str, spec: str | None, bots: int) -> list[str]:
         wanted *= bots
     if len(wanted) != bots:
         raise MessageError(N_("--bots names one level, or one for each of the {n} bots"), n=bots)
-    levels = known.bot_levels()
+    levels = [level for level in known.bot_levels() if not needs_settings(game, level)]
     for level in wanted:
+        if level in known.bot_levels() and level not in levels:
+            raise MessageError(
+                N_(
+                    "the {level} bot needs its settings ({settings}), which a table here"
+                    " cannot give it: the levels to play against are {levels}"
+                ),
+                level=level,
+                settings=", ".join(needs_settings(game, level)),
+                levels=", ".join(levels),
+            )
         if level not in levels:
             raise MessageError(
                 N_("no {game} bot called {level}: the levels are {levels}"),
@@ -56,7 +68,7 @@ def make_controller(
     name: str | None = None,
     records: str | Path = "records",
     lang: str = DEFAULT,
-) -> Controller:
+) -> Controller[Game]:
     """A controller for ``name`` (default: "You" in ``lang``) at seat 0 against bots,
     speaking ``lang``; ValueError for a bad setup."""
     spec = games.get(game)
@@ -77,7 +89,7 @@ def make_controller(
 
 def resume_controller(
     path: str | Path, *, records: str | Path | None = None, lang: str = DEFAULT
-) -> Controller:
+) -> Controller[Game]:
     """A controller for the game a record holds, where it ends (``play --resume``).
 
     The record's ``terminal`` field (written by terminal play, docs/record.md)
@@ -116,7 +128,9 @@ def resume_controller(
         adapter = adapter_class.from_saved(record, seats, state)
     except IllegalAction as exc:
         raise RecordError(
-            N_(
+            N_("the record cannot be resumed: game {deal}, action {action} breaks {rule}: {reason}")
+            if spec.parts_are_games  # a session's record: its deals are games
+            else N_(
                 "the record cannot be resumed: deal {deal}, action {action} breaks {rule}: {reason}"
             ),
             deal=exc.deal + 1,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -18,13 +18,22 @@ from rich.text import Text
 
 from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
-from rummykit.game import Action, Event, Game
+from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import vatikanen as v
+from rummykit.games.vatikanen.view import GameEndJSON, VatikanenLogEntry, vatikanen_view
 from rummykit.i18n import N_, Plural
+from rummykit.notation import command_word
 from rummykit.record import GameRecord
-from rummykit.tui.commands import VATIKANEN_WORDS, UiCommand, format_vatikanen, parse_vatikanen
-from rummykit.tui.controller import GameAdapter, Reply, Staging, seat_cells
-from rummykit.tui.render import append_turn, cards_text, meld_text, players_table
+from rummykit.tui.commands import UiCommand, format_vatikanen, parse_vatikanen
+from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
+from rummykit.tui.render import (
+    append_turn,
+    cards_text,
+    fit,
+    meld_text,
+    players_table,
+    status_line,
+)
 
 __all__ = ["HELP", "HELP_PARTS", "VatikanenAdapter"]
 
@@ -112,8 +121,8 @@ HELP_PARTS = (
         "Start typing a card and press **Tab** (or →) to complete it from your hand."
     ),
     N_(
-        "**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q quit (asks first; the game is saved\n"
-        "and can be resumed) · Escape closes this panel."
+        "**Keys:** F1 help · F2 sort · F3 hint · Ctrl+Q or Ctrl+C quit (asks first; the game\n"
+        "is saved and can be resumed) · Escape closes this panel."
     ),
 )
 """The help panel, paragraph by paragraph (each a catalog message)."""
@@ -122,12 +131,11 @@ HELP = "\n\n".join(HELP_PARTS) + "\n"
 """The help panel in English."""
 
 
-class VatikanenAdapter(GameAdapter):
+class VatikanenAdapter(GameAdapter[v.Session]):
     """A Vatikanen session for seat 0 against bots."""
 
     game = "vatikanen"
     title = "Vatikanen"
-    words = VATIKANEN_WORDS
     stages_more = False
 
     def __init__(
@@ -168,7 +176,7 @@ class VatikanenAdapter(GameAdapter):
             record.players,
             bots,
             seed=seed if isinstance(seed, int) else None,
-            options=dict(record.options),
+            options={k: bool(v) for k, v in record.options.items()},
         )
         if isinstance(session_seed, int):
             adapter.session_seed = session_seed
@@ -185,20 +193,20 @@ class VatikanenAdapter(GameAdapter):
         """The game of the session now being played."""
         return self.session.game
 
-    def parse(self, text: str) -> Action | UiCommand:
+    def parse(self, text: str) -> AnyAction | UiCommand:
         """See :func:`rummykit.tui.commands.parse_vatikanen`."""
-        return parse_vatikanen(text, self.seat)
+        return parse_vatikanen(text, self.seat, self.lang)
 
-    def format(self, action: Action) -> str:
+    def format(self, action: AnyAction, *, shown: bool = False) -> str:
         """See :func:`rummykit.tui.commands.format_vatikanen`."""
         assert isinstance(action, v.Play | v.Draw | v.Pass)
-        return format_vatikanen(action)
+        return format_vatikanen(action, self.lang, shown=shown)
 
-    def staging(self, action: Action) -> Staging:
+    def staging(self, action: AnyAction) -> Staging:
         """A play waits for confirmation; draw and pass are taken at once."""
         return "stage" if isinstance(action, v.Play) else "now"
 
-    def prepared(self, action: Action) -> Action:
+    def prepared(self, action: AnyAction) -> AnyAction:
         """The hint's play with its table, when the person plays the cards the hint gave.
 
         The solver already arranged that table for this very position; the
@@ -217,7 +225,7 @@ class VatikanenAdapter(GameAdapter):
         game = self.current
         return (game.number, len(game.log))
 
-    def settled(self, action: Action, event: Event) -> Action:
+    def settled(self, action: AnyAction, event: AnyEvent) -> AnyAction:
         """A play without a table is confirmed with the table the engine arranged for it."""
         if isinstance(action, v.Play) and action.table is None and not self.engine_opening():
             assert isinstance(event, v.Event) and event.table is not None
@@ -229,23 +237,20 @@ class VatikanenAdapter(GameAdapter):
         """True while the person has not opened (V7: the opening play carries no table)."""
         return not self.current.opened(self.seat)
 
-    def added_cards(self, staged: Sequence[Action]) -> Counter[str]:
+    def added_cards(self, staged: Sequence[AnyAction]) -> Counter[str]:
         """The cards the staged play adds."""
         return Counter(str(c.plain()) for a in staged if isinstance(a, v.Play) for c in a.add)
 
     # ------------------------------------------------------------ games
 
     def paused(self) -> bool:
-        """After each game the person starts the next one."""
-        return self.session.over
-
-    def game_over(self) -> bool:
-        """True when the current game has ended (V13, V15)."""
+        """After each game (the session over, V16) the person starts the next one."""
         return self.session.over
 
     def resume(self) -> str:
         """The next game of the session, the deal passing to the left (V16)."""
-        game = self.session.next_game()
+        self.session.next_part()
+        game = self.session.game
         first = game.players[game.to_act] if game.to_act is not None else "?"
         dealer = game.players[game.dealer]
         return self._(
@@ -265,17 +270,22 @@ class VatikanenAdapter(GameAdapter):
 
     # ------------------------------------------------------------ help
 
-    def hint(self, engine: Game) -> Reply:
+    def hint(self, engine: v.Session) -> Reply:
         """The solver's best play (most cards), put in the input line."""
-        assert isinstance(engine, v.Session)
         game = engine.game
         if game.over:
-            return Reply(self._("the game is over: type next for the next game"), "info")
+            return Reply(
+                self._(
+                    "the game is over: type {next} for the next game",
+                    next=command_word("next", "vatikanen", self.lang),
+                ),
+                "info",
+            )
         play = game.best_play(self.seat)
         if play is not None and game is self.current:
             self._hint = (self._position(), play)
         if play is None:
-            what = "draw" if game.stock_size else "pass"
+            what = self.format(v.Draw(self.seat) if game.stock_size else v.Pass(self.seat))
             if game.opened(self.seat):
                 text = self._("hint: no play is possible: {command} (Enter does it)", command=what)
             else:
@@ -284,7 +294,6 @@ class VatikanenAdapter(GameAdapter):
                     command=what,
                 )
             return Reply(text, "info", prefill=what)
-        cards = " ".join(str(c.plain()) for c in play.add)
         shown = cards_text([str(c.plain()) for c in play.add]).plain
         n = len(play.add)
         if not game.opened(self.seat):
@@ -298,7 +307,7 @@ class VatikanenAdapter(GameAdapter):
                 n,
                 cards=shown,
             ).translated(self.lang)
-        return Reply(text, "info", prefill=f"play {cards}")
+        return Reply(text, "info", prefill=self.format(v.Play(self.seat, play.add)))
 
     def help_text(self) -> str:
         """The help panel, in the adapter's language."""
@@ -306,21 +315,24 @@ class VatikanenAdapter(GameAdapter):
 
     # ------------------------------------------------------------ pictures
 
-    def prompt(self, view: Mapping[str, Any], staged: Sequence[Action]) -> str:
+    def prompt(self, view: Mapping[str, object], staged: Sequence[AnyAction]) -> str:
         """What to do now."""
-        if view["over"]:
+        v = vatikanen_view(view)
+        if v["over"]:
             return self._(
-                "{end} Press Enter (next) for the next game, or quit.", end=self._end_text(view)
+                "{end} Press Enter (next) for the next game, or quit.", end=self._end_text(v)
             )
-        turn = view["turn"]
+        turn = v["turn"]
+        if turn is None:
+            return ""
         if turn != self.seat:
-            return self._("{name} is playing…", name=view["players"][turn])
+            return self._("{name} is playing…", name=v["players"][turn])
         if staged:
             return self._(
                 "Your play is staged (highlighted): Enter confirms it, undo takes it back."
             )
-        if not view["opened"][self.seat]:
-            if view["stock_size"]:
+        if not v["opened"][self.seat]:
+            if v["stock_size"]:
                 return self._(
                     "Your turn: open with one run of 3+ cards (play 7h 8h 9h), or draw."
                     " hint shows one."
@@ -329,7 +341,7 @@ class VatikanenAdapter(GameAdapter):
                 "Your turn: open with one run of 3+ cards (play 7h 8h 9h), or pass"
                 " (the stock is empty). hint shows one."
             )
-        if view["stock_size"]:
+        if v["stock_size"]:
             return self._(
                 "Your turn: play cards (play 7h 8h 9h), or draw. hint shows the best play."
             )
@@ -338,9 +350,12 @@ class VatikanenAdapter(GameAdapter):
             " hint shows the best play."
         )
 
-    def _end_text(self, view: Mapping[str, Any]) -> str:
-        end = view["end"]
-        names = view["players"]
+    def _end_text(self, view: Mapping[str, object]) -> str:
+        v = vatikanen_view(view)
+        end = v["end"]
+        names = v["players"]
+        if end is None:
+            return ""
         if end["reason"] == "out":
             w = end["winners"][0]
             who = self.you() if w == self.seat else names[w]
@@ -352,19 +367,20 @@ class VatikanenAdapter(GameAdapter):
             return self._("Game over: the game is blocked; lowest hand: {names}.", names=who)
         return self._("Game over: blocked, no winner.")
 
-    def status(self, view: Mapping[str, Any]) -> Text:
-        """Game number, stock and whose turn."""
-        out = Text(
-            self._(
-                " Vatikanen · game {number} · stock {stock} · ",
-                number=view["game_number"],
-                stock=view["stock_size"],
-            )
+    def status(self, view: Mapping[str, object], width: int | None = None) -> Text:
+        """Game number, stock and whose turn, in ``width`` cells (the title goes first)."""
+        v = vatikanen_view(view)
+        game = Text(self._("game {number}", number=v["game_number"]))
+        stock = Text(self._("stock {stock}", stock=v["stock_size"]))
+        turn = append_turn(Text(), v, self.seat, lang=self.lang)
+        return fit(
+            [status_line(Text(self.title), game, stock, turn), status_line(game, stock, turn)],
+            width,
         )
-        return append_turn(out, view, self.seat, lang=self.lang)
 
-    def players_panel(self, view: Mapping[str, Any]) -> RenderableType:
+    def players_panel(self, view: Mapping[str, object]) -> RenderableType:
         """Cards in hand, opened or not, and the session balance of each player."""
+        v = vatikanen_view(view)
         table = players_table(
             self._("▶ to act · D dealer"),
             (self._("cards"), "right"),
@@ -372,21 +388,22 @@ class VatikanenAdapter(GameAdapter):
             (self._("balance"), "right"),
             lang=self.lang,
         )
-        real = view.get("staged_from") or view  # staged cards are not played yet
-        for seat in range(len(view["players"])):
-            mark, who = seat_cells(view, seat, self.seat, self.bots[seat], self.lang)
+        real = vatikanen_view(confirmed(v))  # staged cards are not played yet
+        for seat in range(len(v["players"])):
+            mark, who = seat_cells(v, seat, self.seat, self.bots[seat], self.lang, self.game)
             opened = self._("yes") if real["opened"][seat] else self._("no")
             cards = str(real["hand_sizes"][seat])
-            if real["hand_sizes"][seat] != view["hand_sizes"][seat]:
-                cards = f"{cards}→{view['hand_sizes'][seat]}"
+            if real["hand_sizes"][seat] != v["hand_sizes"][seat]:
+                cards = f"{cards}→{v['hand_sizes'][seat]}"
                 if not real["opened"][seat]:
                     opened = self._("[yellow]staged[/yellow]")
             table.add_row(mark, who, cards, opened, _money(real["balances"][seat]))
         return table
 
-    def table_panel(self, view: Mapping[str, Any], new: Counter[str]) -> RenderableType:
+    def table_panel(self, view: Mapping[str, object], new: Counter[str]) -> RenderableType:
         """The table's melds, side by side when there are many."""
-        melds = view["table"]
+        v = vatikanen_view(view)
+        melds = v["table"]
         if not melds:
             return Text(
                 self._("The table is empty: the first play must be one run (V7)."), style="dim"
@@ -400,23 +417,25 @@ class VatikanenAdapter(GameAdapter):
         return Group(head, Columns(texts, padding=(0, 3)))
 
     def describe(
-        self, entry: Mapping[str, Any], index: int, view: Mapping[str, Any]
+        self, entry: Mapping[str, object], index: int, view: Mapping[str, object]
     ) -> Text | None:
         """One logged action in words."""
-        name = self._name(entry["seat"], view)
-        kind = entry["type"]
+        v = vatikanen_view(view)
+        logged = cast(VatikanenLogEntry, entry)  # an entry of the view's log
+        name = self._name(logged["seat"], v)
+        kind = logged["type"]
         out = Text()
         if kind == "draw":
-            if "card" in entry:
-                self.sentence(out, N_("{name} drew {cards}"), name, cards_text([entry["card"]]))
+            if "card" in logged:
+                self.sentence(out, N_("{name} drew {cards}"), name, cards_text([logged["card"]]))
             else:
                 self.sentence(out, N_("{name} drew a card"), name)
         elif kind == "pass":
             self.sentence(out, N_("{name} passed"), name)
         else:
-            added = entry["add"]
+            added = logged["add"]
             opening = not any(
-                e["seat"] == entry["seat"] and e["type"] == "play" for e in view["log"][:index]
+                e["seat"] == logged["seat"] and e["type"] == "play" for e in v["log"][:index]
             )
             said = (
                 N_("{name} opened with {n}: {cards}")
@@ -424,25 +443,28 @@ class VatikanenAdapter(GameAdapter):
                 else N_("{name} played {n}: {cards}")
             )
             self.sentence(out, said, name, cards_text(added), n=len(added))
-        end = entry.get("end")
+        end = logged.get("end")
         if end is not None:
             out.append("\n")
-            out.append_text(self._end_line(end, view))
+            out.append_text(self._end_line(end, v))
         return out
 
-    def same_round(self, real: Mapping[str, Any], preview: Mapping[str, Any]) -> bool:
+    def same_round(self, real: Mapping[str, object], preview: Mapping[str, object]) -> bool:
         """The preview is shown unless the staged play ends the game (V13)."""
-        return not preview["over"]
+        return not vatikanen_view(preview)["over"]
 
-    def log_key(self, view: Mapping[str, Any]) -> object:
+    def log_key(self, view: Mapping[str, object]) -> object:
         """Each game of the session has its own log."""
-        return self._("game {number}", number=view["game_number"])
+        v = vatikanen_view(view)
+        return self._("game {number}", number=v["game_number"])
 
-    def _name(self, seat: int, view: Mapping[str, Any]) -> str:
-        return self.you() if seat == self.seat else str(view["players"][seat])
+    def _name(self, seat: int, view: Mapping[str, object]) -> str:
+        v = vatikanen_view(view)
+        return self.you() if seat == self.seat else str(v["players"][seat])
 
-    def _end_line(self, end: Mapping[str, Any], view: Mapping[str, Any]) -> Text:
-        names = [self.you() if i == self.seat else n for i, n in enumerate(view["players"])]
+    def _end_line(self, end: GameEndJSON, view: Mapping[str, object]) -> Text:
+        v = vatikanen_view(view)
+        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
         if end["reason"] == "out":
             head = self._("{name} went out! ", name=names[end["winners"][0]])
         elif end["reason"] == "blocked":

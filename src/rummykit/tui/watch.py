@@ -18,10 +18,11 @@ in ``lang`` (``sv`` or ``en``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -153,7 +154,7 @@ class Watch:
         """The game at the current position."""
         return self.game(self.position)
 
-    def view(self) -> Mapping[str, Any]:
+    def view(self) -> Mapping[str, object]:
         """The view shown: the seat's, or a spectator's when every hand is shown."""
         game = self.current
         return game.spectator_view() if self.seat is None else game.view(self.seat)
@@ -174,24 +175,20 @@ class Watch:
         last = len(self.record.deals[here.deal].actions)
         return here.done == last and here.deal + 1 < len(self.record.deals)
 
+    def says(self, key: str) -> str:
+        """The message ``key`` of :data:`WORDS` for this record's game: a Vatikanen
+        record's deals are the games of a session, so it says game, not deal."""
+        return WORDS[key][1 if self.spec.parts_are_games else 0]
+
     def where(self) -> str:
         """Where in the record the current position is, counted from 1 for people."""
         here = self.steps[self.position]
         deals = len(self.record.deals)
         total = len(self.record.deals[here.deal].actions)
         if here.done == 0:
-            return self._(
-                "deal {deal} of {deals}: as dealt, before action 1 of {total}",
-                deal=here.deal + 1,
-                deals=deals,
-                total=total,
-            )
+            return self._(self.says("as dealt"), deal=here.deal + 1, deals=deals, total=total)
         return self._(
-            "deal {deal} of {deals}: after action {done} of {total}",
-            deal=here.deal + 1,
-            deals=deals,
-            done=here.done,
-            total=total,
+            self.says("after"), deal=here.deal + 1, deals=deals, done=here.done, total=total
         )
 
     def _(self, message: str, /, **params: object) -> str:
@@ -202,8 +199,7 @@ class Watch:
         if self.illegal is not None:
             exc = self.illegal
             return self._(
-                "The record stops being legal at deal {deal}, action {action}:"
-                " it breaks {rule}: {reason}",
+                self.says("illegal"),
                 deal=exc.deal + 1,
                 action=exc.action + 1,
                 rule=exc.rule,
@@ -213,6 +209,36 @@ class Watch:
             return self._("The game is over: every hand is shown.") if self.seat is None else ""
         who = self.record.players[self.seat or 0]
         return self._("The record ends mid-game: you see what {name} saw.", name=who)
+
+
+WORDS: dict[str, tuple[str, str]] = {
+    "as dealt": (
+        N_("deal {deal} of {deals}: as dealt, before action 1 of {total}"),
+        N_("game {deal} of {deals}: as dealt, before action 1 of {total}"),
+    ),
+    "after": (
+        N_("deal {deal} of {deals}: after action {done} of {total}"),
+        N_("game {deal} of {deals}: after action {done} of {total}"),
+    ),
+    "illegal": (
+        N_(
+            "The record stops being legal at deal {deal}, action {action}:"
+            " it breaks {rule}: {reason}"
+        ),
+        N_(
+            "The record stops being legal at game {deal}, action {action}:"
+            " it breaks {rule}: {reason}"
+        ),
+    ),
+    "keys": (
+        N_("→ next · ← back · PgDn next deal · PgUp deal start · Home · End · q quits"),
+        N_("→ next · ← back · PgDn next game · PgUp game start · Home · End · q quits"),
+    ),
+}
+"""What the watch says, (in a game of deals, in a session of games)."""
+
+GAME_KEYS = {"next deal": N_("next game"), "deal start": N_("game start")}
+"""The key descriptions a session's record uses instead."""
 
 
 class WatchApp(App[None]):
@@ -237,15 +263,22 @@ class WatchApp(App[None]):
         Binding("pageup", "deal(-1)", N_("deal start"), priority=True),
         Binding("home", "go(0)", N_("start"), priority=True),
         Binding("end", "go(-1)", N_("end"), priority=True),
-        Binding("q,escape", "quit", N_("quit"), priority=True),
+        Binding("q,escape,ctrl+c", "quit", N_("quit"), priority=True),
     ]
 
     def __init__(self, watch: Watch) -> None:
         super().__init__()
+        if watch.spec.parts_are_games:  # a session's record: its deals are games
+            bindings = self._bindings.key_to_bindings
+            for key, found in bindings.items():
+                bindings[key] = [
+                    dataclasses.replace(b, description=GAME_KEYS.get(b.description, b.description))
+                    for b in found
+                ]
         translate_bindings(self, watch.lang)
         self.watch_ = watch
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's command palette commands, in the watcher's language."""
         return translate_commands(super().get_system_commands(screen), self.watch_.lang)
 
@@ -279,8 +312,9 @@ class WatchApp(App[None]):
         view = w.view()
         if hasattr(adapter, "between_deals"):
             adapter.between_deals = w.deal_over()
-        status = Text(f" {w.where()} · ")
-        status.append_text(adapter.status(view))
+        status = Text(f" {w.where()} ·")
+        room = (self.query_one("#status", Static).size.width or self.size.width) - status.cell_len
+        status.append_text(adapter.status(view, max(room, 10)))
         self.query_one("#status", Static).update(status)
         self.query_one("#players", Static).update(adapter.players_panel(view))
         self.query_one("#table", Static).update(adapter.table_panel(view, _empty()))
@@ -300,9 +334,9 @@ class WatchApp(App[None]):
                 said = adapter.describe(entry, i, view)
                 if said is not None:
                     log.write(said)
-        keys = w._("→ next · ← back · PgDn next deal · PgUp deal start · Home · End · q quits")
+        keys = w._(w.says("keys"))
         note = w.note()
-        self.query_one("#note", Static).update(f"{note}\n{keys}" if note else keys)
+        self.query_one("#note", Static).update(Text(f"{note}\n{keys}" if note else keys))
 
     def action_step(self, by: int) -> None:
         """One action on, or back."""

@@ -37,7 +37,7 @@ from rummykit.games.kontrakt.actions import (
 from rummykit.games.kontrakt.contracts import CONTRACTS, Contract
 from rummykit.games.kontrakt.events import ActionEvent, DealEnded, DealStarted, Event
 from rummykit.games.kontrakt.game import KontraktGame
-from rummykit.games.kontrakt.help import hint_for, legal_actions_for, parse_card
+from rummykit.games.kontrakt.help import candidate_actions_for, hint_for, parse_card
 from rummykit.games.kontrakt.options import (
     CARDS_EACH,
     DEALS,
@@ -86,11 +86,11 @@ __all__ = [
     "TableMeld",
     "TakeUpcard",
     "action_from_json",
+    "candidate_actions_for",
     "deck_for",
     "from_record",
     "game_deck",
     "hint_for",
-    "legal_actions_for",
     "parse_card",
 ]
 
@@ -135,7 +135,6 @@ SPEC = GameSpec(
     higher_is_better=False,
     score_name=N_("penalty"),
     score_note=N_("total of the seven deals (K13, K14); lower is better"),
-    sessions=False,
     house_rules=HOUSE_RULES,
     bot_modules=(
         "rummykit.bots.kontrakt_basic",
@@ -144,11 +143,12 @@ SPEC = GameSpec(
     ),
     default_bot="basic",
     terminal="rummykit.tui.kontrakt_play:KontraktAdapter",
+    encoding="rummykit.envs.kontrakt_encoding:ENCODER",
+    parts_are_games=False,
     record_only=("restock",),
     view_type=KontraktView,
     arranger=None,
     starter=_start,
-    carrier=lambda game: {},
     draft_melds=_draft_melds,
     meld_kind=_meld_kind,
     meld_rule="K5",
@@ -156,5 +156,6 @@ SPEC = GameSpec(
     rebuilder=from_record,
     reader=action_from_json,
     deck=game_deck,
+    reviewer="rummykit.review.kontrakt:review_deal",
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

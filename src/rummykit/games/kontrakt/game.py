@@ -17,8 +17,8 @@ card conservation can be checked exactly.
 >>> game = KontraktGame(["Anna", "Bo", "Cilla"], seed=7)
 >>> str(game.phase), game.to_act, str(game.contract)
 ('upcard_offer', 1, '2 groups')
->>> event = game.decline_upcard(1)
->>> game.can(PassUpcard(2)), game.can(TakeUpcard(2))
+>>> event = game.decline_upcard(DeclineUpcard(1))
+>>> game.can_pass_upcard(PassUpcard(2)), game.can(TakeUpcard(2))
 (True, False)
 """
 
@@ -32,9 +32,8 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 
 from rummykit.cards import JOKER, Card, full_deck, kontrakt_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
-from rummykit.errors import ActionError, RuleError
-from rummykit.game import Action as AnyAction
-from rummykit.game import Result, frozen
+from rummykit.errors import RuleError
+from rummykit.game import AnyAction, Result, frozen
 from rummykit.games.kontrakt.actions import (
     Action,
     BuyUpcard,
@@ -65,6 +64,7 @@ from rummykit.games.kontrakt.options import (
 )
 from rummykit.games.kontrakt.state import DealState, Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
+from rummykit.games.verbs import Verb, Verbs, can
 from rummykit.i18n import N_
 from rummykit.melds import KONTRAKT, Meld, MeldError, MeldKind, read_meld
 
@@ -282,8 +282,42 @@ class KontraktGame:
 
     @property
     def over(self) -> bool:
-        """True when all seven deals are played (K4)."""
+        """True when all seven deals are played (K4): the hosted unit is over, for good."""
         return self._s.phase is Phase.OVER
+
+    # ------------------------------------------------------------ the deals: its parts
+
+    @property
+    def part(self) -> int:
+        """The deal being played (0-6), or the last one when waiting or over: :attr:`deal`."""
+        return self._s.number
+
+    @property
+    def part_over(self) -> bool:
+        """True when a deal has ended and no next one is dealt: after the seventh (K4), or
+        while waiting for a deck (a record's decks played, no seed to shuffle more)."""
+        return self._s.phase in (Phase.OVER, Phase.WAITING)
+
+    def verify_next_part(self) -> None:
+        """Always raises RuleError (K4): the seven deals follow one another by themselves,
+        and after the seventh the game is over; a host starts a new game instead."""
+        if self.over:
+            raise RuleError(
+                "K4", N_("the game is over after its seventh deal: start a new game to play on")
+            )
+        raise RuleError("K4", N_("the deals of a game follow one another by themselves"))
+
+    def can_next_part(self) -> bool:
+        """Never: a host does not start a Kontrakt deal (see :meth:`verify_next_part`)."""
+        try:
+            self.verify_next_part()
+        except RuleError:
+            return False
+        return True  # pragma: no cover - verify_next_part always raises
+
+    def next_part(self) -> None:
+        """Verify (which always refuses, K4): there is no next part for a host to start."""
+        self.verify_next_part()
 
     @property
     def totals(self) -> list[int]:
@@ -506,63 +540,77 @@ class KontraktGame:
 
     # -------------------------------------------------------- the upcard (K7)
 
-    def verify_take_upcard(self, seat: int) -> None:
+    def verify_take_upcard(self, action: TakeUpcard) -> None:
         """K7: förhand may take the first upcard (as the draw of the first turn)."""
-        self._check_offer(seat, forhand_only=True)
+        self._check_offer(action.seat, forhand_only=True)
 
-    def verify_decline_upcard(self, seat: int) -> None:
-        """K7: förhand may decline the first upcard; the others are then asked in turn."""
-        self._check_offer(seat, forhand_only=True)
+    def can_take_upcard(self, action: TakeUpcard) -> bool:
+        """True when förhand may take the upcard now."""
+        return can(self.verify_take_upcard, action)
 
-    def verify_buy_upcard(self, seat: int) -> None:
-        """K7: the asked player (not förhand) may take the upcard and the top of the stock."""
-        self._check_offer(seat, forhand_only=False)
-        if not self._s.stock:
-            raise RuleError("K7", N_("the stock is empty, so the upcard cannot be bought"))
-
-    def verify_pass_upcard(self, seat: int) -> None:
-        """K7: the asked player (not förhand) may pass."""
-        self._check_offer(seat, forhand_only=False)
-
-    def take_upcard(self, seat: int) -> ActionEvent:
+    def take_upcard(self, action: TakeUpcard) -> ActionEvent:
         """K7: förhand takes the upcard and plays on (lay down, discard)."""
-        self.verify_take_upcard(seat)
+        self.verify_take_upcard(action)
         s = self._s
         card = s.pile.pop()
-        s.hands[seat].append(card)
+        s.hands[action.seat].append(card)
         s.offer_to = None
         s.phase = Phase.PLAY
         s.picked = card
-        return self._record(TakeUpcard(seat), shown=(s.deck[card],))
+        return self._record(TakeUpcard(action.seat), shown=(s.deck[card],))
 
-    def decline_upcard(self, seat: int) -> ActionEvent:
+    def verify_decline_upcard(self, action: DeclineUpcard) -> None:
+        """K7: förhand may decline the first upcard; the others are then asked in turn."""
+        self._check_offer(action.seat, forhand_only=True)
+
+    def can_decline_upcard(self, action: DeclineUpcard) -> bool:
+        """True when förhand may decline the upcard now."""
+        return can(self.verify_decline_upcard, action)
+
+    def decline_upcard(self, action: DeclineUpcard) -> ActionEvent:
         """K7: förhand declines; the next player is asked."""
-        self.verify_decline_upcard(seat)
-        s = self._s
-        s.offer_to = (seat + 1) % self.n_players
-        return self._record(DeclineUpcard(seat))
+        self.verify_decline_upcard(action)
+        self._s.offer_to = (action.seat + 1) % self.n_players
+        return self._record(DeclineUpcard(action.seat))
 
-    def buy_upcard(self, seat: int) -> ActionEvent:
+    def verify_buy_upcard(self, action: BuyUpcard) -> None:
+        """K7: the asked player (not förhand) may take the upcard and the top of the stock."""
+        self._check_offer(action.seat, forhand_only=False)
+        if not self._s.stock:
+            raise RuleError("K7", N_("the stock is empty, so the upcard cannot be bought"))
+
+    def can_buy_upcard(self, action: BuyUpcard) -> bool:
+        """True when the asked player may buy the upcard now."""
+        return can(self.verify_buy_upcard, action)
+
+    def buy_upcard(self, action: BuyUpcard) -> ActionEvent:
         """K7: take the upcard and the stock's top; förhand then draws from the stock."""
-        self.verify_buy_upcard(seat)
+        self.verify_buy_upcard(action)
         s = self._s
         up = s.pile.pop()
         extra = s.stock.pop()
-        s.hands[seat] += [up, extra]
-        s.buyer = seat
+        s.hands[action.seat] += [up, extra]
+        s.buyer = action.seat
         self._after_offer()
-        return self._record(BuyUpcard(seat), shown=(s.deck[up],), hidden=(s.deck[extra],))
+        return self._record(BuyUpcard(action.seat), shown=(s.deck[up],), hidden=(s.deck[extra],))
 
-    def pass_upcard(self, seat: int) -> ActionEvent:
+    def verify_pass_upcard(self, action: PassUpcard) -> None:
+        """K7: the asked player (not förhand) may pass."""
+        self._check_offer(action.seat, forhand_only=False)
+
+    def can_pass_upcard(self, action: PassUpcard) -> bool:
+        """True when the asked player may pass on the upcard now."""
+        return can(self.verify_pass_upcard, action)
+
+    def pass_upcard(self, action: PassUpcard) -> ActionEvent:
         """K7: pass; after the last player the upcard stays and förhand draws from the stock."""
-        self.verify_pass_upcard(seat)
-        s = self._s
-        nxt = (seat + 1) % self.n_players
+        self.verify_pass_upcard(action)
+        nxt = (action.seat + 1) % self.n_players
         if nxt == self.forhand:
             self._after_offer()
         else:
-            s.offer_to = nxt
-        return self._record(PassUpcard(seat))
+            self._s.offer_to = nxt
+        return self._record(PassUpcard(action.seat))
 
     def _after_offer(self) -> None:
         s = self._s
@@ -573,14 +621,13 @@ class KontraktGame:
 
     # ------------------------------------------------------------- draw (K8)
 
-    def verify_draw(
-        self, seat: int, from_: str = "stock", restock: Sequence[Card] | None = None
-    ) -> None:
+    def verify_draw(self, action: Draw) -> None:
         """K8: draw the stock's top, or the top of the discard pile laid by the previous player.
 
         K7: after the upcard was offered round, förhand draws from the stock.
         K15: ``restock`` (records only) orders the new stock when the stock is empty.
         """
+        seat, from_, restock = action.seat, action.from_, action.restock
         self._check_turn(seat, Phase.DRAW)
         s = self._s
         if from_ not in ("stock", "discard"):
@@ -607,11 +654,14 @@ class KontraktGame:
                     "K15", N_("the new stock must be the discard pile without its top card")
                 )
 
-    def draw(
-        self, seat: int, from_: str = "stock", restock: Sequence[Card] | None = None
-    ) -> ActionEvent | DealEnded:
+    def can_draw(self, action: Draw) -> bool:
+        """True when the draw is legal now."""
+        return can(self.verify_draw, action)
+
+    def draw(self, action: Draw) -> ActionEvent | DealEnded:
         """K8, K15: draw; an empty stock is refilled from the pile or ends the deal."""
-        self.verify_draw(seat, from_, restock)
+        self.verify_draw(action)
+        seat, from_, restock = action.seat, action.from_, action.restock
         s = self._s
         s.draws += 1
         if s.draws > TURN_LIMIT * self.n_players:  # no deal runs for ever
@@ -662,13 +712,18 @@ class KontraktGame:
 
     # --------------------------------------------------- laying down (K9-K12)
 
-    def verify_lay_down(self, seat: int, melds: Sequence[Sequence[Card]]) -> None:
+    def verify_lay_down(self, action: LayDown) -> None:
         """K9, K10, K12: lay melds from the hand; contract parts first, extras once complete."""
-        self._check_turn(seat, Phase.PLAY)
-        check_lay_down(self._s, seat, melds, self.contract)
+        self._check_turn(action.seat, Phase.PLAY)
+        check_lay_down(self._s, action.seat, action.melds, self.contract)
 
-    def lay_down(self, seat: int, melds: Sequence[Sequence[Card]]) -> ActionEvent | DealEnded:
-        """Lay the melds; numbered in laying order, in front of ``seat`` (K10). K13 if empty."""
+    def can_lay_down(self, action: LayDown) -> bool:
+        """True when the melds may be laid now."""
+        return can(self.verify_lay_down, action)
+
+    def lay_down(self, action: LayDown) -> ActionEvent | DealEnded:
+        """Lay the melds; numbered in laying order, in front of the seat (K10). K13 if empty."""
+        seat, melds = action.seat, action.melds
         self._check_turn(seat, Phase.PLAY)
         s = self._s
         read, parts = check_lay_down(s, seat, melds, self.contract)
@@ -682,18 +737,20 @@ class KontraktGame:
         g, r = s.laid[seat]
         if any(g >= cg and r >= cr for cg, cr in self.contract.choices):
             s.complete[seat] = True
-        action = LayDown(seat, tuple(tuple(m) for m in melds))
-        return self._maybe_out(seat, action)
+        return self._maybe_out(seat, LayDown(seat, tuple(tuple(m) for m in melds)))
 
-    def verify_lay_off(self, seat: int, card: Card, meld: int, as_: Card | None = None) -> None:
+    def verify_lay_off(self, action: LayOff) -> None:
         """K10: once the whole contract is down, add a card to any meld on the table."""
-        self._check_turn(seat, Phase.PLAY)
-        lay_off_result(self._s, seat, card, meld, as_)
+        self._check_turn(action.seat, Phase.PLAY)
+        lay_off_result(self._s, action.seat, action.card, action.meld, action.as_)
 
-    def lay_off(
-        self, seat: int, card: Card, meld: int, as_: Card | None = None
-    ) -> ActionEvent | DealEnded:
+    def can_lay_off(self, action: LayOff) -> bool:
+        """True when the card may be laid off now."""
+        return can(self.verify_lay_off, action)
+
+    def lay_off(self, action: LayOff) -> ActionEvent | DealEnded:
         """K10: lay one card off onto table meld ``meld``; K13 when the hand empties."""
+        seat, card, meld, as_ = action.seat, action.card, action.meld, action.as_
         self._check_turn(seat, Phase.PLAY)
         s = self._s
         target, result, at = lay_off_result(s, seat, card, meld, as_)
@@ -704,13 +761,18 @@ class KontraktGame:
         s.table[target.number] = replace(target, meld=result, ids=order_ids(s.deck, ids, result))
         return self._maybe_out(seat, LayOff(seat, card.plain(), meld, as_))
 
-    def verify_swap_joker(self, seat: int, card: Card, meld: int) -> None:
+    def verify_swap_joker(self, action: SwapJoker) -> None:
         """K11: once the contract is down, swap the real card for a table joker."""
-        self._check_turn(seat, Phase.PLAY)
-        swap_result(self._s, seat, card, meld)
+        self._check_turn(action.seat, Phase.PLAY)
+        swap_result(self._s, action.seat, action.card, action.meld)
 
-    def swap_joker(self, seat: int, card: Card, meld: int) -> ActionEvent:
+    def can_swap_joker(self, action: SwapJoker) -> bool:
+        """True when the card may take a table joker's place now."""
+        return can(self.verify_swap_joker, action)
+
+    def swap_joker(self, action: SwapJoker) -> ActionEvent:
         """K11: the card takes the joker's place; the joker goes to the hand."""
+        seat, card, meld = action.seat, action.card, action.meld
         self._check_turn(seat, Phase.PLAY)
         s = self._s
         target, pos, result = swap_result(s, seat, card, meld)
@@ -725,8 +787,9 @@ class KontraktGame:
 
     # ---------------------------------------------------------- discard (K8)
 
-    def verify_discard(self, seat: int, card: Card) -> None:
+    def verify_discard(self, action: Discard) -> None:
         """K8: end the turn by discarding one card; K13: the last card goes out."""
+        seat, card = action.seat, action.card
         self._check_turn(seat, Phase.PLAY)
         s = self._s
         (i,) = take(self._s, seat, [card], "K8")
@@ -734,24 +797,29 @@ class KontraktGame:
             raise RuleError(
                 "K8",
                 N_("you just took {card} from the pile: discard another card"),
-                card=str(card.plain()),
+                card=card.plain().pretty(),
             )
 
-    def discard(self, seat: int, card: Card) -> ActionEvent | DealEnded:
+    def can_discard(self, action: Discard) -> bool:
+        """True when the card may be discarded now."""
+        return can(self.verify_discard, action)
+
+    def discard(self, action: Discard) -> ActionEvent | DealEnded:
         """Discard; the turn passes to the left (K8), or the deal ends (K13)."""
-        self.verify_discard(seat, card)
+        self.verify_discard(action)
+        seat, card = action.seat, action.card
         s = self._s
         (i,) = take(self._s, seat, [card], "K8")
         s.hands[seat].remove(i)
         s.pile.append(i)
-        action = Discard(seat, card.plain())
+        logged = Discard(seat, card.plain())
         if not s.hands[seat]:
-            return self._maybe_out(seat, action)
+            return self._maybe_out(seat, logged)
         s.turn = (seat + 1) % self.n_players
         s.phase = Phase.DRAW
         s.picked = None
         s.stock_only = False
-        return self._record(action)
+        return self._record(logged)
 
     # ------------------------------------------------------------- generic
 
@@ -779,74 +847,33 @@ class KontraktGame:
         cause = self._record(action, went_out=True)
         return self._end_deal(seat, "out", cause)
 
+    # ------------------------------------------------------------ any action
+
     def verify(self, action: AnyAction) -> None:
         """Raise :class:`RuleError` if ``action`` is not legal now; ActionError if it is no
         Kontrakt action; otherwise return."""
-        match action:
-            case TakeUpcard(seat):
-                self.verify_take_upcard(seat)
-            case DeclineUpcard(seat):
-                self.verify_decline_upcard(seat)
-            case BuyUpcard(seat):
-                self.verify_buy_upcard(seat)
-            case PassUpcard(seat):
-                self.verify_pass_upcard(seat)
-            case Draw(seat, from_, restock):
-                self.verify_draw(seat, from_, restock)
-            case LayDown(seat, melds):
-                self.verify_lay_down(seat, melds)
-            case LayOff(seat, card, meld, as_):
-                self.verify_lay_off(seat, card, meld, as_)
-            case SwapJoker(seat, card, meld):
-                self.verify_swap_joker(seat, card, meld)
-            case Discard(seat, card):
-                self.verify_discard(seat, card)
-            case _:
-                raise ActionError(N_("{action} is not a Kontrakt action"), action=repr(action))
+        VERBS.verify(self, action)
 
     def can(self, action: AnyAction) -> bool:
         """True if ``action`` is legal now (``verify`` does not raise)."""
-        try:
-            self.verify(action)
-        except (RuleError, ActionError):
-            return False
-        return True
+        return VERBS.can(self, action)
 
     def apply(self, action: AnyAction) -> ActionEvent | DealEnded:
         """Verify and apply any action; returns the event (or the deal's end it caused)."""
-        match action:
-            case TakeUpcard(seat):
-                return self.take_upcard(seat)
-            case DeclineUpcard(seat):
-                return self.decline_upcard(seat)
-            case BuyUpcard(seat):
-                return self.buy_upcard(seat)
-            case PassUpcard(seat):
-                return self.pass_upcard(seat)
-            case Draw(seat, from_, restock):
-                return self.draw(seat, from_, restock)
-            case LayDown(seat, melds):
-                return self.lay_down(seat, melds)
-            case LayOff(seat, card, meld, as_):
-                return self.lay_off(seat, card, meld, as_)
-            case SwapJoker(seat, card, meld):
-                return self.swap_joker(seat, card, meld)
-            case Discard(seat, card):
-                return self.discard(seat, card)
-        raise ActionError(N_("{action} is not a Kontrakt action"), action=repr(action))
+        return VERBS.apply(self, action)
 
-    def legal_actions(self) -> list[Action]:
-        """Legal actions of the seat to act: every kind, with representative melds.
+    def suggested_actions(self) -> list[Action]:
+        """Legal actions of the seat to act, but not all: every kind, with representative melds.
 
         Laying down is listed by the contract melds the hand can make (the
         smallest ones and the most at once), not every possible subset.
         """
-        from rummykit.games.kontrakt.help import legal_actions_for
+        from rummykit.games.kontrakt.help import candidate_actions_for
 
         seat = self.to_act
         if seat is None:
             return []
-        return [a for a in legal_actions_for(self._view(seat, log=False)) if self.can(a)]
+        return [a for a in candidate_actions_for(self._view(seat, log=False)) if self.can(a)]
 
     def hint(self, seat: int) -> dict[str, Any]:
         """Which contract melds ``seat``'s hand can already make (see :func:`hint_for`)."""
@@ -945,6 +972,11 @@ class KontraktGame:
 
     # -------------------------------------------------------------- records
 
+    def carried(self) -> dict[str, object]:
+        """Nothing: a new game at the table is a game of its own (K4), with its own
+        record."""
+        return {}
+
     def to_record(self) -> GameRecord:
         """The game as a RECORD.md record: one ``deals`` entry per deal dealt."""
         from rummykit.record import DealRecord, GameRecord
@@ -959,3 +991,18 @@ class KontraktGame:
             options=self.options.to_json(),
             result=result,
         )
+
+
+VERBS: Verbs[KontraktGame, ActionEvent | DealEnded] = Verbs(
+    N_("{action} is not a Kontrakt action"),
+    Verb(TakeUpcard, KontraktGame.verify_take_upcard, KontraktGame.take_upcard),
+    Verb(DeclineUpcard, KontraktGame.verify_decline_upcard, KontraktGame.decline_upcard),
+    Verb(BuyUpcard, KontraktGame.verify_buy_upcard, KontraktGame.buy_upcard),
+    Verb(PassUpcard, KontraktGame.verify_pass_upcard, KontraktGame.pass_upcard),
+    Verb(Draw, KontraktGame.verify_draw, KontraktGame.draw),
+    Verb(LayDown, KontraktGame.verify_lay_down, KontraktGame.lay_down),
+    Verb(LayOff, KontraktGame.verify_lay_off, KontraktGame.lay_off),
+    Verb(SwapJoker, KontraktGame.verify_swap_joker, KontraktGame.swap_joker),
+    Verb(Discard, KontraktGame.verify_discard, KontraktGame.discard),
+)
+"""Kontrakt's actions (K7-K11) and their trios: what ``verify``, ``can`` and ``apply`` use."""

@@ -1,7 +1,7 @@
 """The legal-move help of Kontraktsrummy, from a seat's view alone (what a bot sees).
 
-:func:`legal_actions_for` lists every candidate action of the seat to act
-(the engine's :meth:`~rummykit.games.kontrakt.game.KontraktGame.legal_actions`
+:func:`candidate_actions_for` lists every candidate action of the seat to act
+(the engine's :meth:`~rummykit.games.kontrakt.game.KontraktGame.suggested_actions`
 keeps those it allows); :func:`hint_for` says which contract melds the hand
 can already make.
 """
@@ -29,7 +29,7 @@ from rummykit.games.kontrakt.contracts import CONTRACTS, candidate_melds, find_m
 from rummykit.games.kontrakt.state import Phase
 from rummykit.melds import MeldKind
 
-__all__ = ["hint_for", "legal_actions_for", "parse_card"]
+__all__ = ["candidate_actions_for", "hint_for", "parse_card"]
 
 
 parse_card = functools.lru_cache(maxsize=4096)(Card.parse)
@@ -72,12 +72,12 @@ def hint_for(view: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def legal_actions_for(view: Mapping[str, Any]) -> list[Action]:
+def candidate_actions_for(view: Mapping[str, Any]) -> list[Action]:
     """Candidate actions of the seat that views ``view`` when it is to act.
 
     Built from the view alone (what a bot sees): every upcard answer, draw and
     discard, every lay-off and joker swap, and the contract melds the hand can
-    make. The engine's :meth:`KontraktGame.legal_actions` keeps those it allows.
+    make. The engine's :meth:`KontraktGame.suggested_actions` keeps those it allows.
     """
     seat = view["seat"]
     if seat is None or view["turn"] != seat:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rummykit.cards import Card, Meaning, format_cards
+from rummykit.cards import Card, Meaning, pretty_cards
 from rummykit.errors import RuleError
 from rummykit.games.kontrakt.contracts import Contract
 from rummykit.games.kontrakt.state import DealState, TableMeld
@@ -52,10 +52,10 @@ def take(s: DealState, seat: int, cards: Sequence[Card], rule: str) -> list[int]
                     rule,
                     N_("you hold {held} {card} but want to use {wanted}"),
                     held=held,
-                    card=str(plain),
+                    card=plain.pretty(),
                     wanted=wanted,
                 )
-            raise RuleError(rule, N_("you do not hold {card}"), card=str(plain))
+            raise RuleError(rule, N_("you do not hold {card}"), card=plain.pretty())
     return out
 
 
@@ -227,9 +227,9 @@ def lay_off_result(
                     "{card} does not fit meld {number} ({cards}):"
                     " a run grows only at its ends, the ace low (K5)"
                 ),
-                card=str(plain if as_ is None else as_),
+                card=(plain if as_ is None else as_).pretty(),
                 number=number,
-                cards=format_cards(old),
+                cards=pretty_cards(old),
             )
         new = [card_at, *old] if rank == low - 1 else [*old, card_at]
         at = 0 if rank == low - 1 else len(old)
@@ -261,7 +261,7 @@ def swap_result(s: DealState, seat: int, card: Card, number: int) -> tuple[Table
             except MeldError as exc:  # pragma: no cover - a real card fits where its joker sat
                 raise RuleError("K11", exc.reason_message("K11")) from None
             return target, pos, result
-    jokers = [str(c.stands_for) for c in m.cards if c.is_joker]
+    jokers = [c.stands_for.pretty() for c in m.cards if c.stands_for is not None]
     if not jokers:
         raise RuleError("K11", N_("meld {number} has no joker"), number=number)
     raise RuleError(
@@ -269,7 +269,7 @@ def swap_result(s: DealState, seat: int, card: Card, number: int) -> tuple[Table
         N_("the joker in meld {number} stands for {meanings}, not {card}"),
         number=number,
         meanings=", ".join(jokers),
-        card=str(card),
+        card=card.pretty(),
     )
 
 

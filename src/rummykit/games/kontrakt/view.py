@@ -9,7 +9,8 @@ contract's ``number`` and in everything a person reads.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from collections.abc import Mapping
+from typing import Literal, NotRequired, TypeGuard, cast
 
 from typing_extensions import TypedDict
 
@@ -24,6 +25,10 @@ __all__ = [
     "KontraktView",
     "LaidJSON",
     "TableMeldJSON",
+    "is_action_entry",
+    "is_deal_end",
+    "is_deal_start",
+    "kontrakt_view",
 ]
 
 
@@ -174,3 +179,28 @@ class KontraktView(TypedDict):
     options: KontraktOptionsJSON
     turns_left: int
     log: NotRequired[list[KontraktLogEntry]]
+
+
+def kontrakt_view(view: Mapping[str, object]) -> KontraktView:
+    """``view`` read as the KontraktView it is: what ``view(seat)`` of a Kontrakt game gives,
+    handed on as plain data (a bot's, an interface's, an encoding's); ValueError for another
+    game's view (a part of a view made by hand, without ``game``, is taken as it is). The
+    shape itself is the engine's, checked by the conformance tests."""
+    if view.get("game", "kontrakt") != "kontrakt":
+        raise ValueError(f"not a kontrakt view: {view.get('game')!r}")
+    return cast(KontraktView, view)
+
+
+def is_action_entry(entry: KontraktLogEntry) -> TypeGuard[ActionEntry]:
+    """True for a log entry of a player's action (not a deal's start or end)."""
+    return entry["type"] not in ("deal_start", "deal_end")
+
+
+def is_deal_end(entry: KontraktLogEntry) -> TypeGuard[DealEndEntry]:
+    """True for the log entry of a deal's end."""
+    return entry["type"] == "deal_end"
+
+
+def is_deal_start(entry: KontraktLogEntry) -> TypeGuard[DealStartEntry]:
+    """True for the log entry of a deal's start."""
+    return entry["type"] == "deal_start"

@@ -112,14 +112,13 @@ def _meld_kind(cards: Sequence[Card]) -> str:
     return kinds[0] if len(kinds) == 1 else "either"
 
 
-def _carried(game: Game) -> dict[str, object]:
-    assert isinstance(game, Session)
-    return game.carried()
-
-
-def _arrange(game: Game, seat: int, cards: list[Card]) -> Play:
-    assert isinstance(game, Session)
-    return game.arrange(seat, cards)
+def _arrange(unit: Game, seat: int, cards: list[Card]) -> Action:
+    """The play of ``cards`` with the whole table the engine makes for it (V9), through the
+    game interface alone: the play without a table is taken on a copy of the unit, and the
+    copy's log keeps the table the engine made. The same play as :meth:`Session.arrange`;
+    RuleError when the cards cannot go there (V4, V7, V9, V11). Nothing changes."""
+    entry = unit.copy().apply(Play(seat, tuple(cards)))
+    return action_from_json(entry.to_json(seat))
 
 
 SPEC = GameSpec(
@@ -133,7 +132,6 @@ SPEC = GameSpec(
     higher_is_better=True,
     score_name=N_("score"),
     score_note=N_("the game's zero-sum payment (V13, V15); higher is better"),
-    sessions=True,
     house_rules=HOUSE_RULES,
     bot_modules=(
         "rummykit.bots.vatikanen_basic",
@@ -142,11 +140,12 @@ SPEC = GameSpec(
     ),
     default_bot="greedy",
     terminal="rummykit.tui.vatikanen_play:VatikanenAdapter",
+    encoding="rummykit.envs.vatikanen_encoding:ENCODER",
+    parts_are_games=True,
     record_only=(),
     view_type=VatikanenView,
     arranger=_arrange,
     starter=_start,
-    carrier=_carried,
     draft_melds=_draft_melds,
     meld_kind=_meld_kind,
     meld_rule="V9",
@@ -154,5 +153,6 @@ SPEC = GameSpec(
     rebuilder=from_record,
     reader=action_from_json,
     deck=game_deck,
+    reviewer="rummykit.review.vatikanen:review_deal",
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""

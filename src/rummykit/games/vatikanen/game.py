@@ -17,9 +17,9 @@ removed.
 >>> game = VatikanenGame(2, seed=7)
 >>> game.to_act, len(game.hand(0)), game.stock_size
 (0, 13, 80)
->>> game.can_pass(0)
+>>> game.can_pass_turn(Pass(0))
 False
->>> event = game.draw(0)
+>>> event = game.draw(Draw(0))
 >>> game.to_act, len(game.hand(0)), game.stock_size
 (1, 14, 79)
 """
@@ -27,19 +27,19 @@ False
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
-from rummykit.cards import Card, format_cards, full_deck, parse_cards, vatikanen_value
+from rummykit.cards import Card, full_deck, parse_cards, pretty_cards, vatikanen_value
 from rummykit.dealing import deal_indices, forhand, shuffled_deck
-from rummykit.errors import ActionError, RuleError
-from rummykit.game import Action as AnyAction
-from rummykit.game import Result, frozen
+from rummykit.errors import RuleError
+from rummykit.game import AnyAction, Result, frozen
 from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play
 from rummykit.games.vatikanen.events import Event, GameEnd, number
 from rummykit.games.vatikanen.table import check_opening, check_table
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
+from rummykit.games.verbs import Verb, Verbs, can
 from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN, Meld, read_meld
 
@@ -344,13 +344,13 @@ class VatikanenGame:
                             " you can only play cards from your hand"
                         ),
                         need=need,
-                        card=str(plain),
+                        card=plain.pretty(),
                         have=have,
                     )
                 raise RuleError(
                     "V4",
                     N_("you do not hold {card}: you can only play cards from your hand"),
-                    card=str(plain),
+                    card=plain.pretty(),
                 )
         return taken
 
@@ -395,7 +395,7 @@ class VatikanenGame:
             self._table, plain, rules=VATIKANEN, free_jokers=self.free_jokers
         )
         if melds is None:
-            what = format_cards(plain)
+            what = pretty_cards(plain)
             if not self.free_jokers and solver.arrange_play(
                 self._table, plain, rules=VATIKANEN, free_jokers=True
             ):
@@ -422,52 +422,15 @@ class VatikanenGame:
         new = [list(m.cards) for m in melds]
         return check_table(self._table, plain, new, free_jokers=self.free_jokers)
 
+    # ------------------------------------------------------------ actions: the trios
+
     def verify_play(self, action: Play) -> None:
         """Raise RuleError unless ``action`` is legal now (V4, V7-V12)."""
         self._check_play(action)
 
-    def verify_draw(self, action: Draw) -> None:
-        """Raise RuleError unless ``action`` may draw now (V4b, V14)."""
-        self._check_turn(action.seat)
-        if not self._stock:
-            raise RuleError("V14", N_("the stock is empty: play or pass"))
-
-    def verify_pass(self, action: Pass) -> None:
-        """Raise RuleError unless ``action`` may pass now (V14: only with an empty stock)."""
-        self._check_turn(action.seat)
-        if self._stock:
-            raise RuleError(
-                "V14", N_("you may pass only when the stock is empty: play or draw instead")
-            )
-
-    def verify(self, action: AnyAction) -> None:
-        """Raise RuleError unless ``action`` is legal now; ActionError for no Vatikanen action."""
-        if isinstance(action, Play):
-            self.verify_play(action)
-        elif isinstance(action, Draw):
-            self.verify_draw(action)
-        elif isinstance(action, Pass):
-            self.verify_pass(action)
-        else:
-            raise ActionError(NOT_AN_ACTION, action=repr(action))
-
     def can_play(self, action: Play) -> bool:
         """True when the play is legal now."""
-        return _can(self.verify_play, action)
-
-    def can_draw(self, seat: int) -> bool:
-        """True when ``seat`` may draw now."""
-        return _can(self.verify_draw, Draw(seat))
-
-    def can_pass(self, seat: int) -> bool:
-        """True when ``seat`` may pass now."""
-        return _can(self.verify_pass, Pass(seat))
-
-    def can(self, action: AnyAction) -> bool:
-        """True when ``action`` is legal now."""
-        return _can(self.verify, action)
-
-    # ------------------------------------------------------------ actions
+        return can(self.verify_play, action)
 
     def play(self, action: Play) -> Event:
         """Make the play (V4a, V7-V12); V13 if the hand is now empty."""
@@ -485,32 +448,56 @@ class VatikanenGame:
             action = Play(action.seat, action.add, _table_cards(table))
         return self._log(action, table=tuple(table), end=end, opening=opening)
 
-    def draw(self, seat: int) -> Event:
+    def verify_draw(self, action: Draw) -> None:
+        """Raise RuleError unless ``action`` may draw now (V4b, V14)."""
+        self._check_turn(action.seat)
+        if not self._stock:
+            raise RuleError("V14", N_("the stock is empty: play or pass"))
+
+    def can_draw(self, action: Draw) -> bool:
+        """True when the draw is legal now."""
+        return can(self.verify_draw, action)
+
+    def draw(self, action: Draw) -> Event:
         """Draw the top card of the stock (V4b)."""
-        action = Draw(seat)
         self.verify_draw(action)
         card_id = self._stock.pop()
-        self._hands[seat].append(card_id)
+        self._hands[action.seat].append(card_id)
         self._passes = 0
         return self._log(action, card=self.deck[card_id])
 
-    def pass_turn(self, seat: int) -> Event:
+    def verify_pass_turn(self, action: Pass) -> None:
+        """Raise RuleError unless ``action`` may pass now (V14: only with an empty stock)."""
+        self._check_turn(action.seat)
+        if self._stock:
+            raise RuleError(
+                "V14", N_("you may pass only when the stock is empty: play or draw instead")
+            )
+
+    def can_pass_turn(self, action: Pass) -> bool:
+        """True when the pass is legal now."""
+        return can(self.verify_pass_turn, action)
+
+    def pass_turn(self, action: Pass) -> Event:
         """Pass with an empty stock (V14); every player in succession ends the game (V15)."""
-        action = Pass(seat)
-        self.verify_pass(action)
+        self.verify_pass_turn(action)
         self._passes += 1
         end = self._settle_blocked() if self._passes >= self.n_players else None
         return self._log(action, end=end)
 
+    # ------------------------------------------------------------ any action
+
+    def verify(self, action: AnyAction) -> None:
+        """Raise RuleError unless ``action`` is legal now; ActionError for no Vatikanen action."""
+        VERBS.verify(self, action)
+
+    def can(self, action: AnyAction) -> bool:
+        """True when ``action`` is legal now."""
+        return VERBS.can(self, action)
+
     def apply(self, action: AnyAction) -> Event:
         """Verify and take any action; return the event logged."""
-        if isinstance(action, Play):
-            return self.play(action)
-        if isinstance(action, Draw):
-            return self.draw(action.seat)
-        if isinstance(action, Pass):
-            return self.pass_turn(action.seat)
-        raise ActionError(NOT_AN_ACTION, action=repr(action))
+        return VERBS.apply(self, action)
 
     def _log(
         self,
@@ -559,10 +546,13 @@ class VatikanenGame:
     # ------------------------------------------------------------ help
 
     def best_opening(self, seat: int | None = None, objective: Objective = "cards") -> Play | None:
-        """The solver's best legal opening run for ``seat`` (V7), as a play; None if none."""
+        """The solver's best legal opening run for ``seat`` (V7), as a play; None if none,
+        and None when it is not ``seat``'s turn (V4: a play is made on one's own turn)."""
         from rummykit import solver
 
         seat = self._seat(seat)
+        if seat != self.to_act:
+            return None
         found = solver.best_opening(self.hand(seat), rules=VATIKANEN, objective=objective)
         if found is None:
             return None
@@ -573,11 +563,15 @@ class VatikanenGame:
     def best_play(self, seat: int | None = None, objective: Objective = "cards") -> Play | None:
         """The solver's best legal play for ``seat`` (most cards or points); None if none.
 
-        Before the seat has opened this is the best opening (V7).
+        Before the seat has opened this is the best opening (V7). Legal means legal
+        now, as :meth:`verify` judges it: None when the game is over or it is not
+        ``seat``'s turn (V4), so that a hint never offers a play the engine refuses.
         """
         from rummykit import solver
 
         seat = self._seat(seat)
+        if seat != self.to_act:
+            return None
         if not self._opened[seat]:
             return self.best_opening(seat, objective)
         found = solver.best_play(
@@ -617,8 +611,11 @@ class VatikanenGame:
                 out.append(play)
         return out
 
-    def legal_actions(self) -> list[Action]:
-        """The seat to act's draw (or pass, V14) and the candidate plays; empty when over."""
+    def suggested_actions(self) -> list[Action]:
+        """The seat to act's draw (or pass, V14) and the candidate plays; empty when over.
+
+        Each is legal, but they are not every legal action: a table allows very many plays.
+        """
         seat = self.to_act
         if seat is None:
             return []
@@ -639,23 +636,23 @@ class VatikanenGame:
 
         Own hand, the table with joker meanings, every hand's size, the stock's
         size (never its order), whose turn, who has opened, balances, and the
-        log with other seats' drawn cards removed (``log=False`` leaves it out:
-        a host sends it from :meth:`log_entries`). The view is a new object; the
-        log's entries are read-only (changing one raises TypeError), so nothing
-        a host can change is shared with the engine or another view.
+        log with other seats' drawn cards removed (``log=False`` leaves the log
+        out). The view is a new object; the log's entries are read-only
+        (changing one raises TypeError), so nothing a host can change is shared
+        with the engine or another view.
         """
         self._check_seat(seat)
-        return self._view(seat, log=log)
+        return self._view(seat, log)
 
     def spectator_view(self, *, log: bool = True) -> VatikanenView:
         """What a spectator may know: the view of no seat (no hand at all)."""
-        return self._view(None, log=log)
+        return self._view(None, log)
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n_players:
             raise ValueError(f"there is no seat {seat!r}: the seats are 0 to {self.n_players - 1}")
 
-    def _view(self, seat: int | None, *, log: bool = True) -> VatikanenView:
+    def _view(self, seat: int | None, log: bool) -> VatikanenView:
         text, table, balances = self._shown()
         out: VatikanenView = {
             "game": "vatikanen",
@@ -727,14 +724,6 @@ class VatikanenGame:
         return session_record(self.players, [self], self.options())
 
 
-def _can(verify: Callable[[Any], None], action: object) -> bool:
-    try:
-        verify(action)
-    except (RuleError, ActionError):
-        return False
-    return True
-
-
 def _table_cards(melds: Iterable[Meld]) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(m.cards) for m in melds)
 
@@ -744,3 +733,12 @@ def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     if isinstance(players, int):
         return tuple(f"Player {i + 1}" for i in range(players))
     return tuple(players)
+
+
+VERBS: Verbs[VatikanenGame, Event] = Verbs(
+    NOT_AN_ACTION,
+    Verb(Play, VatikanenGame.verify_play, VatikanenGame.play),
+    Verb(Draw, VatikanenGame.verify_draw, VatikanenGame.draw),
+    Verb(Pass, VatikanenGame.verify_pass_turn, VatikanenGame.pass_turn),
+)
+"""Vatikanen's actions (V4, V14) and their trios: what ``verify``, ``can`` and ``apply`` use."""

@@ -83,7 +83,7 @@ def from_record(
                         " but the record starts another deal"
                     ),
                 )
-            session.next_game(deal.deck, dealer=deal.dealer)
+            session.next_part(deal.deck, dealer=deal.dealer)
         if visit is not None:
             visit(d, 0, session)
         for a, raw in enumerate(deal.actions):

@@ -1,12 +1,16 @@
 """A Vatikanen session (V16): a series of games with running zero-sum balances.
 
-The session is what a host holds (:class:`rummykit.game.Game`): it answers
-for its current game, and once that game is over :meth:`Session.next_game`
-deals the next, the deal passing to the left, the balances carried on.
+The session is the hosted unit (:class:`rummykit.game.Game`) and its games
+are its parts. It answers for its current game; once that game is over the
+session is over too (V16: the players may stop after any game), and
+:meth:`Session.next_part` deals the next game, the deal passing to the left,
+the balances carried on.
 
 >>> session = Session(["Anna", "Bo"], seed=7)
->>> session.to_act, session.game.number, session.standings
-(0, 1, (0.0, 0.0))
+>>> session.to_act, session.part, session.game.number, session.standings
+(0, 0, 1, (0.0, 0.0))
+>>> session.can_next_part(), session.over
+(False, False)
 """
 
 from __future__ import annotations
@@ -18,8 +22,7 @@ from typing import TYPE_CHECKING, Self
 
 from rummykit.cards import Card
 from rummykit.errors import RuleError
-from rummykit.game import Action as AnyAction
-from rummykit.game import Result
+from rummykit.game import AnyAction, Result
 from rummykit.games.vatikanen.actions import Action, Play
 from rummykit.games.vatikanen.events import Event
 from rummykit.games.vatikanen.game import VatikanenGame, player_names
@@ -72,24 +75,48 @@ class Session:
         self._first_number = number
         self._first_balances = tuple(Fraction(b) for b in balances) if balances else None
         self.games: list[VatikanenGame] = []
-        self.next_game()
+        self._deal(None, None)
 
-    # ------------------------------------------------------------ the games
+    # ------------------------------------------------------------ the games: its parts
 
     @property
     def game(self) -> VatikanenGame:
         """The current (last started) game."""
         return self.games[-1]
 
-    def next_game(
-        self, deck: Sequence[Card] | None = None, *, dealer: int | None = None
-    ) -> VatikanenGame:
+    @property
+    def part(self) -> int:
+        """The current game's place in the session, from 0 (its ``number`` less one)."""
+        return len(self.games) - 1
+
+    @property
+    def part_over(self) -> bool:
+        """True once the current game is over (V13, V15): the same as :attr:`over`."""
+        return self.game.over
+
+    def verify_next_part(self) -> None:
+        """Raise RuleError unless the current game is over, so the next may start (V16)."""
+        if not self.game.over:
+            raise RuleError("V16", N_("finish the current game before the next one starts"))
+
+    def can_next_part(self) -> bool:
+        """True once the current game is over: the session may go on (V16)."""
+        try:
+            self.verify_next_part()
+        except RuleError:
+            return False
+        return True
+
+    def next_part(self, deck: Sequence[Card] | None = None, *, dealer: int | None = None) -> None:
         """Start the next game, the deal passing to the left; the current one must be over (V16).
 
         ``deck`` and ``dealer`` (a record's deal) override the session's own.
+        The new game has a log of its own; :attr:`game` is the new game.
         """
-        if self.games and not self.game.over:
-            raise RuleError("V16", N_("finish the current game before the next one starts"))
+        self.verify_next_part()
+        self._deal(deck, dealer)
+
+    def _deal(self, deck: Sequence[Card] | None, dealer: int | None) -> None:
         k = len(self.games)
         seed = self._seed if k == 0 else self._rng.randrange(2**63)
         if deck is None and k < len(self._decks):
@@ -107,7 +134,6 @@ class Session:
             balances=self.balances if self.games else self._first_balances,
         )
         self.games.append(game)
-        return game
 
     @property
     def balances(self) -> tuple[Fraction, ...]:
@@ -121,7 +147,8 @@ class Session:
 
     def carried(self) -> dict[str, object]:
         """What the next game of the series starts from, as JSON (its number, the balances
-        as exact fractions, its dealer): ``Session(..., **carried)`` goes on from here."""
+        as exact fractions, its dealer): a new session started with it
+        (``SPEC.new(..., carried=...)``) goes on from here (V16)."""
         game = self.game
         return {
             "number": game.number + 1,
@@ -152,7 +179,8 @@ class Session:
 
     @property
     def over(self) -> bool:
-        """True once the current game is over (V13, V15); :meth:`next_game` may follow."""
+        """True once the current game is over (V13, V15): a session has no fixed end (V16),
+        so the players may stop here, and :meth:`next_part` goes on."""
         return self.game.over
 
     def view(self, seat: int, *, log: bool = True) -> VatikanenView:
@@ -188,12 +216,12 @@ class Session:
         """The current game's arranged play of ``cards`` (see :meth:`VatikanenGame.arrange`)."""
         return self.game.arrange(seat, cards)
 
-    def legal_actions(self) -> list[Action]:
+    def suggested_actions(self) -> list[Action]:
         """The current game's draw or pass and candidate plays (see VatikanenGame)."""
-        return self.game.legal_actions()
+        return self.game.suggested_actions()
 
     def result(self) -> Result | None:
-        """Once the current game is over: its winners and the session's balances."""
+        """Once over (the current game over): that game's winners and the session's balances."""
         return self.game.result()
 
     def to_record(self) -> GameRecord:

@@ -40,7 +40,7 @@ between 6h and 7h:
 >>> check_table(old, parse_cards("Qc"), new)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-rummykit.errors.RuleError: the table would hold 5h 6h * 7h, which is no meld: ... (V9)
+rummykit.errors.RuleError: the table would hold 5♥ 6♥ ★ 7♥, which is no meld: ... (V9)
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit.cards import ACE, Card, Meaning, Suit, format_cards, rank_text
+from rummykit.cards import ACE, Card, Meaning, Suit, format_cards, pretty_cards, rank_text
 from rummykit.errors import RuleError
 from rummykit.i18n import N_, Message
 from rummykit.melds import (
@@ -180,9 +180,9 @@ def _run_reading(cards: Sequence[Card], suit: Suit) -> Reading | Message:
                         "{cards} is not a run as written: a joker stands for the card"
                         " of its place, and no card fits between {low} and {high}"
                     ),
-                    cards=format_cards(cards),
-                    low=str(low),
-                    high=str(high),
+                    cards=pretty_cards(cards),
+                    low=low.pretty(),
+                    high=high.pretty(),
                 )
         why = run_problem_message(cards, VATIKANEN)
         if why.template == RUN_ORDER:
@@ -191,14 +191,14 @@ def _run_reading(cards: Sequence[Card], suit: Suit) -> Reading | Message:
                     "{cards} is not in consecutive ranks as written: a joker stands"
                     " for the card of its place, and a run goes from low to high"
                 ),
-                cards=format_cards(cards),
+                cards=pretty_cards(cards),
             )
         return why
     places = tuple(Meaning(_rank_at(start + i), suit) for i in range(len(cards)))
     for card, place in zip(cards, places, strict=True):
         label = card.stands_for
         if label is not None and label != place:
-            where = {"cards": format_cards(cards), "joker": str(card), "place": str(place)}
+            where = {"cards": pretty_cards(cards), "joker": str(card), "place": str(place)}
             if label.suit is None:
                 return Message(
                     N_(
@@ -213,7 +213,7 @@ def _run_reading(cards: Sequence[Card], suit: Suit) -> Reading | Message:
                     " a joker stands for the card of its place; write it *:{place} or *,"
                     " or put it where {label} goes"
                 ),
-                label=str(label),
+                label=label.pretty(),
                 **where,
             )
     return Reading(MeldKind.RUN, start, places)
@@ -245,12 +245,12 @@ def read_as_written(cards: Sequence[Card]) -> list[Reading]:
     >>> read_as_written(parse_cards("*:Kd 5h 6h 7h"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    rummykit.melds.MeldError: in *:Kd 5h 6h 7h the joker written *:Kd stands in the place of 4h: ...
+    rummykit.melds.MeldError: in ★=K♦ 5♥ 6♥ 7♥ the joker written *:Kd stands in the place of 4h: ...
     """
     if len(cards) < VATIKANEN.min_size:
         raise MeldError(
             N_("{cards} is too short: a meld has at least {n} cards"),
-            cards=format_cards(cards),
+            cards=pretty_cards(cards),
             n=VATIKANEN.min_size,
         )
     naturals = [c for c in cards if not c.is_joker]
@@ -263,7 +263,7 @@ def read_as_written(cards: Sequence[Card]) -> list[Reading]:
         raise MeldError(
             N_("{cards} is neither a run (one suit, consecutive) nor a group (one rank)"),
             "V5, V6",
-            cards=format_cards(cards),
+            cards=pretty_cards(cards),
         )
     run = _run_reading(cards, suit) if same_suit and suit is not None else None
     group = _group_reading(cards, rank) if same_rank else None
@@ -290,7 +290,7 @@ def _readings(cards: Sequence[Card], rule: str, *, opening: bool = False) -> lis
         raise RuleError(
             rule,
             N_("the table would hold {cards}, which is no meld: {reason}"),
-            cards=format_cards(cards),
+            cards=pretty_cards(cards),
             reason=why,
         ) from None
 
@@ -331,7 +331,7 @@ def check_opening(
                 "your first play must be one run of at least 3 cards from your hand:"
                 " {cards} is too short"
             ),
-            cards=format_cards(add),
+            cards=pretty_cards(add),
         )
     if new is None:
         return [*table, _opening_run(add)]
@@ -360,8 +360,8 @@ def check_opening(
                     " the table is not touched that turn: {written} is not {old} as it lies"
                     " on the table; write the old melds as they lie"
                 ),
-                written=format_cards(written),
-                old=str(old),
+                written=pretty_cards(written),
+                old=pretty_cards(old.cards),
             )
             continue
         try:
@@ -394,7 +394,7 @@ def _written_opening_run(cards: Sequence[Card]) -> Meld:
     readings = _readings(cards, "V7", opening=True)
     run = next((r for r in readings if r.kind is MeldKind.RUN), None)
     if run is None:
-        raise RuleError("V7", NOT_A_GROUP, cards=format_cards(cards))
+        raise RuleError("V7", NOT_A_GROUP, cards=pretty_cards(cards))
     jokers = [p for c, p in zip(cards, run.places, strict=True) if c.is_joker]
     return _meld(cards, run, jokers)
 
@@ -405,7 +405,7 @@ def _opening_run(cards: Sequence[Card]) -> Meld:
     except MeldError as exc:
         raise RuleError("V7", OPENING, reason=exc.reason_message("V7")) from None
     if run.kind is not MeldKind.RUN:
-        raise RuleError("V7", NOT_A_GROUP, cards=format_cards(cards))
+        raise RuleError("V7", NOT_A_GROUP, cards=pretty_cards(cards))
     return run
 
 
@@ -413,8 +413,8 @@ def _opening_run(cards: Sequence[Card]) -> Meld:
 
 
 def _describe_diff(missing: Counter[Card], extra: Counter[Card]) -> Message:
-    left_out = format_cards(sorted(missing.elements(), key=str))
-    too_many = format_cards(sorted(extra.elements(), key=str))
+    left_out = pretty_cards(sorted(missing.elements(), key=str))
+    too_many = pretty_cards(sorted(extra.elements(), key=str))
     if missing and extra:
         return Message(
             N_("it leaves out {missing} and it has {extra} too many"),
@@ -492,7 +492,7 @@ def check_table(
                             " {label} keeps it there)"
                         ),
                         joker=str(card),
-                        cards=format_cards(new[i]),
+                        cards=pretty_cards(new[i]),
                         rank=rank_text(reading.start),
                         label=str(card.stands_for),
                     )
@@ -512,7 +512,7 @@ def check_table(
                 " when a real {card} is put on the table in its stead"
             ),
             meaning=meaning_message(freed_error),
-            card=str(freed_error),
+            card=freed_error.pretty(),
         )
     assert label_error is not None
     raise label_error

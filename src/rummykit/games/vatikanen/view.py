@@ -8,11 +8,18 @@ OpenAPI document uses. Cards are text (RECORD.md): ``7h``, ``*:8h``.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from collections.abc import Mapping
+from typing import Literal, NotRequired, cast
 
 from typing_extensions import TypedDict
 
-__all__ = ["GameEndJSON", "VatikanenLogEntry", "VatikanenOptions", "VatikanenView"]
+__all__ = [
+    "GameEndJSON",
+    "VatikanenLogEntry",
+    "VatikanenOptions",
+    "VatikanenView",
+    "vatikanen_view",
+]
 
 
 class GameEndJSON(TypedDict):
@@ -53,7 +60,7 @@ class VatikanenView(TypedDict):
 
     ``game_number`` counts the session's games from 1 (V16); ``balances`` are
     the session's running balances; ``turn`` is the seat to act (null once
-    over); ``log`` is this game's log from its start (left out when asked).
+    over); ``log`` is this game's log from its start (left out when asked without it).
     """
 
     game: Literal["vatikanen"]
@@ -74,3 +81,13 @@ class VatikanenView(TypedDict):
     over: bool
     end: GameEndJSON | None
     log: NotRequired[list[VatikanenLogEntry]]
+
+
+def vatikanen_view(view: Mapping[str, object]) -> VatikanenView:
+    """``view`` read as the VatikanenView it is: what ``view(seat)`` of a Vatikanen game gives,
+    handed on as plain data (a bot's, an interface's, an encoding's); ValueError for another
+    game's view (a part of a view made by hand, without ``game``, is taken as it is). The
+    shape itself is the engine's, checked by the conformance tests."""
+    if view.get("game", "vatikanen") != "vatikanen":
+        raise ValueError(f"not a vatikanen view: {view.get('game')!r}")
+    return cast(VatikanenView, view)

@@ -1,7 +1,8 @@
 // The page: the header (home, language, four colours), and the route from the address:
 //   #/            the lobby
 //   #/t/ID        a table (the invite link); #/t/ID/watch watches it
-//   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby
+//   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
+//                 #/r/ID/review the same with the review of the game (docs/review.md)
 
 import { h, render } from "../vendor/preact/preact.module.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
@@ -16,7 +17,7 @@ function readRoute() {
   const hash = location.hash.replace(/^#\/?/, "");
   const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "t" && parts[1]) return { name: "table", id: parts[1], watch: parts[2] === "watch" };
-  if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1] };
+  if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], review: parts[2] === "review" };
   const query = new URLSearchParams(location.search);
   if (query.get("table")) return { name: "table", id: query.get("table"), watch: false };
   return { name: "lobby" };
@@ -30,7 +31,7 @@ function follow() {
   route = next;
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch);
-  else enterReplay(next.source);
+  else enterReplay(next.source, next.review);
   window.scrollTo(0, 0);
   rerender();
 }

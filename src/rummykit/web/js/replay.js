@@ -9,6 +9,7 @@ import { shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { KontraktStatic } from "./kontrakt.js";
 import { entryText, gameTitle, vatikanenEnd } from "./logtext.js";
+import { BestPlay, chanceHere, loadReview, ReviewBar, TurnPanel } from "./review.js";
 import { rerender } from "./store.js";
 import { StaticCard, cardCount } from "./ui.js";
 import { StaticTable } from "./vatikanen.js";
@@ -16,10 +17,14 @@ import { StaticTable } from "./vatikanen.js";
 const CHUNK = 20;
 let page = null;
 
-export function enterReplay(source) {
-  if (page && page.source === source) return;
+export function enterReplay(source, review = false) {
+  if (page && page.source === source) {
+    if (review && page.meta) loadReview(page);
+    page.wantReview = page.wantReview || review;
+    return;
+  }
   leaveReplay();
-  page = { source, record: null, meta: null, frames: new Map(), asked: new Set(), pos: 0, error: null, seat: null };
+  page = { source, record: null, meta: null, frames: new Map(), asked: new Set(), pos: 0, error: null, seat: null, review: null, wantReview: review };
   page.keys = (event) => keys(event);
   document.addEventListener("keydown", page.keys);
   start(page);
@@ -51,6 +56,7 @@ async function start(p) {
       p.record = await api("GET", `api/tables/${encodeURIComponent(p.source)}/record`);
     }
     await fetchChunk(p, 0);
+    if (p.wantReview && page === p && p.meta.finished && !p.meta.illegal) loadReview(p);
   } catch (err) {
     p.error = err.code === "not_over" ? t("The game at this table is not over yet: its record is given once it is.") : err.message;
   }
@@ -159,6 +165,7 @@ export function ReplayPage() {
   const frame = p.frames.get(p.pos);
   const names = meta.players;
   const total = meta.positions;
+  const starts = dealStarts(p.record);
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("Replay controls") }, [
     h("button", { type: "button", onClick: () => go(0), "aria-label": t("To the start"), disabled: p.pos === 0 }, icon("M5 5h2.5v14H5z M19 5 9.5 12 19 19z")),
     h("button", { type: "button", onClick: () => dealStep(-1), "aria-label": t("Previous deal") }, icon("M12 5 3 12l9 7z M21 5l-9 7 9 7z")),
@@ -183,11 +190,12 @@ export function ReplayPage() {
   return h("main", { class: "page replay-page" }, [
     h("div", { class: "table-head" }, [h("h1", null, t("Replay: {game}", { game: gameTitle(meta.game) })), h("span", { class: "muted" }, names.join(", "))]),
     controls,
+    meta.finished && !meta.illegal ? h(ReviewBar, { p, starts, total, go, names }) : null,
     seatChoice,
     meta.illegal
       ? h("p", { class: "error", role: "alert" }, [h("span", { class: "rule" }, meta.illegal.rule || ""), t("Deal {deal}, action {action} is illegal: {message}", { deal: meta.illegal.deal + 1, action: meta.illegal.action + 1, message: meta.illegal.message })])
       : null,
-    frame ? h(Frame, { frame, meta, names, p }) : h("p", { class: "muted" }, t("Loading…")),
+    frame ? h(Frame, { frame, meta, names, p, starts }) : h("p", { class: "muted" }, t("Loading…")),
     h("p", { class: "muted small" }, t("Keys: ← → one move, PgUp PgDn a deal, Home End the start and the end.")),
   ]);
 }
@@ -197,12 +205,14 @@ function icon(d) {
   return h("svg", { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true", focusable: "false" }, h("path", { d, fill: "currentColor", "fill-rule": "evenodd" }));
 }
 
-function Frame({ frame, meta, names, p }) {
+function Frame({ frame, meta, names, p, starts }) {
   const view = frame.view;
   const log = meta.logs[frame.log] ? meta.logs[frame.log].slice(0, frame.log_size) : [];
   const last = log.length ? log[log.length - 1] : null;
   const hands = frame.hands || names.map((_, s) => (s === meta.seat ? view.hand : null));
-  const board = meta.game === "vatikanen" ? h(StaticTable, { table: view.table }) : h(KontraktStatic, { view, names });
+  const chance = p.review && p.review.data ? chanceHere(p, starts) : null;
+  let board = meta.game === "vatikanen" ? h(StaticTable, { table: view.table }) : h(KontraktStatic, { view, names });
+  if (chance && p.review.shown === p.pos) board = h(BestPlay, { game: meta.game, turn: chance.turn, view, names });
   let summary = null;
   if (meta.game === "vatikanen" && view.over) summary = vatikanenEnd(view.end, names);
   return h("div", { class: "replay-frame" }, [
@@ -211,6 +221,7 @@ function Frame({ frame, meta, names, p }) {
       last && frame.action > 0 ? entryText(last, names) : t("The cards are dealt."),
       summary ? " · " + summary : "",
     ]),
+    chance ? h(TurnPanel, { p, chance, names }) : null,
     board,
     h(
       "ul",

@@ -568,6 +568,7 @@ function GameOver({ ctx, p }) {
     h("div", { class: "buttons" }, [
       ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
       h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}` }, t("Replay this game")),
+      h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}/review` }, t("Review this game")),
       h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
     ]),
   ]);

@@ -1,7 +1,8 @@
-"""Issue 27, terminal play: each item a new user hit, as a test that failed before the mend.
+"""Terminal play as a new user meets it: staging and its messages, prompts and panels,
+``play --resume`` carrying a game on exactly (``test_resume_...``) and ``replay --show``
+stepping through a record (``test_watch_...``).
 
-Tests are named ``test_defect<N>_...`` (the issue's defects), ``test_friction_...``,
-``test_resume_...`` and ``test_watch_...``.
+Each test is something a new user hit, written so that it failed before the mend.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def vatikanen_position(
     return c
 
 
-def test_defect1_a_second_play_while_a_play_is_staged_says_the_play_is_staged(
+def test_a_second_play_while_a_play_is_staged_says_the_play_is_staged(
     tmp_path: Path,
 ) -> None:
     c = vatikanen_position(tmp_path, ["7h 8h 9h 2c 5d", "Kc Kd Ks 4s 6s"], opened=[False, False])
@@ -48,7 +49,7 @@ def test_defect1_a_second_play_while_a_play_is_staged_says_the_play_is_staged(
         assert len(c.staged) == 1 and not c.adapter.current.opened(0)
 
 
-def test_defect3_vatikanen_table_syntax_is_vatikanen_not_kontrakt(tmp_path: Path) -> None:
+def test_vatikanen_table_syntax_is_vatikanen_not_kontrakt(tmp_path: Path) -> None:
     c = vatikanen_position(tmp_path, ["7h 8h 9h 2c 5d", "Kc Kd Ks 4s 6s"])
     for text in ("play 3s |", "play 3s | 3s 4s 5s |"):
         reply = c.submit(text)
@@ -59,7 +60,7 @@ def test_defect3_vatikanen_table_syntax_is_vatikanen_not_kontrakt(tmp_path: Path
     )
 
 
-def test_defect4_a_gap_in_a_run_is_named_once_not_an_ace(tmp_path: Path) -> None:
+def test_a_gap_in_a_run_is_named_once_not_an_ace(tmp_path: Path) -> None:
     c = vatikanen_position(tmp_path, ["3s 8s Qs 2c 5d", "Kc Kd Ks 4s 6s"], opened=[False, False])
     reply = c.submit("play 3s 8s Qs")
     assert reply.kind == "error"
@@ -74,7 +75,7 @@ def first_legal(c: Controller, moves: int) -> None:
         if c.adapter.paused():
             c.adapter.resume()
             continue
-        c.adapter.apply(c.adapter.engine.legal_actions()[0])
+        c.adapter.apply(c.adapter.engine.suggested_actions()[0])
 
 
 def same_game(a: Controller, b: Controller) -> None:
@@ -145,7 +146,7 @@ def test_resume_quitting_says_how_to_resume() -> None:
     assert "--resume" not in quit_note("records/k.json", finished=True)
 
 
-def test_friction_ctrl_q_asks_and_says_the_game_is_saved_and_how_to_resume(
+def test_ctrl_q_asks_and_says_the_game_is_saved_and_how_to_resume(
     tmp_path: Path,
 ) -> None:
     c = make_controller("vatikanen", players=2, seed=8, records=tmp_path)
@@ -243,7 +244,7 @@ def test_watch_shows_a_record_up_to_its_illegal_action() -> None:
         Path(__file__).parent / "records" / "vatikanen" / "illegal_table_no_meld.json"
     )
     w = Watch(record)
-    assert w.illegal is not None and "deal 1, action 3" in w.note() and "V9" in w.note()
+    assert w.illegal is not None and "game 1, action 3" in w.note() and "V9" in w.note()
     assert len(w.steps) == 3
 
 
@@ -294,23 +295,24 @@ def kontrakt_position(tmp_path: Path, hand: str, *, deal: int = 1, top: str = "9
     return c
 
 
-def test_friction_kontrakt_hint_builds_with_the_hand_and_suggests_a_discard(
+def test_kontrakt_hint_builds_with_the_hand_and_suggests_a_discard(
     tmp_path: Path,
 ) -> None:
     c = kontrakt_position(tmp_path, "3c 3d 3s 4h 5h * 2h 9c Kd Qs 8d")
     reply = c.submit("hint")
-    assert "2h *:3h 4h 5h" in reply.text and "*:6h" not in reply.text
+    assert "2♥ ★=3♥ 4♥ 5♥" in reply.text and "★=6♥" not in reply.text  # cards as shown
+    assert "2h *:3h 4h 5h" in (reply.prefill or "")  # the command as typed
     assert "then discard" in reply.text
     assert reply.prefill is not None and reply.prefill.startswith("meld 3")
     assert c.submit(reply.prefill).kind == "info"  # the engine takes what the hint says
 
 
-def test_defect10_kontrakt_prompt_shows_a_ten_as_10_not_t(tmp_path: Path) -> None:
+def test_kontrakt_prompt_shows_a_ten_as_10_not_t(tmp_path: Path) -> None:
     c = kontrakt_position(tmp_path, "3c 3d 3s 4h 5h * 2h 9c Kd Qs", top="Th")
     assert "10♥" in c.prompt() and "T♥" not in c.prompt()
 
 
-def test_defect10_no_you_deals_no_yous_turn_and_no_1_cards(tmp_path: Path) -> None:
+def test_no_you_deals_no_yous_turn_and_no_1_cards(tmp_path: Path) -> None:
     c = make_controller("vatikanen", players=2, seed=2, records=tmp_path)
     while not c.adapter.paused():
         first_legal(c, 1)
@@ -329,7 +331,7 @@ def test_defect10_no_you_deals_no_yous_turn_and_no_1_cards(tmp_path: Path) -> No
         assert "You's" not in str(exc) and "the player to act is You" in str(exc)
 
 
-def test_friction_hint_prefill_is_selected_so_typing_replaces_it(tmp_path: Path) -> None:
+def test_hint_prefill_is_selected_so_typing_replaces_it(tmp_path: Path) -> None:
     c = vatikanen_position(tmp_path, ["2c 5d 9h Ks", "Kc Kd Ks 4s 6s"], opened=[False, False])
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -344,7 +346,7 @@ def test_friction_hint_prefill_is_selected_so_typing_replaces_it(tmp_path: Path)
     run_app(c, body)
 
 
-def test_friction_an_error_is_cleared_when_the_turn_changes(tmp_path: Path) -> None:
+def test_an_error_is_cleared_when_the_turn_changes(tmp_path: Path) -> None:
     c = make_controller("vatikanen", players=2, seed=11, records=tmp_path)
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -359,7 +361,7 @@ def test_friction_an_error_is_cleared_when_the_turn_changes(tmp_path: Path) -> N
     run_app(c, body)
 
 
-def test_friction_a_staged_play_shows_as_staged_in_the_players_panel(tmp_path: Path) -> None:
+def test_a_staged_play_shows_as_staged_in_the_players_panel(tmp_path: Path) -> None:
     c = vatikanen_position(tmp_path, ["7h 8h 9h 2c 5d", "Kc Kd Ks 4s 6s"], opened=[False, False])
 
     async def body(app: PlayApp, pilot: Pilot[None]) -> None:
@@ -374,7 +376,7 @@ def test_friction_a_staged_play_shows_as_staged_in_the_players_panel(tmp_path: P
     run_app(c, body)
 
 
-def test_friction_kontrakt_deal_over_screen_shows_the_ended_deal_whole(tmp_path: Path) -> None:
+def test_kontrakt_deal_over_screen_shows_the_ended_deal_whole(tmp_path: Path) -> None:
     c = make_controller("kontrakt", players=2, seed=5, records=tmp_path)
     while not c.adapter.between_deals:
         first_legal(c, 1)
@@ -398,7 +400,7 @@ def test_friction_kontrakt_deal_over_screen_shows_the_ended_deal_whole(tmp_path:
     run_app(c, body)
 
 
-def test_friction_the_players_panel_fits_a_standard_80x24_terminal(tmp_path: Path) -> None:
+def test_the_players_panel_fits_a_standard_80x24_terminal(tmp_path: Path) -> None:
     for game, columns in (("vatikanen", ("cards", "opened", "balance")), ("kontrakt", ("laid",))):
         c = make_controller(game, players=4, seed=3, bots="random", records=tmp_path)
 

@@ -1,6 +1,7 @@
-"""Issue 27, the command line: each item a new user hit, as a test that failed before the mend.
+"""The command line as a new user meets it: what ``replay``, ``solve`` (with ``--batch``)
+and ``simulate`` say, on good input and bad, and that the help and the docs name the rules.
 
-Tests are named ``test_defect<N>_...`` after the issue's defects and ``test_friction_...``.
+Each test is something a new user hit, written so that it failed before the mend.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def kontrakt_meld_record(tmp_path: Path, meld: str) -> Path:
     ("meld", "words"),
     [("4c 5c 8c", "there is a gap between 5 and 8"), ("4c 5d 8c", "nor a group")],
 )
-def test_defect4_kontrakt_meld_errors_name_the_cause_and_the_rule_once(
+def test_kontrakt_meld_errors_name_the_cause_and_the_rule_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], meld: str, words: str
 ) -> None:
     path = kontrakt_meld_record(tmp_path, meld)
@@ -59,7 +60,7 @@ def test_defect4_kontrakt_meld_errors_name_the_cause_and_the_rule_once(
     assert out.count("K5") == 1 and "(K5, K5)" not in out and words in out
 
 
-def test_defect6_replay_json_on_a_file_that_is_not_a_record_prints_a_json_error(
+def test_replay_json_on_a_file_that_is_not_a_record_prints_a_json_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "notes.txt"
@@ -70,7 +71,7 @@ def test_defect6_replay_json_on_a_file_that_is_not_a_record_prints_a_json_error(
     assert "not valid JSON" in answer["message"]
 
 
-def test_defect6_replay_json_includes_the_claimed_scores_note(
+def test_replay_json_includes_the_claimed_scores_note(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     doc = json.loads((RECORDS / "legal_going_out.json").read_text())
@@ -88,36 +89,36 @@ def unfinished_record(tmp_path: Path) -> Path:
     for _ in range(5):
         seat = session.to_act
         assert seat is not None
-        session.apply(session.legal_actions()[0])
+        session.apply(session.suggested_actions()[0])
     return session.to_record().save(tmp_path / "unfinished.json")
 
 
-def test_defect7_an_unfinished_record_says_it_ends_mid_game_where_and_whose_turn(
+def test_an_unfinished_record_says_it_ends_mid_game_where_and_whose_turn(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = unfinished_record(tmp_path)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "ends mid-game" in out and "deal 1 after action 5" in out
+    assert "ends in game 1 after action 5" in out  # Vatikanen: a session of games
     assert "the player to act is Astrid" in out and "deal(s)" not in out
     assert main(["replay", "--json", str(path)]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["finished"] is False and answer["to_act"] == 1
 
 
-def test_defect7_a_finished_record_says_the_game_is_over(
+def test_a_finished_record_says_the_game_is_over(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["replay", str(RECORDS / "legal_going_out.json")]) == 0
-    assert "1 deal replayed; the game is over." in capsys.readouterr().out
+    assert "1 game replayed; the game is over." in capsys.readouterr().out
 
 
-def test_defect9_replay_counts_deals_and_actions_from_1_for_people_and_0_in_json(
+def test_replay_counts_deals_and_actions_from_1_for_people_and_0_in_json(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = RECORDS / "illegal_table_no_meld.json"  # deal index 0, action index 2
     assert main(["replay", str(path)]) == 1
-    assert "illegal: deal 1, action 3 breaks V9" in capsys.readouterr().out
+    assert "illegal: game 1, action 3 breaks V9" in capsys.readouterr().out
     assert main(["replay", "--json", str(path)]) == 1
     answer = json.loads(capsys.readouterr().out)
     assert (answer["deal"], answer["action"]) == (0, 2)
@@ -160,7 +161,7 @@ def vatikanen_doc() -> dict[str, Any]:
         ),
     ],
 )
-def test_friction_replay_errors_say_where_deal_action_and_field(
+def test_replay_errors_say_where_deal_action_and_field(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, words: str
 ) -> None:
     doc = vatikanen_doc()
@@ -177,7 +178,7 @@ def solve(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str
     return code, out, err
 
 
-def test_defect5_solve_batch_line_format_is_documented_in_help_and_docs(
+def test_solve_batch_line_format_is_documented_in_help_and_docs(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with pytest.raises(SystemExit):
@@ -189,7 +190,7 @@ def test_defect5_solve_batch_line_format_is_documented_in_help_and_docs(
     assert "--batch -" in docs and '"line"' in docs
 
 
-def test_defect5_solve_batch_reads_json_tables_optional_tables_and_goes_on_after_a_bad_line(
+def test_solve_batch_reads_json_tables_optional_tables_and_goes_on_after_a_bad_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     code, out, _ = solve(capsys, "--table", "7h 8h 9h", "--hand", "Th", "--json")
@@ -213,7 +214,7 @@ def test_defect5_solve_batch_reads_json_tables_optional_tables_and_goes_on_after
     assert "2 lines were bad" in err
 
 
-def test_defect5_solve_batch_dash_reads_standard_input(
+def test_solve_batch_dash_reads_standard_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import io
@@ -223,7 +224,7 @@ def test_defect5_solve_batch_dash_reads_standard_input(
     assert code == 0 and json.loads(out)["play"] == ["Th"]
 
 
-def test_defect5_solve_batch_with_table_or_hand_is_an_error(
+def test_solve_batch_with_table_or_hand_is_an_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "q.jsonl"
@@ -233,7 +234,7 @@ def test_defect5_solve_batch_with_table_or_hand_is_an_error(
         assert code == 2 and out == "" and "--batch" in err
 
 
-def test_defect5_solve_batch_text_output_separates_answers(
+def test_solve_batch_text_output_separates_answers(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "q.jsonl"
@@ -244,19 +245,19 @@ def test_defect5_solve_batch_text_output_separates_answers(
     assert first.startswith("line 1:") and second.startswith("line 2:")
 
 
-def test_defect10_solve_says_1_card_not_1_cards(capsys: pytest.CaptureFixture[str]) -> None:
+def test_solve_says_1_card_not_1_cards(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = solve(capsys, "--table", "7h 8h 9h", "--hand", "Th")
     assert code == 0 and "(1 card, 10 points" in out
 
 
-def test_defect8_simulate_help_says_95_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_help_says_95_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     text = capsys.readouterr().out
     assert "95%%" not in text and "95% interval" in text.replace("\n", " ").replace("  ", " ")
 
 
-def test_defect8_simulate_names_the_bots_settings_for_an_unknown_one(
+def test_simulate_names_the_bots_settings_for_an_unknown_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ["simulate", "--game", "kontrakt", "--bots", "strong(foo=2)", "--games", "2"]
@@ -267,7 +268,7 @@ def test_defect8_simulate_names_the_bots_settings_for_an_unknown_one(
     assert err.count("\n") == 1
 
 
-def test_defect8_simulate_quiet_prints_no_seed_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_quiet_prints_no_seed_line(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", "--game", "vatikanen", "--bots", "random", "--games", "2"]
     assert main([*argv, "--workers", "1", "--quiet"]) == 0
     out, err = capsys.readouterr()
@@ -277,7 +278,7 @@ def test_defect8_simulate_quiet_prints_no_seed_line(capsys: pytest.CaptureFixtur
 ROOT = Path(__file__).parent.parent
 
 
-def test_defect2_the_rules_and_the_record_format_ship_in_docs_by_rule_id() -> None:
+def test_the_rules_and_the_record_format_ship_in_docs_by_rule_id() -> None:
     rules = (ROOT / "docs" / "rules.md").read_text()
     for rule in [f"V{i}" for i in range(1, 17)] + [f"K{i}" for i in range(1, 16)]:
         assert f"**{rule} " in rules, rule
@@ -287,7 +288,7 @@ def test_defect2_the_rules_and_the_record_format_ship_in_docs_by_rule_id() -> No
     assert (ROOT / "docs" / "rules-decisions.md").exists()
 
 
-def test_defect2_readme_help_screens_and_help_link_the_rules(
+def test_readme_help_screens_and_help_link_the_rules(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from rummykit.tui.kontrakt_play import HELP as KONTRAKT_HELP
@@ -305,7 +306,7 @@ def test_defect2_readme_help_screens_and_help_link_the_rules(
         assert "docs/rules.md" in capsys.readouterr().out.replace("\n", " "), argv
 
 
-def test_friction_the_help_says_what_the_engine_does_with_blocked_games_and_jokers() -> None:
+def test_the_help_says_what_the_engine_does_with_blocked_games_and_jokers() -> None:
     from rummykit.tui.vatikanen_play import HELP as text
 
     HELP = " ".join(text.replace("**", "").split())
@@ -315,14 +316,14 @@ def test_friction_the_help_says_what_the_engine_does_with_blocked_games_and_joke
     assert "One real card frees one joker" in HELP and "same play" in HELP
 
 
-def test_defect7_a_record_that_stops_as_a_deal_is_dealt_says_so(
+def test_a_record_that_stops_as_a_deal_is_dealt_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from rummykit.games.kontrakt import DealEnded, KontraktGame
 
     game = KontraktGame(["You", "Astrid"], seed=5)
     while True:
-        if isinstance(game.apply(game.legal_actions()[0]), DealEnded):
+        if isinstance(game.apply(game.suggested_actions()[0]), DealEnded):
             break
     path = game.to_record().save(tmp_path / "between.json")
     assert main(["replay", str(path)]) == 0

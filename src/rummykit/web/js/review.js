@@ -1,0 +1,169 @@
+// The review of a finished game in the replay viewer (docs/review.md): the server judges
+// every turn from what its player could see then (GET /api/tables/ID/review, or POST
+// /api/review for a record file), and the viewer marks each turn where more was possible,
+// says what, and shows the best play on the table as it was: Vatikanen's cards from the
+// hand and the table cards it moves highlighted, Kontrakt's cards laid highlighted.
+
+import { h } from "preact";
+import { api } from "./api.js";
+import { shortCards } from "./cards.js";
+import { t } from "./i18n.js";
+import { rerender } from "./store.js";
+import { StaticCard, cardCount } from "./ui.js";
+
+/** Ask the server for the review of the replayed record (once). */
+export async function loadReview(p) {
+  if (p.review && (p.review.data || p.review.loading)) return;
+  p.review = { loading: true, data: null, error: null, shown: null };
+  rerender();
+  try {
+    const data =
+      p.source === "file"
+        ? await api("POST", "api/review", { record: p.record })
+        : await api("GET", `api/tables/${encodeURIComponent(p.source)}/review`);
+    if (!p.review) return;
+    p.review = { loading: false, data, error: null, shown: null };
+  } catch (err) {
+    if (!p.review) return;
+    p.review = { loading: false, data: null, error: err.message, shown: null };
+  }
+  rerender();
+}
+
+/** The turns where more was possible, each with the replay's position just before it. */
+export function chances(p, starts) {
+  const data = p.review && p.review.data;
+  if (!data) return [];
+  return data.turns
+    .filter((turn) => turn.best > turn.played && turn.best_play)
+    .map((turn) => ({ turn, pos: starts[turn.deal] + turn.action }))
+    .sort((a, b) => a.pos - b.pos);
+}
+
+/** The review's line above the board: ask for it, or its summary and the way between the
+ * turns where more was possible, with a mark for each along the positions. */
+export function ReviewBar({ p, starts, total, go, names }) {
+  const r = p.review;
+  if (!r) {
+    return h("div", { class: "review-bar" }, h("button", { type: "button", class: "primary", onClick: () => loadReview(p) }, t("Review this game")));
+  }
+  if (r.loading) return h("p", { class: "review-bar muted", role: "status" }, t("Reviewing the game…"));
+  if (r.error) return h("p", { class: "review-bar error", role: "alert" }, r.error);
+  const marks = chances(p, starts);
+  const before = marks.filter((m) => m.pos < p.pos);
+  const after = marks.filter((m) => m.pos > p.pos);
+  const share = (pos) => (total > 1 ? (100 * pos) / (total - 1) : 0);
+  return h("section", { class: "review-bar", "aria-label": t("The review") }, [
+    h(
+      "ul",
+      { class: "review-players" },
+      r.data.players.map((pl) =>
+        h("li", null, t("{name}: at the best in {best} of {turns} turns, {cards} more possible", { name: pl.name || names[pl.seat], best: pl.best_turns, turns: pl.turns, cards: cardCount(pl.cards_missed) })),
+      ),
+    ),
+    h("p", { class: "muted small" }, t("Each turn is judged only from what its player could see then.")),
+    h("div", { class: "review-track", "aria-hidden": "true" }, marks.map((m) => h("span", { class: "review-mark" + (m.pos === p.pos ? " here" : ""), style: `left: ${share(m.pos)}%` }))),
+    h("div", { class: "review-nav" }, [
+      h("button", { type: "button", class: "review-prev", disabled: !before.length, onClick: () => go(before[before.length - 1].pos) }, t("Previous chance")),
+      h("span", { "data-testid": "chances" }, chanceCount(marks.length)),
+      h("button", { type: "button", class: "review-next", disabled: !after.length, onClick: () => go(after[0].pos) }, t("Next chance")),
+    ]),
+  ]);
+}
+
+function chanceCount(n) {
+  if (n === 0) return t("No turn where more was possible.");
+  return n === 1 ? t("1 turn where more was possible") : t("{n} turns where more was possible", { n });
+}
+
+/** The review of the turn about to be played at this position, if more was possible. */
+export function chanceHere(p, starts) {
+  return chances(p, starts).find((m) => m.pos === p.pos) || null;
+}
+
+function missedText(name) {
+  if (name === "go_out") return t("That would have gone out.");
+  if (name === "contract") return t("That lays the rest of the contract.");
+  return t("A card could still have been laid off before the discard.");
+}
+
+/** What the player to act could have done here, and the button that shows it. */
+export function TurnPanel({ p, chance, names }) {
+  const turn = chance.turn;
+  const play = turn.best_play;
+  const shown = p.review.shown === chance.pos;
+  const name = names[turn.seat];
+  const best = cardCount(turn.best);
+  const lines = [turn.played ? t("{name} laid {played}, but could have laid {best}.", { name, played: cardCount(turn.played), best }) : t("{name} laid no card, but could have laid {best}.", { name, best })];
+  if (play.moved === 1) lines.push(t("It moves 1 card already on the table."));
+  else if (play.moved > 1) lines.push(t("It moves {n} cards already on the table.", { n: play.moved }));
+  if (turn.take_discard) lines.push(t("It takes the discard pile's top, {card}, instead of the stock's card.", { card: shortCards([turn.take_discard]) }));
+  turn.missed.forEach((m) => lines.push(missedText(m)));
+  return h("div", { class: "review-turn", role: "note" }, [
+    h("strong", null, t("{name}'s turn: more was possible", { name })),
+    lines.map((line) => h("p", null, line)),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "review-show" + (shown ? "" : " primary"),
+        "aria-pressed": shown ? "true" : "false",
+        onClick: () => {
+          p.review.shown = shown ? null : chance.pos;
+          rerender();
+        },
+      },
+      shown ? t("Hide the best play") : t("Show the best play"),
+    ),
+  ]);
+}
+
+/** The best play drawn on the table as it was. */
+export function BestPlay({ game, turn, view, names }) {
+  const play = turn.best_play;
+  const legend = [h("span", null, [h("span", { class: "swatch rv-hand", "aria-hidden": "true" }), t("from the hand")])];
+  let melds;
+  if (game === "vatikanen") {
+    if (play.moved) legend.push(h("span", null, [h("span", { class: "swatch rv-moved", "aria-hidden": "true" }), t("moved from another meld")]));
+    melds = play.table.map((meld, i) =>
+      h(
+        "div",
+        { class: "meld", role: "group", "aria-label": t("Meld {n}: {cards}", { n: i + 1, cards: shortCards(meld) }) },
+        meld.map((card, j) => h(StaticCard, { card, extra: markClass(play.marks[i][j]) })),
+      ),
+    );
+  } else {
+    const old = new Map(view.table.map((m) => [m.number, m.cards]));
+    melds = play.table.map((m) => {
+      const extra = added(old.get(m.number) || [], m.cards);
+      return h("div", { class: "meld", role: "group", "aria-label": t("Meld #{n}, {kind}: {cards}", { n: m.number, kind: m.kind === "run" ? t("run") : t("group"), cards: shortCards(m.cards) }) }, [
+        h("span", { class: "meld-no", "aria-hidden": "true" }, "#" + m.number + " " + names[m.owner]),
+        m.cards.map((card, j) => h(StaticCard, { card, extra: extra[j] ? "rv-hand" : "" })),
+      ]);
+    });
+  }
+  return h("section", { class: "table-area best-play", "aria-label": t("The best play, on the table as it was") }, [
+    h("p", { class: "best-play-head" }, [h("strong", null, t("The best play, on the table as it was")), " ", legend]),
+    melds,
+  ]);
+}
+
+function markClass(mark) {
+  if (mark === "hand") return "rv-hand";
+  if (mark === "moved") return "rv-moved";
+  return "";
+}
+
+/** Which cards of a Kontrakt meld are new since ``before`` (the cards laid onto it). */
+function added(before, after) {
+  const left = new Map();
+  before.forEach((c) => left.set(c, (left.get(c) || 0) + 1));
+  return after.map((c) => {
+    const k = left.get(c) || 0;
+    if (k > 0) {
+      left.set(c, k - 1);
+      return false;
+    }
+    return true;
+  });
+}
