@@ -27,8 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummykit import __version__, games
+from rummykit.i18n import language_from
+from rummykit.server.commands import read_command
+from rummykit.server.gameinfo import game_info
 from rummykit.server.hub import Conn, Hub, ProtocolError, Room, table_list
 from rummykit.server.review import in_worker, review_request
+from rummykit.server.tables import NameTaken
 
 __all__ = ["create_app"]
 
@@ -124,6 +128,15 @@ class ReplayAsk(BaseModel):
     seat: int | None = Field(None, ge=0, le=7, description="whose view; null: every hand")
     start: int = Field(0, ge=0, description="the first position to send")
     count: int = Field(20, ge=0, le=200, description="how many positions to send")
+    lang: str = Field("en", max_length=35, description="the language of the logs in words")
+
+
+class Typed(BaseModel):
+    """A line typed on a table's page, and the language to answer in."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(max_length=2000)
+    lang: str = Field("en", max_length=35)
 
 
 class ReviewAsk(BaseModel):
@@ -245,6 +258,28 @@ def create_app(
             )
         return {"games": out}
 
+    @app.get("/api/games/{name}", responses=ERRORS)
+    async def game_details(
+        name: str,
+        lang: Annotated[str, Query(max_length=35, description="sv or en")] = "en",
+    ) -> object:
+        """One game as the browser shows it, its texts in ``lang``: a line on it, its house
+        rules, the bots a table can seat, the contracts (Kontrakt, K4), the command help."""
+        if name not in games.names():
+            return _problem(404, "not_found", "no such game")
+        return game_info(name, language_from(lang))
+
+    @app.post("/api/games/{name}/command", responses=ERRORS)
+    async def read_typed_command(name: str, body: Typed) -> object:
+        """What a line typed at a table of game ``name`` means (the terminal's grammar): an
+        action, a command for the page, or ``400 bad_command`` saying why in ``lang``."""
+        if name not in games.names():
+            return _problem(404, "not_found", "no such game")
+        answer = read_command(name, body.text, language_from(body.lang))
+        if "error" in answer:
+            return _problem(400, "bad_command", str(answer["error"]))
+        return answer
+
     @app.post("/api/tables", status_code=201, response_model=Summary, responses=ERRORS)
     async def create_table(body: CreateTable) -> object:
         """Make a table: the game, its seats (``human`` or ``bot:LEVEL``) and house rules."""
@@ -279,12 +314,15 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join", response_model=Token, responses=ERRORS)
     async def join_table(table_id: str, body: Annotated[Join, Body()]) -> object:
-        """Take a free human seat; the answer's token is the seat's secret, given only here."""
+        """Take a free human seat; the answer's token is the seat's secret, given only here.
+        A name a player at the table has is refused (``409 name_taken``)."""
         room = room_of(table_id)
         if isinstance(room, JSONResponse):
             return room
         try:
             seat, token = await hub.join(room, body.name, body.seat)
+        except NameTaken as exc:
+            return _problem(409, "name_taken", str(exc))
         except ValueError as exc:
             return _problem(400, "bad_request", str(exc))
         except LookupError as exc:
@@ -305,7 +343,9 @@ def create_app(
     async def replay_record(body: ReplayAsk) -> object:
         """A record step by step, for the replay viewer: positions ``start`` on, each with the
         view (every hand once the game is over), and the logs."""
-        answer = await hub.replay(body.record, body.seat, body.start, body.count)
+        answer = await hub.replay(
+            body.record, body.seat, body.start, body.count, language_from(body.lang)
+        )
         if "error" in answer:
             return _problem(400, "bad_record", str(answer["error"]))
         return JSONResponse(answer)

@@ -36,10 +36,13 @@ from rummykit import games
 from rummykit.cards import parse_cards
 from rummykit.errors import ActionError, RuleError
 from rummykit.i18n import language_from
+from rummykit.narration import narrate_log
 from rummykit.server.bots import assist, bot_seed, check, make_pool, think
+from rummykit.server.gameinfo import seatable_levels
 from rummykit.server.replay import replay_request
 from rummykit.server.store import Conflict, Store, TableRow
 from rummykit.server.tables import (
+    NameTaken,
     SeatSpec,
     Table,
     TableSettings,
@@ -267,6 +270,9 @@ class Hub:
         spec = games.get(game)
         spec.check_players(len(seats))
         parsed = tuple(SeatSpec.parse(s, spec) for s in seats)
+        for s in parsed:
+            if s.kind == "bot" and s.level not in seatable_levels(spec.name):
+                raise ValueError(f"a {s.level} bot needs settings a table cannot give it")
         if all(s.kind == "bot" for s in parsed):
             raise ValueError("a table needs at least one human seat")
         if not 0 <= clock <= 3600 or not 0 <= grace <= 86_400:
@@ -299,7 +305,8 @@ class Hub:
     async def join(self, room: Room, name: str, seat: int | None) -> tuple[int, str]:
         """Take a free human seat; the seat and its token (given only here, never again).
 
-        ValueError for a bad name; LookupError when there is no such free seat.
+        ValueError for a bad name (NameTaken: a player at the table has it); LookupError
+        when there is no such free seat.
         """
         name = " ".join(name.split())
         if not name or len(name) > self.limits.max_name or not name.isprintable():
@@ -313,6 +320,8 @@ class Hub:
                 seat = free[0]
             if seat not in free:
                 raise LookupError(f"seat {seat} is not a free human seat")
+            if room.table.name_taken(name):
+                raise NameTaken(f"a player at this table is already called {name}")
             data = {"seat": seat, "name": name, "token_hash": hash_token(token)}
             await self._commit(room, "join", data)
             room.away_since[seat] = time.time()
@@ -321,11 +330,14 @@ class Hub:
         return seat, token
 
     async def replay(
-        self, record: object, seat: int | None, start: int, count: int
+        self, record: object, seat: int | None, start: int, count: int, lang: str = "en"
     ) -> dict[str, object]:
-        """The replay viewer's frames of a record (``POST /api/replay``), made in a worker."""
+        """The replay viewer's frames of a record (``POST /api/replay``), made in a worker;
+        the logs told in ``lang``."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, replay_request, record, seat, start, count)
+        return await loop.run_in_executor(
+            self._pool, replay_request, record, seat, start, count, lang
+        )
 
     # ------------------------------------------------------------ live play (WebSocket)
 
@@ -585,11 +597,11 @@ class Hub:
 
         Connections of one seat that have had the same log get the same text, made once.
         """
-        made: dict[tuple[int | None, int, int], tuple[str, int]] = {}
+        made: dict[tuple[int | None, int, int, str], tuple[str, int]] = {}
         seats = room.table.seats_json(room.connected(), room.stand_ins())
         for conn in list(room.conns):
             start = 0 if conn.epoch != room.epoch else conn.log_sent
-            key = (conn.seat, start, conn.epoch)
+            key = (conn.seat, start, conn.epoch, conn.lang)
             if key in made:
                 text, conn.log_sent = made[key]
                 conn.epoch = room.epoch
@@ -626,10 +638,13 @@ class Hub:
         seats: list[dict[str, object]] | None = None,
     ) -> dict[str, object]:
         """The ``state`` message for ``conn``: only the log entries it has not had, unless
-        ``whole`` or its first (``log_start`` 0). ``seats``: the summary's seats, if made."""
+        ``whole`` or its first (``log_start`` 0), and each of them in words in the
+        connection's language (``log_text``, :mod:`rummykit.narration`). ``seats``: the
+        summary's seats, if made."""
         table, game = room.table, room.table.game
         start = 0 if whole or conn.epoch != room.epoch else conn.log_sent
         view: dict[str, object] | None = None
+        told: list[str] = []
         if game is not None:
             view = dict(game.view(conn.seat) if conn.seat is not None else game.spectator_view())
             entries = view.get("log")
@@ -637,6 +652,8 @@ class Hub:
             if start > len(entries):
                 start = 0
             view["log"] = entries[start:]
+            names = [n or "" for n in table.names]
+            told = narrate_log(table.spec.name, entries[start:], names, conn.lang)
             conn.log_sent, conn.epoch = len(entries), room.epoch
         clock = None
         if room.deadline is not None and game is not None:
@@ -656,6 +673,7 @@ class Hub:
             else table.seats_json(room.connected(), room.stand_ins()),
             "log_start": start,
             "view": view,
+            "log_text": told,
             "games_played": table.games_played,
             "clock": clock,
             "server_time": time.time(),

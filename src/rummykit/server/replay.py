@@ -13,9 +13,11 @@ with an illegal action is shown up to it, with the rule it breaks.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from rummykit import games
 from rummykit.game import Game, fresh
+from rummykit.narration import narrate_log
 from rummykit.record import GameRecord, IllegalAction, RecordError, parse_record
 
 __all__ = ["MAX_FRAMES", "frames", "replay_request"]
@@ -25,12 +27,18 @@ MAX_FRAMES = 20_000
 
 
 def frames(
-    record: GameRecord, seat: int | None = None, start: int = 0, count: int = 60
+    record: GameRecord,
+    seat: int | None = None,
+    start: int = 0,
+    count: int = 60,
+    lang: str = "en",
 ) -> dict[str, object]:
     """Positions ``start`` to ``start + count`` of ``record`` as the viewer shows them.
 
     The answer holds how many positions there are, the logs (``logs``: one
-    per Vatikanen game, one for a Kontrakt game) and, per frame, its deal,
+    per Vatikanen game, one for a Kontrakt game; with every hand shown, each entry
+    as its seat saw it, the cards drawn said), the same in words (``log_texts``, in
+    ``lang``) and, per frame, its deal,
     the actions done in that deal, the view without its log, the log it
     indexes (``log``) and how many of that log's entries are done
     (``log_size``), and every hand (``hands``) when every hand may be shown.
@@ -75,6 +83,7 @@ def frames(
     finished = illegal is None and last is not None and last.over
     if seat is None and not finished:
         seat = 0
+    logs = [_log(g, seat, n) for g in ends]
     out: list[dict[str, object]] = []
     for k, done, log, game in positions[max(0, start) : max(0, start) + max(0, count)]:
         view = dict(game.view(seat) if seat is not None else game.spectator_view())
@@ -101,19 +110,36 @@ def frames(
         "result": None if last is None or (r := last.result()) is None else r.to_json(),
         "positions": len(positions),
         "start": start,
-        "logs": [list(fresh(g.log_entries(seat))) for g in ends],
+        "logs": logs,
+        "log_texts": [narrate_log(spec.name, log, record.players, lang) for log in logs],
         "frames": out,
     }
+
+
+def _log(game: Game, seat: int | None, n: int) -> list[dict[str, Any]]:
+    """A game's log as ``seat`` saw it; with every hand shown (``seat`` None), each entry
+    as its own seat saw it: the cards drawn from the stock are said too."""
+    entries: list[dict[str, Any]] = [dict(e) for e in fresh(game.log_entries(seat))]
+    if seat is not None:
+        return entries
+    own = [game.log_entries(s) for s in range(n)]
+    return [
+        dict(fresh(own[who][i])) if isinstance(who := e.get("seat"), int) else e
+        for i, e in enumerate(entries)
+    ]
 
 
 def _illegal(deal: int, action: int, rule: str | None, message: str) -> dict[str, object]:
     return {"deal": deal, "action": action, "rule": rule, "message": message}
 
 
-def replay_request(data: object, seat: int | None, start: int, count: int) -> dict[str, object]:
-    """``POST /api/replay`` in a worker: the frames of the record ``data`` (decoded JSON), or
-    ``{"error": message}`` when it is no record (RECORD.md's messages)."""
+def replay_request(
+    data: object, seat: int | None, start: int, count: int, lang: str = "en"
+) -> dict[str, object]:
+    """``POST /api/replay`` in a worker: the frames of the record ``data`` (decoded JSON), the
+    logs told in ``lang``, or ``{"error": message}`` when it is no record (RECORD.md's
+    messages)."""
     try:
-        return frames(parse_record(data), seat, start, count)
+        return frames(parse_record(data), seat, start, count, lang)
     except (RecordError, ValueError) as exc:
         return {"error": str(exc)}

@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rummykit import games
+from rummykit.bots.names import BOT_NAMES, free_bot_name, same_name
 from rummykit.game import Game
 from rummykit.games.spec import GameSpec, OptionValue
 from rummykit.record import GameRecord
 
 __all__ = [
     "BOT_NAMES",
+    "NameTaken",
     "SeatSpec",
     "Table",
     "TableSettings",
@@ -33,8 +35,10 @@ __all__ = [
     "new_token",
 ]
 
-BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
-"""The names bots sit under, by seat."""
+
+class NameTaken(ValueError):
+    """A player at the table already has the name a joining player asks for."""
+
 
 Status = Literal["waiting", "playing", "over"]
 
@@ -172,6 +176,14 @@ class Table:
             if spec.kind == "human" and self.token_hashes[s] is None
         ]
 
+    def name_taken(self, name: str) -> bool:
+        """Whether a player at the table already has ``name`` (case and spaces aside); a
+        bot gives its name up to a player who joins with it."""
+        return any(
+            not self.is_bot(s) and (have := self.names[s]) is not None and same_name(have, name)
+            for s in range(self.n_players)
+        )
+
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is (compared in constant time), or None."""
         digest = hash_token(token)
@@ -186,9 +198,10 @@ class Table:
     def apply(self, kind: str, data: Mapping[str, object]) -> None:
         """Apply one event (live, or replayed from the store); the version goes up by one.
 
-        ``join``: ``seat``, ``name``, ``token_hash``; the game starts when the last
-        human seat is taken. ``action``: ``action`` (RECORD.md JSON), checked by
-        the engine. ``next``: the next game at the table.
+        ``join``: ``seat``, ``name``, ``token_hash``; a bot of that name takes
+        another; the game starts when the last human seat is taken. ``action``:
+        ``action`` (RECORD.md JSON), checked by the engine. ``next``: the next game at
+        the table.
         """
         if kind == "join":
             seat = data["seat"]
@@ -197,6 +210,9 @@ class Table:
             assert seat in self.free_seats(), f"seat {seat} is not free"
             self.names[seat] = name
             self.token_hashes[seat] = digest
+            for other in range(self.n_players):  # names are unique at a table
+                if self.is_bot(other) and same_name(self.names[other] or "", name):
+                    self.names[other] = free_bot_name(n for n in self.names if n)
             if not self.free_seats():
                 self._start()
         elif kind == "action":
