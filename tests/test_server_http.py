@@ -70,6 +70,28 @@ def test_a_body_over_64_kib_is_refused(shared_server: Server) -> None:
     assert error.status == 400 and "64 KiB" in error.body["message"]
 
 
+def test_names_at_a_table_are_unique_bots_give_theirs_up(shared_server: Server) -> None:
+    server = shared_server
+    made = server.post(
+        "/api/tables", {"game": "vatikanen", "seats": ["human", "bot:greedy", "human"]}
+    )
+    assert isinstance(made, dict) and made["seats"][1]["name"] == "Bo"
+    path = f"/api/tables/{made['id']}"
+    server.post(path + "/join", {"name": "Bo", "seat": 0})  # the bot takes another name
+    summary = server.get(path)
+    assert isinstance(summary, dict)
+    names = [s["name"] for s in summary["seats"]]
+    assert names[0] == "Bo" and names[1] not in (None, "Bo") and names[2] is None
+    for taken in ("Bo", " bO "):
+        error = error_of(server, "POST", path + "/join", {"name": taken, "seat": 2})
+        assert error.status == 409 and error.body["error"] == "name_taken", taken
+    server.post(path + "/join", {"name": names[1], "seat": 2})  # the bot's new name: it moves on
+    summary = server.get(path)
+    assert isinstance(summary, dict) and summary["status"] == "playing"
+    names = [s["name"] for s in summary["seats"]]
+    assert len({n.casefold() for n in names}) == 3, names
+
+
 def test_unknown_table_is_404_and_a_taken_seat_409(shared_server: Server) -> None:
     server = shared_server
     assert error_of(server, "GET", "/api/tables/nope").status == 404

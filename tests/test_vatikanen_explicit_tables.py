@@ -643,3 +643,19 @@ def test_V9_V11_mutated_tables_agree_with_the_strict_reader(data: st.DataObject)
 @given(data=st.data())
 def test_V9_V11_many_mutated_tables_agree_with_the_strict_reader(data: st.DataObject) -> None:
     _mutate_and_check(data)
+
+
+@pytest.mark.parametrize(
+    ("hand", "run"),
+    [
+        ("2d 3d 4d 6d 7d *", "2d 3d 4d *:5d 6d 7d"),  # the joker in the gap, as Hint says
+        ("9s Ts Qs *", "9s Ts *:Js Qs"),
+        ("* 7c 5c", "5c *:6c 7c"),
+    ],
+)
+def test_V7_an_opening_without_a_table_is_laid_in_run_order(hand: str, run: str) -> None:
+    game = VatikanenGame.from_position([hand + " 2h", "3d"], opened=[False, True])
+    arranged = game.arrange(0, cards(hand))
+    assert arranged.table is not None and [" ".join(map(str, m)) for m in arranged.table] == [run]
+    game.play(Play(0, cards(hand)))
+    assert table_text(game) == [run]

@@ -104,11 +104,11 @@ def test_a_kontrakt_deal_against_bots_to_its_end(browser: Any, tmp_path: Path) -
             assert entry["type"] == kind, (entry, move)
         # the deal's end: every hand left and its penalty, the totals; then the score sheet
         page.wait_for_selector("text=Deal 1 is over")
-        dialog = page.locator(".modal")
-        assert dialog.locator(".scores tbody tr").count() == 3
-        assert dialog.locator(".mini-cards .card").count() > 0
+        panel = page.locator(".deal-end-panel")
+        assert panel.locator(".scores tbody tr").count() == 3
+        assert panel.locator(".mini-cards .card").count() > 0
         shot(page, "kontrakt-deal-end")
-        page.click(".modal button:has-text('On to deal 2')")
+        page.click(".deal-end-panel button:has-text('On to deal 2')")
         page.click("button:has-text('Score sheet')")
         page.wait_for_selector(".modal .sheet")
         assert page.locator(".modal .sheet tbody tr").count() == 8

@@ -13,7 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from server_helpers import start
-from web_helpers import browser, new_page, seeded_tables, shot, touch_drag, wait_state, wait_version
+from web_helpers import (
+    Position,
+    bots_move_for,
+    browser,
+    new_page,
+    seeded_positions,
+    seeded_tables,
+    shot,
+    sit,
+    touch_drag,
+    wait_state,
+    wait_version,
+)
 
 __all__ = ["browser"]
 
@@ -87,7 +99,9 @@ def test_a_phone_plays_by_touch(browser: Any, tmp_path: Path) -> None:
         assert cards == ["2c", "3c", "4c"]
         assert (
             too_small(
-                page, ".card, .actions button, .chip, .place-new, header button, header select"
+                page,
+                ".card, .actions button, .chip, .place-new, header button, header select,"
+                " header label.four",
             )
             == []
         )
@@ -131,3 +145,43 @@ def right_of(page: Any, selector: str) -> tuple[float, float]:
     box = page.locator(selector).first.bounding_box()
     assert box is not None, selector
     return box["x"] + box["width"] * 0.85, box["y"] + box["height"] / 2
+
+
+IN_VIEW = """sel => [...document.querySelectorAll(sel)].filter(el => {
+  const r = el.getBoundingClientRect();
+  return r.top < 0 || r.bottom > window.innerHeight + 0.5;
+}).map(el => el.textContent || el.dataset.card)"""
+
+
+def test_on_a_phone_the_hand_and_the_actions_stay_in_view_and_errors_show_there(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seats = ["human", "bot:greedy", "bot:greedy"]
+    # 30 moves on: seven melds on the table, thirteen cards in Anna's hand, her turn
+    seeded_positions(db, [Position("midV", "vatikanen", seats, 1, {0: "Anna"}, bots_move_for(30))])
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "midV", 0, "Anna")
+        s = wait_state(page, "s.view.turn === 0")
+        assert len(s["view"]["hand"]) == 13 and len(s["view"]["table"]) == 7
+        page.wait_for_selector(".hand .card")
+        assert page.evaluate("document.documentElement.scrollHeight > window.innerHeight")
+        for top in (0, 250):  # at the top, and with the table scrolled
+            page.evaluate(f"window.scrollTo(0, {top})")
+            assert page.evaluate(IN_VIEW, ".hand .card") == []
+            assert page.evaluate(IN_VIEW, ".actions button") == []
+        page.evaluate("window.scrollTo(0, 0)")
+        page.tap(".actions button:has-text('Arrange')")  # nothing selected: it says what to do
+        notice = page.wait_for_selector(".dock .notice-line")
+        assert page.evaluate(IN_VIEW, ".dock .notice-line") == [], notice.inner_text()
+        four = page.eval_on_selector(
+            "header label.four",
+            "el => [el.getBoundingClientRect().height, el.querySelector('input').offsetWidth]",
+        )
+        assert four[0] >= 43.5 and four[1] >= 24, four
+        shot(page, "phone-vatikanen-mid-game", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()

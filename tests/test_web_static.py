@@ -8,6 +8,8 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from rummykit.i18n import translate
+
 WEB = Path(__file__).resolve().parents[1] / "src" / "rummykit" / "web"
 LOCALES = WEB.parent / "i18n" / "locales"
 T_CALL = re.compile(r'(?<![\w.$])t\(\s*"((?:[^"\\]|\\.)*)"')
@@ -42,7 +44,21 @@ def test_swedish_uses_the_words_swedish_players_use() -> None:
     assert swedish["group"] == "tretal" and swedish["run"] == "färgföljd"
     assert swedish["Discard"] == "Saka" and swedish["Draw"] == "Dra" and swedish["Pass"] == "Passa"
     assert "förhand" in swedish["You are förhand: take the upcard, or decline it."]
-    assert swedish["{name} went out"] == "{name} gick ut"
+    assert translate("{name} went out! ", "sv", name="Anna") == "Anna gick ut! "  # the log
+    # one word for each thing, as the glossary (docs/i18n.md) has it
+    everything = " ".join(swedish.values()).lower()
+    for word in ("uppvänd", "utspel", "lösaren", "arrangera", "lägg till här"):
+        assert word not in everything, word
+    assert "det uppslagna kortet" in swedish["You are förhand: take the upcard, or decline it."]
+    assert swedish["Lay off here"] == "Bygg på här"
+    rule = "table jokers move freely as wild cards when the table is rearranged"
+    assert translate(rule, "sv").count("jokrar") == 1  # not "jokrar ... som jokrar"
+    rearranged = translate(
+        "a play that rearranges the table must add at least one card from your hand;"
+        " to play no card, draw (or pass when the stock is empty)",
+        "sv",
+    )
+    assert "ordnar om" in rearranged and "arrangera" not in rearranged
     assert swedish["Contract: {contract}"].startswith("Kontrakt")
 
 

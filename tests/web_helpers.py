@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from rummykit import games
-from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings
+from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings, hash_token
 from rummykit.server.store import TableMeta, TableRow, open_store
 from rummykit.server.workers import bot_seed, think
 
@@ -129,6 +129,121 @@ def seeded_tables(db: str, tables: Sequence[tuple[str, str, list[str], int]]) ->
     # Playwright's sync API runs an event loop in this thread: write from another one
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(lambda: asyncio.run(write())).result()
+
+
+@dataclass
+class Position:
+    """A table to store already played up to some point: its seats taken by ``names``
+    (seat -> name; each seat's token is :func:`token_of`), then the moves ``move`` gives
+    (the next action, without its seat, or None to stop there)."""
+
+    id: str
+    game: str
+    seats: list[str]
+    seed: int
+    names: dict[int, str]
+    move: Callable[[HostedTable], dict[str, Any] | None] = lambda table: None
+    limit: int = 2000
+
+
+def token_of(table_id: str, seat: int) -> str:
+    """The seat's secret at a table stored by :func:`seeded_positions`."""
+    return f"token-{table_id}-{seat}"
+
+
+def seeded_positions(db: str, positions: Sequence[Position]) -> dict[str, HostedTable]:
+    """Store tables with their events (the joins, then the moves) in the database at ``db``
+    before a server starts: it loads each as it was. Answers the tables as they stand."""
+    out: dict[str, HostedTable] = {}
+    events: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for pos in positions:
+        table = HostedTable(pos.id, settings_of(pos.game, pos.seats, pos.seed), 0.0)
+        made: list[tuple[str, dict[str, Any]]] = []
+        for seat, name in sorted(pos.names.items()):
+            join = table.join(seat, name, hash_token(token_of(pos.id, seat)))
+            made.append(("join", join))
+        for _ in range(pos.limit):
+            game = table.game
+            if game is None or game.to_act is None:
+                break
+            chosen = pos.move(table)
+            if chosen is None:
+                break
+            action = table.spec.action_from_json({**chosen, "seat": game.to_act})
+            event = table.take(action)
+            made.append(("action", {"action": dict(event.record_json()), "by": "player"}))
+        out[pos.id] = table
+        events[pos.id] = made
+
+    async def write() -> None:
+        store = open_store(db)
+        await store.open()
+        try:
+            for pos in positions:
+                table = out[pos.id]
+                settings = settings_of(pos.game, pos.seats, pos.seed)
+                n = len(pos.seats)
+                summary = json.dumps(table.summary([False] * n, [False] * n))
+                meta = TableMeta(table.status, table.version, summary)
+                row = TableRow(pos.id, pos.game, json.dumps(settings.to_json()), time.time(), meta)
+                await store.create_table(row, None)
+                for version, (kind, data) in enumerate(events[pos.id], start=1):
+                    await store.append(pos.id, version, kind, json.dumps(data), meta)
+        finally:
+            await store.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: asyncio.run(write())).result()
+    return out
+
+
+def sit(
+    page: Page,
+    base: str,
+    table_id: str,
+    seat: int,
+    name: str,
+    lang: str = "",
+    keep: dict[str, Any] | None = None,
+) -> None:
+    """Open a stored table's page as the player of ``seat`` (the browser keeps its token),
+    in ``lang`` if given, with more of what the browser keeps (``keep``: key -> JSON)."""
+    page.goto(base + "/#/none")
+    kept = {f"rummykit.{k}": json.dumps(v) for k, v in (keep or {}).items()}
+    kept[f"rummykit.seat.{table_id}"] = json.dumps(
+        {"seat": seat, "token": token_of(table_id, seat), "name": name}
+    )
+    if lang:
+        kept["rummykit.lang"] = lang
+    page.evaluate("kept => { for (const k in kept) localStorage.setItem(k, kept[k]); }", kept)
+    page.goto(f"{base}/#/t/{table_id}")
+    page.reload()
+
+
+def bots_move(table: HostedTable) -> dict[str, Any]:
+    """The move the table's seat to act makes as a bot of the table's default level, seeded
+    as the server seeds its bots."""
+    game = table.game
+    assert game is not None and game.to_act is not None
+    seat = game.to_act
+    level = table.settings.seats[seat].level or table.spec.default_bot
+    move = think(
+        table.spec.name, level, bot_seed(table.settings.seed, table.version, seat), game.view(seat)
+    )
+    return {k: v for k, v in move.items() if k != "seat"}
+
+
+def bots_move_for(count: int) -> Callable[[HostedTable], dict[str, Any] | None]:
+    """:func:`bots_move` for ``count`` moves, then a stop."""
+    made = [0]
+
+    def move(table: HostedTable) -> dict[str, Any] | None:
+        if made[0] >= count:
+            return None
+        made[0] += 1
+        return bots_move(table)
+
+    return move
 
 
 def settings_of(game: str, seats: list[str], seed: int) -> TableSettings:

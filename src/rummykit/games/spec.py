@@ -24,8 +24,8 @@ OptionValue = bool | int
 
 @dataclass(frozen=True, slots=True)
 class HouseRule:
-    """One house-rule option of RULES.md: its record name, default, rule id and a
-    one-line explanation for a player choosing it."""
+    """One house-rule option of RULES.md: its record name, default, rule id, a one-line
+    explanation for a player choosing it and a short title (both catalog messages)."""
 
     name: str
     default: OptionValue
@@ -33,6 +33,7 @@ class HouseRule:
     summary: str
     low: int | None = None
     high: int | None = None
+    title: str = ""
 
     def check(self, value: object, game: str) -> OptionValue:
         """``value`` if it is a valid value of this option; ValueError saying why not."""

@@ -3,7 +3,7 @@
 >>> from rummykit import games
 >>> game = games.get("vatikanen").new(["Anna", "Bo"], seed=7)
 >>> for _ in range(4):  # each seat plays the help's best play, or draws
-...     _ = game.apply(game.legal_actions()[-1])
+...     _ = game.apply(game.suggested_actions()[-1])
 >>> result = review(game.to_record())
 >>> [(t.seat, t.kind, t.played, t.best) for t in result.turns]
 [(0, 'play', 3, 3), (1, 'play', 3, 3), (0, 'play', 3, 3), (1, 'draw', 0, 0)]

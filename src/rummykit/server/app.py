@@ -27,6 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummykit import __version__, games
+from rummykit.i18n import language_from
+from rummykit.server.commands import read_command
+from rummykit.server.gameinfo import game_info
+from rummykit.server.hosted import NameTaken
 from rummykit.server.live import serve_connection
 from rummykit.server.protocol import Close, ProtocolError
 from rummykit.server.replay import replay_request
@@ -134,6 +138,15 @@ class ReplayAsk(BaseModel):
     seat: int | None = Field(None, ge=0, le=7, description="whose view; null: every hand")
     start: int = Field(0, ge=0, description="the first position to send")
     count: int = Field(20, ge=0, le=200, description="how many positions to send")
+    lang: str = Field("en", max_length=35, description="the language of the logs in words")
+
+
+class Typed(BaseModel):
+    """A line typed on a table's page, and the language to answer in."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(max_length=2000)
+    lang: str = Field("en", max_length=35)
 
 
 class ReviewAsk(BaseModel):
@@ -267,6 +280,28 @@ def create_app(
             )
         return {"games": out}
 
+    @app.get("/api/games/{name}", responses=ERRORS)
+    async def game_details(
+        name: str,
+        lang: Annotated[str, Query(max_length=35, description="sv or en")] = "en",
+    ) -> object:
+        """One game as the browser shows it, its texts in ``lang``: a line on it, its house
+        rules, the bots a table can seat, the contracts (Kontrakt, K4), the command help."""
+        if name not in games.names():
+            return _problem(404, "not_found", "no such game")
+        return game_info(name, language_from(lang))
+
+    @app.post("/api/games/{name}/command", responses=ERRORS)
+    async def read_typed_command(name: str, body: Typed) -> object:
+        """What a line typed at a table of game ``name`` means (the terminal's grammar): an
+        action, a command for the page, or ``400 bad_command`` saying why in ``lang``."""
+        if name not in games.names():
+            return _problem(404, "not_found", "no such game")
+        answer = read_command(name, body.text, language_from(body.lang))
+        if "error" in answer:
+            return _problem(400, "bad_command", str(answer["error"]))
+        return answer
+
     @app.post(
         "/api/tables",
         status_code=201,
@@ -329,12 +364,15 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join", response_model=Token, responses=ERRORS)
     async def join_table(table_id: str, body: Annotated[Join, Body()]) -> object:
-        """Take a free human seat; the answer's token is the seat's secret, given only here."""
+        """Take a free human seat; the answer's token is the seat's secret, given only here.
+        A name a player at the table has is refused (``409 name_taken``)."""
         room = await room_of(table_id)
         if isinstance(room, JSONResponse):
             return room
         try:
             seat, token = await room.join(body.name, body.seat)
+        except NameTaken as exc:
+            return _problem(409, "name_taken", str(exc))
         except ValueError as exc:
             return _problem(400, "bad_request", str(exc))
         except LookupError as exc:

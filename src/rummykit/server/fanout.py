@@ -6,7 +6,9 @@ A :class:`Conn` knows how much of the unit's log it has (``log_sent``, in
 seat and log position (:class:`StateMaker`): the seat's view without its log
 (:meth:`rummykit.game.Game.view` with ``log=False``) and only the log entries
 the connection lacks (:meth:`rummykit.game.Game.log_entries`), never a whole
-view sliced. Connections of one seat at the same position share one text.
+view sliced, with those entries in words in the connection's language
+(``log_text``, :mod:`rummykit.narration`). Connections of one seat at the
+same position and language share one text.
 
 Each connection has an outbox of frames and a writer task that sends them; a
 client that does not read its frames is closed (4413) before the queue
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from rummykit.game import Game
+from rummykit.narration import narrate_log
 from rummykit.server.limits import Bucket, Limits
 from rummykit.server.protocol import PING, Close, Ref, dumps
 
@@ -144,17 +147,19 @@ class StateMaker:
     envelope: Mapping[str, object]
     """The fields every state of this change shares (version, status, seats, clock...)."""
     epoch: int
+    names: Sequence[str] = ()
+    """The seats' names, for the log in words."""
     _views: dict[int | None, str] = field(default_factory=dict)
-    _texts: dict[tuple[int | None, int], tuple[str, int]] = field(default_factory=dict)
+    _texts: dict[tuple[int | None, int, str], tuple[str, int]] = field(default_factory=dict)
 
     def text(self, conn: Conn, *, whole: bool = False) -> str:
         """The state for ``conn``: the log entries it lacks (all of them if ``whole``, or if
         it had them of another unit); afterwards it has the whole log."""
         start = 0 if whole or conn.epoch != self.epoch else conn.log_sent
-        key = (conn.seat, start)
+        key = (conn.seat, start, conn.lang)
         made = self._texts.get(key)
         if made is None:
-            made = self._make(conn.seat, start)
+            made = self._make(conn.seat, start, conn.lang)
             self._texts[key] = made
         text, size = made
         conn.log_sent, conn.epoch = size, self.epoch
@@ -163,11 +168,11 @@ class StateMaker:
             conn.ref = None
         return text
 
-    def _make(self, seat: int | None, start: int) -> tuple[str, int]:
+    def _make(self, seat: int | None, start: int, lang: str) -> tuple[str, int]:
         game = self.game
         head = dumps({**self.envelope, "seat": seat})[:-1]
         if game is None:
-            return f'{head},"log_start":0,"view":null}}', 0
+            return f'{head},"log_start":0,"view":null,"log_text":[]}}', 0
         view = self._views.get(seat)
         if view is None:
             body = (
@@ -178,6 +183,10 @@ class StateMaker:
         size = game.log_size
         if start > size:
             start = 0
-        entries: Sequence[object] = game.log_entries(seat, start)
-        text = f'{head},"log_start":{start},"view":{view},"log":{dumps(entries)}}}}}'
+        entries = game.log_entries(seat, start)
+        told = narrate_log(game.name, entries, self.names, lang)
+        text = (
+            f'{head},"log_start":{start},"view":{view},"log":{dumps(entries)}}},'
+            f'"log_text":{dumps(told)}}}'
+        )
         return text, size

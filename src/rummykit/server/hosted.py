@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rummykit import games
+from rummykit.bots.names import BOT_NAMES, free_bot_name, same_name
 from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.games.spec import GameSpec, OptionValue
 from rummykit.record import DealRecord, GameRecord
@@ -33,6 +34,7 @@ from rummykit.record import DealRecord, GameRecord
 __all__ = [
     "BOT_NAMES",
     "HostedTable",
+    "NameTaken",
     "SeatSpec",
     "Status",
     "TableSettings",
@@ -41,8 +43,10 @@ __all__ = [
     "new_token",
 ]
 
-BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
-"""The names bots sit under, by seat."""
+
+class NameTaken(ValueError):
+    """A player at the table already has the name a joining player asks for."""
+
 
 Status = Literal["waiting", "playing", "over"]
 
@@ -196,6 +200,14 @@ class HostedTable:
             if spec.kind == "human" and self.token_hashes[s] is None
         ]
 
+    def name_taken(self, name: str) -> bool:
+        """Whether a player at the table already has ``name`` (case and spaces aside); a
+        bot gives its name up to a player who joins with it."""
+        return any(
+            not self.is_bot(s) and (have := self.names[s]) is not None and same_name(have, name)
+            for s in range(self.n_players)
+        )
+
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is (compared in constant time), or None."""
         digest = hash_token(token)
@@ -261,27 +273,11 @@ class HostedTable:
         assert seat in self.free_seats(), f"seat {seat} is not free"
         self.names[seat] = name
         self.token_hashes[seat] = digest
-        self._rename_bots()
+        for other in range(self.n_players):  # names are unique at a table
+            if self.is_bot(other) and same_name(self.names[other] or "", name):
+                self.names[other] = free_bot_name(n for n in self.names if n)
         if not self.free_seats():
             self._start(None, 0)
-
-    def _rename_bots(self) -> None:
-        """Names at a table are unique: a bot whose name a player took gets another."""
-        people = {n.casefold() for s, n in enumerate(self.names) if n and not self.is_bot(s)}
-        for seat in range(self.n_players):
-            name = self.names[seat]
-            if self.is_bot(seat) and name is not None and name.casefold() in people:
-                used = {n.casefold() for n in self.names if n}
-                spare = [n for n in BOT_NAMES if n.casefold() not in used]
-                self.names[seat] = spare[0] if spare else f"Bot {seat + 1}"
-
-    def name_taken(self, name: str) -> bool:
-        """True if a player at the table has this name already (bots make way)."""
-        wanted = name.casefold()
-        return any(
-            n is not None and n.casefold() == wanted and not self.is_bot(s)
-            for s, n in enumerate(self.names)
-        )
 
     def _next(self, data: Mapping[str, object]) -> None:
         carried = data.get("carried")

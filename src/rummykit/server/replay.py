@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Any
 
 from rummykit import games
 from rummykit.game import Game, fresh
+from rummykit.i18n import language_from
+from rummykit.narration import narrate_log
 from rummykit.record import GameRecord, IllegalAction, RecordError, parse_record
 
 __all__ = ["MAX_FRAMES", "frames", "replay_request"]
@@ -32,12 +35,18 @@ MAX_FRAMES = 20_000
 
 
 def frames(
-    record: GameRecord, seat: int | None = None, start: int = 0, count: int = 60
+    record: GameRecord,
+    seat: int | None = None,
+    start: int = 0,
+    count: int = 60,
+    lang: str = "en",
 ) -> dict[str, object]:
     """Positions ``start`` to ``start + count`` of ``record`` as the viewer shows them.
 
     The answer holds how many positions there are, the logs (``logs``: one
-    per Vatikanen game, one for a Kontrakt game) and, per frame, its deal,
+    per Vatikanen game, one for a Kontrakt game; with every hand shown, each entry
+    as its seat saw it, the cards drawn said), the same in words (``log_texts``, in
+    ``lang``) and, per frame, its deal,
     the actions done in that deal, the view without its log, the log it
     indexes (``log``) and how many of that log's entries are done
     (``log_size``), and every hand (``hands``) when every hand may be shown.
@@ -92,6 +101,7 @@ def frames(
     finished = illegal is None and end is not None and end.over
     if seat is None and not finished:
         seat = 0
+    logs = [_log(g, seat, n) for g in ends]
     out: list[dict[str, object]] = []
     for k, done, log_index, game in kept:
         view = dict(game.view(seat) if seat is not None else game.spectator_view())
@@ -118,22 +128,37 @@ def frames(
         "result": None if end is None or (r := end.result()) is None else r.to_json(),
         "positions": positions,
         "start": start,
-        "logs": [list(fresh(g.log_entries(seat))) for g in ends],
+        "logs": logs,
+        "log_texts": [narrate_log(spec.name, log, record.players, lang) for log in logs],
         "frames": out,
     }
 
 
+def _log(game: Game, seat: int | None, n: int) -> list[dict[str, Any]]:
+    """A game's log as ``seat`` saw it; with every hand shown (``seat`` None), each entry
+    as its own seat saw it: the cards drawn from the stock are said too."""
+    entries: list[dict[str, Any]] = [dict(e) for e in fresh(game.log_entries(seat))]
+    if seat is not None:
+        return entries
+    own = [game.log_entries(s) for s in range(n)]
+    return [
+        dict(fresh(own[who][i])) if isinstance(who := e.get("seat"), int) else e
+        for i, e in enumerate(entries)
+    ]
+
+
 def replay_request(body: bytes | Mapping[str, object]) -> dict[str, object]:
     """``POST /api/replay`` in the records worker: the body (JSON: ``record``, ``seat``,
-    ``start``, ``count``) read and answered; ``{"error": message, "code": ...}`` when it is
-    no request or no record (RECORD.md's messages)."""
+    ``start``, ``count``, ``lang``) read and answered, the logs told in ``lang``;
+    ``{"error": message, "code": ...}`` when it is no request or no record (RECORD.md's
+    messages)."""
     try:
         data = json.loads(body) if isinstance(body, bytes | bytearray) else body
     except (ValueError, RecursionError):
         return {"error": "the body is not JSON", "code": "bad_request"}
     if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
         return {"error": "record: a record (docs/record.md) is required", "code": "bad_request"}
-    unknown = set(data) - {"record", "seat", "start", "count"}
+    unknown = set(data) - {"record", "seat", "start", "count", "lang"}
     if unknown:
         return {"error": f"{sorted(unknown)[0]}: not a field", "code": "bad_request"}
     seat, start, count = data.get("seat"), data.get("start", 0), data.get("count", 20)
@@ -146,7 +171,9 @@ def replay_request(body: bytes | Mapping[str, object]) -> dict[str, object]:
             continue
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             return {"error": f"{name}: a whole number from {low} to {high}", "code": "bad_request"}
+    lang = data.get("lang", "en")
+    language = language_from(lang[:35]) if isinstance(lang, str) else "en"
     try:
-        return frames(parse_record(data["record"]), seat, start, count)
+        return frames(parse_record(data["record"]), seat, start, count, language)
     except (RecordError, ValueError) as exc:
         return {"error": str(exc)}

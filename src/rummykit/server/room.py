@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import AnyAction
 from rummykit.server.fanout import Conn, StateMaker
-from rummykit.server.hosted import HostedTable, event_json, hash_token, new_token
+from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps
 from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, TableMeta
@@ -238,14 +238,15 @@ class Room:
             "clock": clock,
             "server_time": time.time(),
         }
-        return StateMaker(game, envelope, self.epoch)
+        return StateMaker(game, envelope, self.epoch, [n or "" for n in table.names])
 
     # ------------------------------------------------------------ changes
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """Take a free human seat; the seat and its token (given only here, never again).
 
-        ValueError for a bad name; LookupError when there is no such free seat.
+        ValueError for a bad name (NameTaken: a player at the table has it); LookupError
+        when there is no such free seat.
         """
         limits = self.host.limits
         name = " ".join(name.split())
@@ -261,7 +262,7 @@ class Room:
             if seat not in free:
                 raise LookupError(f"seat {seat} is not a free human seat")
             if self.table.name_taken(name):
-                raise ValueError(f"{name} sits at this table already: choose another name")
+                raise NameTaken(f"a player at this table is already called {name}")
             data = self.table.join(seat, name, hash_token(token))
             self.away_since[seat] = time.time()
             self._turn_changed()  # the last seat taken starts the game, and its clock

@@ -29,6 +29,7 @@ from collections.abc import Coroutine, Mapping, Sequence
 
 from rummykit import games
 from rummykit.record import DealRecord, GameRecord, parse_record
+from rummykit.server.gameinfo import seatable_levels
 from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings
 from rummykit.server.limits import Bucket, Limits
 from rummykit.server.presence import HOLD, LetGo, decode, encode
@@ -130,6 +131,9 @@ class Rooms:
         spec = games.get(game)
         spec.check_players(len(seats))
         parsed = tuple(SeatSpec.parse(s, spec) for s in seats)
+        for seat in parsed:
+            if seat.kind == "bot" and seat.level not in seatable_levels(spec.name):
+                raise ValueError(f"a {seat.level} bot needs settings a table cannot give it")
         if all(s.kind == "bot" for s in parsed):
             raise ValueError("a table needs at least one human seat")
         most = self.limits.max_clock

@@ -39,9 +39,11 @@ from rich.text import Text
 
 from rummykit.bots import Bot
 from rummykit.bots.base import level_label, levels
+from rummykit.bots.names import BOT_NAMES
 from rummykit.errors import RuleError, describe_error
 from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.i18n import DEFAULT, N_, translate
+from rummykit.narration import Sentence
 from rummykit.notation import completion_words
 from rummykit.record import GameRecord
 from rummykit.tui.commands import CommandError, UiCommand
@@ -58,8 +60,6 @@ __all__ = [
     "think",
 ]
 
-BOT_NAMES = ("Astrid", "Bo", "Cilla", "Dag", "Eva", "Frans", "Greta", "Harald")
-"""Names given to the bots, seat 1 first."""
 
 STAGED_FIRST = N_(
     "you have staged cards: press Enter (ok) to confirm them or undo to take them back"
@@ -150,6 +150,26 @@ class GameAdapter(ABC, Generic[U]):
             if found and cards is not None:
                 out.append_text(cards)
                 out.append(tail)
+        return out
+
+    def told(self, sentences: Sequence[Sentence], view: View, style: str = "") -> Text:
+        """Sentences of :mod:`rummykit.narration` as Rich text, one a line: the names bold
+        (the person's is "You"), the cards in their colours."""
+        from rummykit.tui.render import cards_text
+
+        players = view["players"]
+        assert isinstance(players, list)
+        out = Text(style=style)
+        for i, line in enumerate(sentences):
+            if i:
+                out.append("\n")
+            for kind, value in line:
+                if kind == "name":
+                    out.append(self.you() if value == self.seat else str(players[value]), "bold")
+                elif kind == "cards":
+                    out.append_text(cards_text(value))
+                else:
+                    out.append(str(value))
         return out
 
     # -- the engine

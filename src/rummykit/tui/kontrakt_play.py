@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -26,16 +25,14 @@ from rummykit.games import kontrakt as k
 from rummykit.games.kontrakt.contracts import CONTRACTS, describe_melds
 from rummykit.games.kontrakt.view import (
     DealEndEntry,
-    KontraktLogEntry,
     KontraktView,
     LaidJSON,
     TableMeldJSON,
-    is_action_entry,
     is_deal_end,
-    is_deal_start,
     kontrakt_view,
 )
 from rummykit.i18n import N_, Message, Plural
+from rummykit.narration import narrate
 from rummykit.record import GameRecord
 from rummykit.tui.commands import UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
@@ -704,93 +701,10 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
     def describe(
         self, entry: Mapping[str, object], index: int, view: Mapping[str, object]
     ) -> Text | None:
-        """One logged action or deal event in words."""
-        v = kontrakt_view(view)
-        logged = cast(KontraktLogEntry, entry)  # an entry of the view's log
-        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
-        if is_deal_start(logged):
-            out = Text(
-                self._(
-                    "Deal {deal} of 7 — contract: {contract}; upcard ",
-                    deal=logged["deal"] + 1,
-                    contract=CONTRACTS[logged["deal"]].describe(),
-                )
-            )
-            out.append_text(card_text(logged["upcard"]))
-            out.stylize("bold cyan")
-            return out
-        if is_deal_end(logged):
-            out = Text()
-            if logged["out"] is not None:
-                said = self._(
-                    "Deal {deal} over: {name} went out. Penalties: ",
-                    deal=logged["deal"] + 1,
-                    name=names[logged["out"]],
-                )
-            else:
-                said = self._(
-                    "Deal {deal} over: nobody went out. Penalties: ", deal=logged["deal"] + 1
-                )
-            out.append(said, "bold yellow")
-            out.append(_by_name(names, logged["penalties"]))
-            out.append(self._(". Totals: "))
-            out.append(_by_name(names, logged["totals"]))
-            return out
-        if not is_action_entry(logged):  # pragma: no cover - the log holds nothing else
-            return None
-        kind = logged["type"]
-        out = Text()
-        name = names[logged["seat"]]
-        shown = cards_text(logged.get("shown") or [])
-        drawn = cards_text(logged.get("drawn") or [])
-        if kind == "take_upcard":
-            self.sentence(out, N_("{name} took the upcard {cards}"), name, shown)
-        elif kind == "decline_upcard":
-            self.sentence(out, N_("{name} declined the upcard"), name)
-        elif kind == "buy_upcard":
-            self.sentence(
-                out, N_("{name} bought the upcard {cards} and the stock's top card"), name, shown
-            )
-            if logged.get("drawn"):
-                out.append(" (")
-                out.append_text(drawn)
-                out.append(")")
-        elif kind == "pass_upcard":
-            self.sentence(out, N_("{name} passed on the upcard"), name)
-        elif kind == "draw":
-            if logged.get("from") == "discard":
-                self.sentence(out, N_("{name} took {cards} from the discard pile"), name, shown)
-            elif logged.get("drawn"):
-                self.sentence(out, N_("{name} drew from the stock: {cards}"), name, drawn)
-            else:
-                self.sentence(out, N_("{name} drew from the stock"), name)
-            if logged.get("restocked"):
-                out.append(self._(" (the discard pile was shuffled into a new stock)"), style="dim")
-        elif kind == "meld":
-            laid = Text(" | ").join(cards_text(m) for m in logged["melds"])
-            self.sentence(out, N_("{name} laid down {cards}"), name, laid)
-        elif kind == "layoff":
-            card = card_text(logged["card"])
-            self.sentence(
-                out, N_("{name} laid off {cards} on #{meld}"), name, card, meld=logged["meld"]
-            )
-        elif kind == "swap_joker":
-            card = card_text(logged["card"])
-            self.sentence(
-                out,
-                N_("{name} swapped {cards} for the joker on #{meld}"),
-                name,
-                card,
-                meld=logged["meld"],
-            )
-        elif kind == "discard":
-            self.sentence(out, N_("{name} discarded {cards}"), name, card_text(logged["card"]))
-        else:  # pragma: no cover - an action the log does not know
-            out.append(name, style="bold")
-            out.append(f" {kind}")
-        if logged.get("went_out"):
-            out.append(self._(" and went out!"), style="bold yellow")
-        return out
+        """One logged action or deal event in words (:mod:`rummykit.narration`)."""
+        kind = entry["type"]
+        style = {"deal_start": "bold cyan", "deal_end": "bold yellow"}.get(str(kind), "")
+        return self.told(narrate("kontrakt", entry, self.lang), view, style=style)
 
     def same_round(self, real: Mapping[str, object], preview: Mapping[str, object]) -> bool:
         """The preview is shown unless the staged actions end the deal (K13)."""

@@ -58,18 +58,13 @@ def _rank(rank: int) -> str:
 
 
 def card_label(card: Card) -> str:
-    """A card for people: 10♥, A♠, ★, ★=8♥ (a table joker), ★=8 (in a group).
+    """A card for people: 10♥, A♠, ★, ★=8♥ (a table joker), ★=8 (in a group); see
+    :meth:`rummykit.cards.Card.pretty`.
 
     >>> card_label(Card.parse("*:Q"))
     '★=Q'
     """
-    if card.suit is None:
-        meant = card.stands_for
-        if meant is None:
-            return "★"
-        suit = meant.suit.symbol if meant.suit is not None else ""
-        return f"★={_rank(meant.rank)}{suit}"
-    return _rank(card.rank) + card.suit.symbol
+    return card.pretty()
 
 
 def _style(card: Card) -> str:

@@ -12,11 +12,12 @@ from pathlib import Path
 from rummykit import games
 from rummykit.bots import Bot
 from rummykit.bots.base import needs_settings
+from rummykit.bots.names import bot_names
 from rummykit.errors import MessageError
 from rummykit.game import Game
 from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import RecordError, load_record
-from rummykit.tui.controller import BOT_NAMES, Controller, GameAdapter
+from rummykit.tui.controller import Controller, GameAdapter
 
 __all__ = ["bot_levels", "make_controller", "resume_controller"]
 
@@ -80,7 +81,8 @@ def make_controller(
     seats: list[Bot | None] = [None]
     for i, level in enumerate(chosen, start=1):
         seats.append(spec.make_bot(level, None if bot_seed is None else bot_seed + i))
-    names = [translate("You", lang) if name is None else name, *BOT_NAMES[: n - 1]]
+    person = translate("You", lang) if name is None else name
+    names = [person, *bot_names(n - 1, taken=[person])]
     adapter = spec.terminal_adapter()(names, seats, seed=seed)
     assert isinstance(adapter, GameAdapter)
     adapter.lang = lang

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import cast
 
 from rich.columns import Columns
 from rich.console import Group, RenderableType
@@ -20,8 +19,9 @@ from rummykit.bots import Bot
 from rummykit.cards import Card, vatikanen_value
 from rummykit.game import AnyAction, AnyEvent
 from rummykit.games import vatikanen as v
-from rummykit.games.vatikanen.view import GameEndJSON, VatikanenLogEntry, vatikanen_view
+from rummykit.games.vatikanen.view import vatikanen_view
 from rummykit.i18n import N_, Plural
+from rummykit.narration import narrate
 from rummykit.notation import command_word
 from rummykit.record import GameRecord
 from rummykit.tui.commands import UiCommand, format_vatikanen, parse_vatikanen
@@ -419,34 +419,12 @@ class VatikanenAdapter(GameAdapter[v.Session]):
     def describe(
         self, entry: Mapping[str, object], index: int, view: Mapping[str, object]
     ) -> Text | None:
-        """One logged action in words."""
-        v = vatikanen_view(view)
-        logged = cast(VatikanenLogEntry, entry)  # an entry of the view's log
-        name = self._name(logged["seat"], v)
-        kind = logged["type"]
-        out = Text()
-        if kind == "draw":
-            if "card" in logged:
-                self.sentence(out, N_("{name} drew {cards}"), name, cards_text([logged["card"]]))
-            else:
-                self.sentence(out, N_("{name} drew a card"), name)
-        elif kind == "pass":
-            self.sentence(out, N_("{name} passed"), name)
-        else:
-            added = logged["add"]
-            opening = not any(
-                e["seat"] == logged["seat"] and e["type"] == "play" for e in v["log"][:index]
-            )
-            said = (
-                N_("{name} opened with {n}: {cards}")
-                if opening
-                else N_("{name} played {n}: {cards}")
-            )
-            self.sentence(out, said, name, cards_text(added), n=len(added))
-        end = logged.get("end")
-        if end is not None:
+        """One logged action in words (:mod:`rummykit.narration`); the game's end below it."""
+        lines = narrate("vatikanen", entry, self.lang)
+        out = self.told(lines[:1], view)
+        if len(lines) > 1:
             out.append("\n")
-            out.append_text(self._end_line(end, v))
+            out.append_text(self.told(lines[1:], view, style="bold yellow"))
         return out
 
     def same_round(self, real: Mapping[str, object], preview: Mapping[str, object]) -> bool:
@@ -461,21 +439,6 @@ class VatikanenAdapter(GameAdapter[v.Session]):
     def _name(self, seat: int, view: Mapping[str, object]) -> str:
         v = vatikanen_view(view)
         return self.you() if seat == self.seat else str(v["players"][seat])
-
-    def _end_line(self, end: GameEndJSON, view: Mapping[str, object]) -> Text:
-        v = vatikanen_view(view)
-        names = [self.you() if i == self.seat else n for i, n in enumerate(v["players"])]
-        if end["reason"] == "out":
-            head = self._("{name} went out! ", name=names[end["winners"][0]])
-        elif end["reason"] == "blocked":
-            lowest = ", ".join(names[w] for w in end["winners"])
-            head = self._("Blocked: lowest hand {names}. ", names=lowest)
-        else:
-            head = self._("Blocked, no winner. ")
-        pays = ", ".join(
-            f"{n} {_money(p)}" for n, p in zip(names, end["payments"], strict=True) if p != 0
-        )
-        return Text(head + (pays or self._("no payments")), style="bold yellow")
 
 
 def _money(value: float) -> str:

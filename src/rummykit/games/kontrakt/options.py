@@ -41,13 +41,15 @@ HOUSE_RULES = (
         "reshuffle_stock",
         True,
         "K15",
-        "an empty stock is refilled from the discard pile (off: the deal ends there)",
+        N_("an empty stock is refilled from the discard pile (off: the deal ends there)"),
+        title=N_("Reshuffle the pile"),
     ),
     HouseRule(
         "rediscard_pickup",
         False,
         "K8",
-        "a card taken from the discard pile may be discarded again the same turn",
+        N_("a card taken from the discard pile may be discarded again the same turn"),
+        title=N_("Discard the card taken"),
     ),
 )
 """The options a Kontrakt table may switch, with RULES.md's defaults."""

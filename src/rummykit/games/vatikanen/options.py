@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rummykit.games.spec import HouseRule, check_house_rules
+from rummykit.i18n import N_
 
 __all__ = ["HOUSE_RULES", "check_options"]
 
@@ -13,13 +14,15 @@ HOUSE_RULES = (
         "free_jokers",
         False,
         "V11",
-        "table jokers move freely as wild cards when the table is rearranged",
+        N_("table jokers move freely as wild cards when the table is rearranged"),
+        title=N_("Free jokers"),
     ),
     HouseRule(
         "blocked_game",
         True,
         "V15",
-        "when everyone passes with an empty stock, the lowest hand wins the differences",
+        N_("when everyone passes with an empty stock, the lowest hand wins the differences"),
+        title=N_("Blocked game"),
     ),
 )
 """The options a Vatikanen table may switch, with RULES.md's defaults."""

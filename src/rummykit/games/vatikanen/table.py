@@ -322,7 +322,8 @@ def check_opening(
     order, each written exactly as it lies (its cards in the same order, a
     joker bare or labelled with what it stands for; a group's cards in any
     order), with the run added anywhere among them. Without ``new`` the run is
-    ``add`` read by :func:`~rummykit.melds.read_meld` and put last.
+    ``add`` read by :func:`~rummykit.melds.read_meld` (laid in run order, each joker in a
+    gap, when it is no run as given) and put last.
     """
     if len(add) < 3:
         raise RuleError(
@@ -400,13 +401,60 @@ def _written_opening_run(cards: Sequence[Card]) -> Meld:
 
 
 def _opening_run(cards: Sequence[Card]) -> Meld:
+    """The opening run of ``cards`` when the player named no table: read as given, else
+    in run order (the engine arranges a play without a table: ``2d 3d 4d 6d 7d *`` is
+    ``2d 3d 4d *:5d 6d 7d``)."""
     try:
         run = read_meld(cards, VATIKANEN)
     except MeldError as exc:
-        raise RuleError("V7", OPENING, reason=exc.reason_message("V7")) from None
+        ordered = _in_run_order(cards)
+        if ordered is None:
+            raise RuleError("V7", OPENING, reason=exc.reason_message("V7")) from None
+        try:
+            run = read_meld(ordered, VATIKANEN)
+        except MeldError:
+            raise RuleError("V7", OPENING, reason=exc.reason_message("V7")) from None
     if run.kind is not MeldKind.RUN:
         raise RuleError("V7", NOT_A_GROUP, cards=pretty_cards(cards))
     return run
+
+
+def _in_run_order(cards: Sequence[Card]) -> list[Card] | None:
+    """``cards`` laid out as one run, low to high, each joker in a gap first, then above the
+    highest card (below the lowest at the top of the ranks); None when the natural cards
+    are not of one suit with distinct ranks, or the jokers cannot fill the gaps.
+
+    >>> from rummykit.cards import parse_cards
+    >>> " ".join(map(str, _in_run_order(parse_cards("9s Ts Qs *"))))
+    '9s Ts * Qs'
+    >>> " ".join(map(str, _in_run_order(parse_cards("* Kh Qh"))))
+    '* Qh Kh'
+    >>> " ".join(map(str, _in_run_order(parse_cards("Ah * Qh"))))
+    'Qh * Ah'
+    """
+    naturals = [c for c in cards if not c.is_joker]
+    jokers = [c.plain() for c in cards if c.is_joker]
+    if not naturals or len({c.suit for c in naturals}) != 1:
+        return None
+    for top in (13, 14):  # the ace low, then high
+
+        def rank(card: Card, top: int = top) -> int:
+            return 14 if top == 14 and card.rank == ACE else card.rank
+
+        by_rank = {rank(c): c for c in naturals}
+        if len(by_rank) != len(naturals):
+            return None
+        low, high = min(by_rank), max(by_rank)
+        spare = len(jokers) - (high - low + 1 - len(naturals))
+        if spare < 0:
+            continue
+        above = min(spare, top - high)
+        low -= spare - above
+        if low < top - 12:
+            continue
+        free = list(jokers)
+        return [by_rank.get(r) or free.pop() for r in range(low, high + above + 1)]
+    return None
 
 
 # ---------------------------------------------------------------- later plays (V8-V12)

@@ -3,11 +3,13 @@
 // joker swaps, the discard, the score sheet and each deal's end.
 
 import { h } from "../vendor/preact/preact.module.js";
-import { cardBack, cardValue, parseCard, shortCard, shortCards } from "./cards.js";
+import { load, save } from "./api.js";
+import { cardBack, cardValue, plainCard, shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
-import { CONTRACTS, contractText } from "./logtext.js";
+import { contractWords, specOf } from "./spec.js";
+import { shownText } from "./words.js";
 import { rerender } from "./store.js";
-import { Card, Modal, SortButtons, StaticCard } from "./ui.js";
+import { Card, Modal, SortButtons, StaticCard, cardCount } from "./ui.js";
 
 function ui(ctx) {
   const u = ctx.ui;
@@ -18,22 +20,49 @@ function ui(ctx) {
     u.verdict = null;
     u.hint = null;
     u.version = null;
-    u.endsSeen = dealEnds(ctx.view.log).length;
+    u.endsSeen = endsSeen(ctx);
     u.showScores = false;
+    const kept = ctx.seat === null ? null : load(stagedKey(ctx), null);
+    if (Array.isArray(kept) && kept.every((m) => Array.isArray(m))) u.staged = kept;
   }
   if (u.version !== ctx.state.version) {
     u.version = ctx.state.version;
     u.sel = [];
     u.hint = null;
+    u.legal = null;
+    u.legalAsked = false;
     u.staged = keepStaged(u.staged, ctx.view.hand || []);
+    keepStagedMelds(ctx, u);
     u.verdict = null;
     if (u.staged.length && ctx.myTurn && ctx.view.phase === "play") scheduleCheck(ctx);
   }
   return u;
 }
 
+// The staged melds are kept in the browser (per table and seat), across a reload.
+
+function stagedKey(ctx) {
+  return `staged.${ctx.id}.${ctx.seat}`;
+}
+
+function keepStagedMelds(ctx, u) {
+  if (ctx.seat !== null) save(stagedKey(ctx), u.staged.length ? u.staged : null);
+}
+
 function dealEnds(log) {
   return log.filter((e) => e.type === "deal_end");
+}
+
+/** How many deals' ends the player has seen (kept in the browser); a page opened afresh
+ * shows the last one while the player has not yet acted in the next deal. */
+function endsSeen(ctx) {
+  const log = ctx.view.log;
+  const ends = dealEnds(log).length;
+  const kept = ctx.seat === null ? null : load(`seen.${ctx.id}.${ctx.seat}`, null);
+  if (Number.isInteger(kept) && kept <= ends) return kept;
+  const last = log.map((e) => e.type).lastIndexOf("deal_end");
+  const acted = last >= 0 && log.slice(last + 1).some((e) => e.seat === ctx.seat);
+  return last < 0 || acted || ctx.seat === null ? ends : ends - 1;
 }
 
 /** The staged melds whose cards are still in the hand. */
@@ -43,7 +72,7 @@ function keepStaged(staged, hand) {
   for (const meld of staged) {
     const kept = [];
     for (const card of meld) {
-      const k = left.indexOf(card);
+      const k = left.indexOf(plainCard(card)); // a staged joker may say what it stands for
       if (k >= 0) {
         left.splice(k, 1);
         kept.push(card);
@@ -59,7 +88,7 @@ function stagedIndexes(u, hand) {
   const used = new Set();
   for (const meld of u.staged) {
     for (const card of meld) {
-      const k = hand.findIndex((c, i) => c === card && !used.has(i));
+      const k = hand.findIndex((c, i) => c === plainCard(card) && !used.has(i));
       if (k >= 0) used.add(k);
     }
   }
@@ -103,6 +132,7 @@ function stage(ctx, indexes, into) {
   }
   if (into === undefined || into === null || !u.staged[into]) u.staged.push(cards);
   else u.staged[into] = u.staged[into].concat(cards);
+  keepStagedMelds(ctx, u);
   u.sel = [];
   u.verdict = null;
   scheduleCheck(ctx);
@@ -113,6 +143,7 @@ function unstage(ctx, meld, pos) {
   const u = ui(ctx);
   u.staged[meld].splice(pos, 1);
   u.staged = u.staged.filter((m) => m.length);
+  keepStagedMelds(ctx, u);
   u.verdict = null;
   scheduleCheck(ctx);
   rerender();
@@ -125,7 +156,10 @@ async function layDown(ctx) {
     return false;
   }
   const ok = await ctx.act({ type: "meld", melds: u.staged });
-  if (ok) u.staged = [];
+  if (ok) {
+    u.staged = [];
+    keepStagedMelds(ctx, u);
+  }
   rerender();
   return ok;
 }
@@ -146,7 +180,9 @@ function discard(ctx, card) {
 
 function layOff(ctx, number, card) {
   card = card || oneSelected(ctx, t("Select the one card to lay off, then the meld."));
-  if (card) ctx.act({ type: "layoff", card, meld: number });
+  if (!card) return;
+  const legal = fitting(ui(ctx), "layoff", card, number); // with its "as" for a joker
+  ctx.act(legal ? { type: "layoff", card: legal.card, meld: number, ...(legal.as ? { as: legal.as } : {}) } : { type: "layoff", card, meld: number });
 }
 
 function swap(ctx, number, card) {
@@ -154,14 +190,28 @@ function swap(ctx, number, card) {
   if (card) ctx.act({ type: "swap_joker", card, meld: number });
 }
 
-/** Could ``card`` take a joker's place in ``meld``? A hint for the buttons; the server decides. */
-function swapsJoker(meld, card) {
-  const c = parseCard(card);
-  if (!c || c.joker) return false;
-  return meld.cards.some((x) => {
-    const j = parseCard(x);
-    return j && j.joker && j.label && j.label.rank === c.rank && (!j.label.suit || j.label.suit === c.suit);
-  });
+/**
+ * The lay-offs and joker swaps the engine allows the seat now (its legal actions, asked of the
+ * server once a turn): "Lay off here" and "Swap for the joker" are offered only where the
+ * selected card goes. Null until the answer comes.
+ */
+function legalMoves(ctx, u, wanted) {
+  if (!wanted) return null;
+  if (!u.legalAsked) {
+    u.legalAsked = true;
+    const version = ctx.state.version;
+    ctx.request({ type: "hint" }).then((answer) => {
+      if (u.version !== version || answer.type !== "hint") return;
+      u.legal = answer.actions.filter((a) => a.type === "layoff" || a.type === "swap_joker");
+      rerender();
+    });
+  }
+  return u.legal;
+}
+
+/** The legal lay-off (or swap) of ``card`` onto meld ``number``, if there is one. */
+function fitting(u, type, card, number) {
+  return (u.legal || []).find((a) => a.type === type && plainCard(a.card) === plainCard(card) && (number === undefined || a.meld === number));
 }
 
 // ------------------------------------------------------------------ what it looks like
@@ -171,7 +221,7 @@ export function kontraktStanding(view, seat) {
   const bits = [];
   if (laid.complete) bits.push(h("span", { class: "badge opened", title: t("has laid the whole contract") }, t("contract laid")));
   else if (laid.groups || laid.runs) bits.push(h("span", { class: "badge part" }, t("laid {n}", { n: laid.groups + laid.runs })));
-  bits.push(h("span", { class: "balance", title: t("penalty points so far (lower is better)") }, t("{n} pts", { n: view.totals[seat] })));
+  bits.push(h("span", { class: "balance", title: t("penalty points so far (lower is better)") }, (view.totals[seat] === 1 ? t("1 pt") : t("{n} pts", { n: view.totals[seat] }))));
   return bits;
 }
 
@@ -231,7 +281,7 @@ export function KontraktBoard({ ctx }) {
     h("div", { class: "contract-banner" }, [
       h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })),
       " · ",
-      t("Contract: {contract}", { contract: contractText(view.contract) }),
+      t("Contract: {contract}", { contract: contractWords(specOf("kontrakt"), view.deal, view.contract.text) }),
       h("button", { type: "button", class: "chip scores-button", onClick: () => { u.showScores = true; rerender(); } }, t("Score sheet")),
     ]),
   ];
@@ -243,17 +293,26 @@ export function KontraktBoard({ ctx }) {
   parts.push(Melds({ ctx, u, myPlay, complete }));
   if (me !== null) {
     if (myPlay || u.staged.length) parts.push(Staged({ ctx, u, myPlay }));
-    parts.push(ActionBar({ ctx, u, myPlay }));
-    if (u.hint) parts.push(HintList({ ctx, u }));
-    parts.push(Hand({ ctx, u, hand }));
+    // the dock: what the player looks at on a turn, kept in view (sticky) on a small screen
+    parts.push(h("div", { class: "dock" }, [ctx.messages(), ActionBar({ ctx, u, myPlay }), u.hint ? HintList({ ctx, u }) : null, Hand({ ctx, u, hand })]));
   }
   if (u.showScores) parts.push(h(ScoreSheet, { ctx, close: () => { u.showScores = false; rerender(); } }));
   if (ends.length > u.endsSeen && !view.over) {
+    // the deal's end is a panel above the next deal, not a dialog over it: the next deal's
+    // upcard may be offered meanwhile, and its buttons stay free
     const entry = ends[ends.length - 1];
-    parts.push(
-      h(Modal, { title: t("Deal {n} is over", { n: entry.deal + 1 }), onClose: () => { u.endsSeen = ends.length; rerender(); } }, [
+    const seen = () => {
+      u.endsSeen = ends.length;
+      if (ctx.seat !== null) save(`seen.${ctx.id}.${ctx.seat}`, ends.length);
+      rerender();
+    };
+    parts.splice(
+      1,
+      0,
+      h("section", { class: "deal-end-panel", role: "region", "aria-label": t("Deal {n} is over", { n: entry.deal + 1 }) }, [
+        h("div", { class: "panel-head" }, [h("h2", null, t("Deal {n} is over", { n: entry.deal + 1 })), h("button", { type: "button", class: "close", "aria-label": t("Close"), onClick: seen }, "×")]),
         h(DealEnd, { entry, names: ctx.names }),
-        h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", onClick: () => { u.endsSeen = ends.length; rerender(); } }, t("On to deal {n}", { n: entry.deal + 2 }))),
+        h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", onClick: seen }, t("On to deal {n}", { n: entry.deal + 2 }))),
       ]),
     );
   }
@@ -267,13 +326,13 @@ function Piles({ ctx, myPlay }) {
   const canDraw = ctx.myTurn && view.phase === "draw";
   const stockButton = h(
     "button",
-    { type: "button", class: "pile-card stock-card", disabled: !canDraw || ctx.pending, "aria-label": t("Draw from the stock ({n} cards)", { n: view.stock_size }), onClick: () => ctx.act({ type: "draw", from: "stock" }) },
+    { type: "button", class: "pile-card stock-card", disabled: !canDraw || ctx.pending, "aria-label": t("Draw from the stock ({cards})", { cards: cardCount(view.stock_size) }), onClick: () => ctx.act({ type: "draw", from: "stock" }) },
     cardBack(),
   );
   const pileProps = {
     class: "discard-pile" + (myPlay ? " target" : ""),
     "data-drop": "pile",
-    "aria-label": top ? t("Discard pile: {card} on top, {n} cards", { card: shortCard(top), n: pile.length }) : t("The discard pile is empty"),
+    "aria-label": top ? t("Discard pile: {card} on top, {cards}", { card: shortCard(top), cards: cardCount(pile.length) }) : t("The discard pile is empty"),
   };
   const takeable = canDraw && top && !view.stock_only;
   return h("div", { class: "piles" }, [
@@ -294,6 +353,7 @@ function Melds({ ctx, u, myPlay, complete }) {
   const view = ctx.view;
   const owners = ctx.names.map((name, seat) => ({ name, seat, melds: view.table.filter((m) => m.owner === seat) })).filter((o) => o.melds.length);
   const one = u.sel.length === 1 ? view.hand[u.sel[0]] : null;
+  const legal = myPlay && complete ? legalMoves(ctx, u, true) : null;
   return h("section", { class: "table-area kontrakt-table", "aria-label": t("The melds on the table") }, [
     owners.length
       ? owners.map((o) =>
@@ -303,7 +363,8 @@ function Melds({ ctx, u, myPlay, complete }) {
               "div",
               { class: "melds-row" },
               o.melds.map((m) => {
-                const canSwap = myPlay && complete && one && swapsJoker(m, one);
+                const canLayOff = legal && one && fitting(u, "layoff", one, m.number);
+                const canSwap = legal && one && fitting(u, "swap_joker", one, m.number);
                 const kind = m.kind === "run" ? t("run") : t("group");
                 return h("div", { class: "meld-box" }, [
                   h(
@@ -317,10 +378,10 @@ function Melds({ ctx, u, myPlay, complete }) {
                     },
                     [h("span", { class: "meld-no", "aria-hidden": "true" }, "#" + m.number), m.cards.map((card, j) => h(StaticCard, { card, key: j }))],
                   ),
-                  myPlay && complete && one
+                  canLayOff || canSwap
                     ? h("div", { class: "meld-actions" }, [
-                        h("button", { type: "button", class: "chip", "data-layoff": m.number, onClick: () => layOff(ctx, m.number) }, t("Lay off here")),
-                        canSwap ? h("button", { type: "button", class: "chip", "data-swap": m.number, onClick: () => swap(ctx, m.number) }, t("Swap for the joker")) : null,
+                        canLayOff ? h("button", { type: "button", class: "chip", "data-layoff": m.number, title: t("Lay {card} off on meld #{n}", { card: shortCard(one), n: m.number }), onClick: () => layOff(ctx, m.number) }, t("Lay off here")) : null,
+                        canSwap ? h("button", { type: "button", class: "chip", "data-swap": m.number, title: t("Put {card} in place of the joker of meld #{n}; the joker comes to your hand", { card: shortCard(one), n: m.number }), onClick: () => swap(ctx, m.number) }, t("Swap for the joker")) : null,
                       ])
                     : null,
                 ]);
@@ -353,7 +414,7 @@ function Staged({ ctx, u, myPlay }) {
               }),
             ),
           ),
-          h("div", { class: "meld-verdict" }, mv ? (mv.ok ? "✓ " + (mv.kind === "run" ? t("run") : t("group")) : [h("span", { class: "rule" }, mv.rule || ""), mv.message]) : ""),
+          h("div", { class: "meld-verdict" }, mv ? (mv.ok ? "✓ " + (mv.kind === "run" ? t("run") : t("group")) : [h("span", { class: "rule" }, mv.rule || ""), shownText(mv.message)]) : ""),
         ]);
       }),
       myPlay
@@ -361,44 +422,62 @@ function Staged({ ctx, u, myPlay }) {
         : null,
     ]),
     u.staged.length && v
-      ? h("p", { class: "verdict" + (v.ok ? " ok" : " bad"), role: "status", "data-testid": "verdict" }, v.ok ? t("The server checked these melds: you may lay them down.") : [h("span", { class: "rule" }, v.rule || ""), v.message])
+      ? h("p", { class: "verdict" + (v.ok ? " ok" : " bad"), role: "status", "data-testid": "verdict" }, v.ok ? t("The server checked these melds: you may lay them down.") : [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)])
       : null,
   ]);
+}
+
+/** Why the top of the discard pile cannot be taken now, or null. */
+function pileBlocked(view) {
+  if (!view.discard_pile.length) return t("The discard pile is empty.");
+  if (view.stock_only) return t("The upcard went round unbought: förhand now draws from the stock (K7).");
+  return null;
 }
 
 function ActionBar({ ctx, u, myPlay }) {
   const view = ctx.view;
   const me = ctx.seat;
   const buttons = [];
+  const notes = [];
   const pending = ctx.pending;
+  const button = (props, label) => h("button", { type: "button", ...props }, label);
   if (view.phase === "upcard_offer" && view.offer_to === me) {
     const up = shortCard(view.discard_pile[view.discard_pile.length - 1]);
     if (me === view.forhand) {
-      buttons.push(h("button", { type: "button", class: "primary", disabled: pending, onClick: () => ctx.act({ type: "take_upcard" }) }, t("Take the upcard {card}", { card: up })));
-      buttons.push(h("button", { type: "button", disabled: pending, onClick: () => ctx.act({ type: "decline_upcard" }) }, t("Decline")));
+      buttons.push(button({ class: "primary", disabled: pending, title: t("Take the upcard into your hand (K7)"), onClick: () => ctx.act({ type: "take_upcard" }) }, t("Take the upcard {card}", { card: up })));
+      buttons.push(button({ disabled: pending, title: t("Leave the upcard: it is offered to the others"), onClick: () => ctx.act({ type: "decline_upcard" }) }, t("Decline")));
     } else {
-      buttons.push(h("button", { type: "button", class: "primary", disabled: pending, onClick: () => ctx.act({ type: "buy_upcard" }) }, t("Buy {card} (+1 penalty card)", { card: up })));
-      buttons.push(h("button", { type: "button", disabled: pending, onClick: () => ctx.act({ type: "pass_upcard" }) }, t("Pass")));
+      buttons.push(button({ class: "primary", disabled: pending, title: t("Buy the upcard: the top card of the stock comes with it, as a penalty card (K7)"), onClick: () => ctx.act({ type: "buy_upcard" }) }, t("Buy {card} (+1 penalty card)", { card: up })));
+      buttons.push(button({ disabled: pending, title: t("Let the upcard go on"), onClick: () => ctx.act({ type: "pass_upcard" }) }, t("Pass")));
     }
   } else if (ctx.myTurn && view.phase === "draw") {
     const pile = view.discard_pile;
-    buttons.push(h("button", { type: "button", class: "primary", disabled: pending, onClick: () => ctx.act({ type: "draw", from: "stock" }) }, t("Draw from the stock")));
+    const why = pileBlocked(view);
+    buttons.push(button({ class: "primary", disabled: pending, title: t("Draw the top card of the stock (K8)"), onClick: () => ctx.act({ type: "draw", from: "stock" }) }, t("Draw from the stock")));
     buttons.push(
-      h(
-        "button",
-        { type: "button", disabled: pending || view.stock_only || !pile.length, onClick: () => ctx.act({ type: "draw", from: "discard" }) },
+      button(
+        { disabled: pending || !!why, title: why || t("Take the top card of the discard pile (K8)"), onClick: () => ctx.act({ type: "draw", from: "discard" }) },
         pile.length ? t("Take {card} from the pile", { card: shortCard(pile[pile.length - 1]) }) : t("Take from the pile"),
       ),
     );
+    if (why && pile.length) notes.push(why);
   } else if (myPlay) {
-    buttons.push(h("button", { type: "button", disabled: !u.sel.length, onClick: () => stage(ctx, u.sel.slice()) }, t("Meld")));
-    buttons.push(h("button", { type: "button", class: u.staged.length ? "primary" : "", disabled: pending || !u.staged.length, onClick: () => layDown(ctx) }, t("Lay down")));
-    buttons.push(h("button", { type: "button", class: "discard", disabled: pending || u.sel.length !== 1, onClick: () => discard(ctx) }, u.sel.length === 1 ? t("Discard {card}", { card: shortCard(view.hand[u.sel[0]]) }) : t("Discard")));
+    const one = u.sel.length === 1 ? view.hand[u.sel[0]] : null;
+    buttons.push(button({ disabled: !u.sel.length, title: u.sel.length ? t("Stage the selected cards as a meld to lay down") : t("Select the cards of a meld first"), onClick: () => stage(ctx, u.sel.slice()) }, t("Meld")));
+    buttons.push(button({ class: u.staged.length ? "primary" : "", disabled: pending || !u.staged.length, title: u.staged.length ? t("Lay the staged melds down, all in one go") : t("Stage your melds first: select cards, then press Meld."), onClick: () => layDown(ctx) }, t("Lay down")));
+    buttons.push(button({ class: "discard", disabled: pending || !one, title: one ? t("Discard {card}: your turn ends", { card: shortCard(one) }) : t("Select the one card to discard."), onClick: () => discard(ctx) }, one ? t("Discard {card}", { card: shortCard(one) }) : t("Discard")));
+    const complete = view.laid[me].complete;
+    if (one && complete && u.legal && !fitting(u, "layoff", one) && !fitting(u, "swap_joker", one)) {
+      notes.push(t("{card} fits no meld on the table.", { card: shortCard(one) }));
+    }
   }
   if (ctx.myTurn || (view.phase === "upcard_offer" && view.offer_to === me)) {
-    buttons.push(h("button", { type: "button", disabled: u.busy, onClick: () => hint(ctx) }, t("Hint")));
+    buttons.push(button({ disabled: u.busy, title: t("Ask for the moves the rules allow now"), onClick: () => hint(ctx) }, t("Hint")));
   }
-  return h("div", { class: "actions", role: "toolbar", "aria-label": t("Your actions") }, buttons);
+  return [
+    h("div", { class: "actions", role: "toolbar", "aria-label": t("Your actions") }, buttons),
+    notes.length ? h("p", { class: "why", role: "status" }, notes.join(" ")) : null,
+  ];
 }
 
 async function hint(ctx) {
@@ -440,13 +519,22 @@ function actionText(a) {
 function HintList({ ctx, u }) {
   const view = ctx.view;
   const all = u.hint;
-  const best = all.filter((a) => a.type !== "discard").slice(0, 6);
+  const size = (a) => (a.type === "meld" ? [a.melds.length, a.melds.flat().length] : [0, 0]);
+  // the whole contract first (the engine lists single melds before it), then the rest
+  const best = all
+    .filter((a) => a.type !== "discard")
+    .map((a, k) => ({ a, k }))
+    .sort((x, y) => size(y.a)[0] - size(x.a)[0] || size(y.a)[1] - size(x.a)[1] || x.k - y.k)
+    .map((x) => x.a)
+    .slice(0, 6);
+  const laying = best.some((a) => ["meld", "layoff", "swap_joker"].includes(a.type));
   const discards = all.filter((a) => a.type === "discard").sort((a, b) => cardValue(b.card, "kontrakt") - cardValue(a.card, "kontrakt"));
   if (discards.length) best.push(discards[0]);
   const use = (a) => {
     u.hint = null;
     if (a.type === "meld") {
       u.staged = a.melds.map((m) => m.slice());
+      keepStagedMelds(ctx, u);
       scheduleCheck(ctx);
       rerender();
       return;
@@ -457,8 +545,9 @@ function HintList({ ctx, u }) {
   };
   return h("div", { class: "hints", role: "region", "aria-label": t("Hints") }, [
     h("strong", null, t("Hints:")),
-    best.map((a) => h("button", { type: "button", class: "chip hint-" + a.type, onClick: () => use(a) }, actionText(a))),
-    view.phase === "play" ? h("span", { class: "muted small" }, t("(a lay-down is staged first)")) : null,
+    view.phase === "play" && !laying ? h("span", { class: "no-play" }, t("Nothing to lay down, lay off or swap: discard a card.")) : null,
+    best.map((a) => h("button", { type: "button", class: "chip hint-" + a.type, title: a.type === "meld" ? t("Stage these melds: check them, then Lay down") : t("Do this now"), onClick: () => use(a) }, actionText(a))),
+    best.some((a) => a.type === "meld") ? h("span", { class: "muted small" }, t("(a lay-down is staged first)")) : null,
     h("button", { type: "button", class: "close", "aria-label": t("Close"), onClick: () => { u.hint = null; rerender(); } }, "×"),
   ]);
 }
@@ -492,7 +581,10 @@ function Hand({ ctx, u, hand }) {
   });
   let pickedMarked = false;
   return h("section", { class: "hand-area" }, [
-    h("div", { class: "hand-head" }, [h("h2", null, t("Your hand ({n})", { n: hand.length })), h(SortButtons, { order: ctx.order, hand, onChange: rerender })]),
+    h("div", { class: "hand-head" }, [
+      h("h2", null, staged.size ? t("Your hand ({n}, {k} staged)", { n: hand.length - staged.size, k: staged.size }) : t("Your hand ({n})", { n: hand.length })),
+      h(SortButtons, { order: ctx.order, hand, onChange: rerender }),
+    ]),
     h(
       "div",
       { class: "hand", "data-drop": "hand", role: "group", "aria-label": t("Your hand") },
@@ -541,12 +633,13 @@ export function DealEnd({ entry, names }) {
 function ScoreSheet({ ctx, close }) {
   const view = ctx.view;
   const names = ctx.names;
+  const spec = specOf("kontrakt");
   const rows = [];
   for (let d = 0; d < 7; d++) {
     const scores = view.scores[d];
     rows.push(
       h("tr", { class: d === view.deal && !view.over ? "current" : "" }, [
-        h("th", { scope: "row" }, [t("Deal {n}", { n: d + 1 }), h("span", { class: "muted small" }, " " + contractText(CONTRACTS[d]))]),
+        h("th", { scope: "row" }, [t("Deal {n}", { n: d + 1 }), h("span", { class: "muted small" }, " " + contractWords(spec, d))]),
         names.map((_, s) => h("td", null, scores ? String(scores[s]) : d === view.deal && !view.over ? "…" : "")),
       ]),
     );
@@ -562,7 +655,7 @@ function ScoreSheet({ ctx, close }) {
 export function KontraktStatic({ view, names }) {
   const pile = view.discard_pile;
   return h("div", { class: "board kontrakt" }, [
-    h("div", { class: "contract-banner" }, [h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })), " · ", t("Contract: {contract}", { contract: contractText(view.contract) })]),
+    h("div", { class: "contract-banner" }, [h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })), " · ", t("Contract: {contract}", { contract: contractWords(specOf("kontrakt"), view.deal, view.contract.text) })]),
     h("div", { class: "piles" }, [
       h("div", { class: "stock-pile" }, [h("span", { class: "pile-card" }, cardBack()), h("span", { class: "pile-count" }, t("Stock: {n}", { n: view.stock_size }))]),
       h("div", { class: "discard-pile" }, [
@@ -583,6 +676,7 @@ async function kontraktCommand(ctx, command) {
       const u = ui(ctx);
       if (command.ui === "undo") u.staged.pop();
       else u.staged = [];
+      keepStagedMelds(ctx, u);
       scheduleCheck(ctx);
       rerender();
       return true;

@@ -3,14 +3,53 @@
 // It never desyncs: every state carries the table's version; the log is kept by appending
 // from log_start, and any gap asks for the whole state again (a hello). A dropped
 // connection is opened again at once and then with a growing pause, and says hello with the
-// last version seen; a connection that has been quiet for a while is asked for the state,
-// so that a dead network is noticed even when the browser does not say so.
+// last version seen.
+//
+// The heartbeat (PROTOCOL.md): the server speaks at least every 5 s (a ping when it has
+// nothing else); the page pings too when it has heard nothing for 5 s, and a connection
+// silent for 12 s is lost: it is closed and opened again, and the page says so meanwhile.
+//
+// An action is never applied twice: it is sent once, on the connection that is open, and
+// never again by the page. Its answer is the state that holds it (the server echoes its
+// "ref", or the log shows it), or its error. When the connection is lost while an action is
+// on its way, the states after the reconnection say whether it arrived: "state" if one
+// holds it, an error "lost" if the table moved on without it or a moment went by without
+// it (a late copy could not be applied then: its version would be gone). An action asked for while the page is not connected is
+// refused at once ("offline": nothing was sent).
 
+import { load } from "./api.js";
 import { language } from "./i18n.js";
 
-const QUIET = 25000; // ms without any message before the connection is asked for the state
-const ANSWER = 10000; // ms the server has to answer that before the connection is dropped
+const BEAT = load("heartbeat", null); // tests may shorten the heartbeat: {ping, silence} in ms
+const PING = (BEAT && BEAT.ping) || 5000; // ms of silence before the page pings
+const SILENCE = (BEAT && BEAT.silence) || 12000; // ms of silence before the connection is lost
+const OPENING = 10000; // ms a connection may take to open
+const GRACE = 2500; // ms after a reconnection before an action in doubt is taken as lost
 const FATAL = new Set([4401, 4403, 4404, 4400]);
+
+/** Whether a log entry is the action ``action`` of ``seat`` (what the page sent). */
+export function sameAction(entry, action, seat) {
+  if (!entry || entry.seat !== seat || entry.type !== action.type) return false;
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const plain = (cards) => (cards || []).map((c) => (String(c).startsWith("*") ? "*" : c)).sort();
+  switch (action.type) {
+    case "play":
+      return same(plain(entry.add), plain(action.add));
+    case "discard":
+    case "layoff":
+    case "swap_joker":
+      return entry.card === action.card;
+    case "draw":
+      return !action.from || !entry.from || entry.from === action.from;
+    case "meld":
+      return same(
+        entry.melds.map(plain).sort(),
+        action.melds.map(plain).sort(),
+      );
+    default:
+      return true;
+  }
+}
 
 export class Live {
   constructor(tableId, token, onChange) {
@@ -21,19 +60,22 @@ export class Live {
     this.fatal = null; // an error that ends the connection for good
     this.state = null;
     this.log = [];
+    this.logText = [];
     this.version = null;
     this.ws = null;
     this.refs = 0;
-    this.waiting = new Map(); // ref -> {resolve, kind, version}
+    this.waiting = new Map(); // ref -> {resolve, kind, version, action, logSize, games}
     this.attempt = 0;
     this.timer = null;
     this.lastHeard = Date.now();
+    this.opened = 0;
+    this.pinged = 0;
     this.stopped = false;
     this.reconnects = 0;
     this.onOnline = () => this.soon(0);
     window.addEventListener("online", this.onOnline);
     window.addEventListener("focus", this.onOnline);
-    this.watchdog = setInterval(() => this.check(), 2000);
+    this.watchdog = setInterval(() => this.check(), Math.min(1000, PING / 2));
     this.connect();
   }
 
@@ -55,15 +97,16 @@ export class Live {
       return;
     }
     this.ws = ws;
-    this.asked = null;
+    this.opened = Date.now();
     ws.onopen = () => {
       this.lastHeard = Date.now();
+      this.pinged = 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token, version: this.version, lang: language() }));
     };
     ws.onmessage = (event) => {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
-      this.asked = null;
+      this.pinged = 0;
       let message;
       try {
         message = JSON.parse(event.data);
@@ -78,7 +121,7 @@ export class Live {
       if (FATAL.has(event.code)) {
         this.fatal = this.fatal || { code: String(event.code), message: "" };
         this.setStatus("closed");
-        this.failAll();
+        this.failAll("offline");
         return;
       }
       this.dropped();
@@ -86,8 +129,9 @@ export class Live {
     ws.onerror = () => {};
   }
 
+  /** The connection is gone: what was asked of it has no answer; open it again soon. */
   dropped() {
-    this.failAll();
+    this.failHelp();
     if (this.stopped) return;
     this.setStatus("reconnecting");
     const pause = Math.min(8000, this.attempt === 0 ? 300 : 500 * 2 ** (this.attempt - 1));
@@ -102,12 +146,16 @@ export class Live {
     this.timer = setTimeout(() => this.connect(), ms);
   }
 
-  /** Every 2 s: a quiet open connection is asked for the state; no answer drops it. */
+  /** The heartbeat: a quiet connection is pinged; a silent one, or one that does not open,
+   * is lost. */
   check() {
-    const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return;
     const now = Date.now();
-    if (this.asked && now - this.asked > ANSWER) {
+    for (const [ref, wait] of this.waiting) if (wait.since && now - wait.since > GRACE) this.giveUp(ref, wait);
+    const ws = this.ws;
+    if (!ws) return;
+    const stuck = ws.readyState === WebSocket.CONNECTING && now - this.opened > OPENING;
+    const silent = ws.readyState === WebSocket.OPEN && now - this.lastHeard > SILENCE;
+    if (stuck || silent) {
       this.ws = null;
       try {
         ws.close();
@@ -115,9 +163,9 @@ export class Live {
         // already closing
       }
       this.dropped();
-    } else if (!this.asked && now - this.lastHeard > QUIET) {
-      this.asked = now;
-      this.resync();
+    } else if (ws.readyState === WebSocket.OPEN && now - this.lastHeard > PING && now - this.pinged > PING) {
+      this.pinged = now;
+      this.sendRaw({ type: "ping", ref: "ping" });
     }
   }
 
@@ -133,6 +181,8 @@ export class Live {
   }
 
   receive(message) {
+    if (message.type === "ping" || message.type === "pong") return;
+    if (message.ref === "ping") return; // a server without the heartbeat answers a ping so
     if (message.type === "state") {
       this.attempt = 0;
       if (this.status !== "open") {
@@ -141,28 +191,28 @@ export class Live {
       }
       if (this.version !== null && message.version < this.version) return; // never go back
       const view = message.view;
+      const told = message.log_text || []; // the same entries in words (rummykit.narration)
       if (view) {
         if (message.log_start === 0) {
           this.log = view.log.slice();
+          this.logText = told.slice();
         } else if (message.log_start === this.log.length) {
           this.log = this.log.concat(view.log);
+          this.logText = this.logText.concat(told);
         } else {
           this.resync(); // a gap: ask for everything again
           return;
         }
         message.view = { ...view, log: this.log };
+        message.log_text = this.logText;
       } else {
         this.log = [];
+        this.logText = [];
       }
       const newer = this.version !== message.version;
       this.version = message.version;
       this.state = message;
-      for (const [ref, wait] of this.waiting) {
-        if (wait.kind === "action" && message.version > wait.version) {
-          this.waiting.delete(ref);
-          wait.resolve({ type: "state" });
-        }
-      }
+      this.settle(message);
       this.onChange(newer ? "state" : "same");
       return;
     }
@@ -180,9 +230,63 @@ export class Live {
     if (message.type === "error") this.onChange("error", message);
   }
 
-  failAll() {
-    for (const [, wait] of this.waiting) wait.resolve({ type: "error", code: "offline", rule: null, message: "" });
+  /** Which of the actions on their way a state answers: the one it echoes the ref of, or
+   * the one its log shows; after a reconnection, one it does not show did not arrive. */
+  settle(state) {
+    for (const [ref, wait] of this.waiting) {
+      if (wait.kind !== "action") continue;
+      let done = state.ref === ref;
+      if (!done && state.version > wait.version) {
+        if (wait.action) {
+          const since = wait.games === state.games_played ? this.log.slice(wait.logSize) : [];
+          done = since.some((entry) => sameAction(entry, wait.action, state.seat));
+        } else {
+          done = state.games_played > wait.games; // "next": the next game began
+        }
+      }
+      if (done) {
+        this.waiting.delete(ref);
+        wait.resolve({ type: "state", late: !!wait.lost });
+      } else if (wait.lost && state.version > wait.version) {
+        this.giveUp(ref, wait); // the table moved on without it: it can never arrive
+      } else if (wait.lost) {
+        wait.since = wait.since || Date.now(); // the old connection may still deliver it
+      }
+    }
+  }
+
+  /** An action whose connection was lost and that has not shown up GRACE ms after the
+   * reconnection did not arrive (a late copy would be stale: its version is gone). */
+  giveUp(ref, wait) {
+    this.waiting.delete(ref);
+    wait.resolve({ type: "error", code: "lost", rule: null, message: "" });
+  }
+
+  /** Requests for help (check, hint, arrange) lost with their connection are answered
+   * "offline"; actions wait for the next state to say whether they arrived. */
+  failHelp() {
+    for (const [ref, wait] of this.waiting) {
+      if (wait.kind === "action") {
+        if (!wait.lost) {
+          wait.lost = true;
+          this.onChange("lost");
+        }
+      } else {
+        this.waiting.delete(ref);
+        wait.resolve({ type: "error", code: "offline", rule: null, message: "" });
+      }
+    }
+  }
+
+  failAll(code) {
+    for (const [, wait] of this.waiting) wait.resolve({ type: "error", code, rule: null, message: "" });
     this.waiting.clear();
+  }
+
+  /** Whether an action is on its way with its answer unknown (its connection was lost). */
+  inDoubt() {
+    for (const [, wait] of this.waiting) if (wait.lost) return true;
+    return false;
   }
 
   sendRaw(message) {
@@ -196,11 +300,18 @@ export class Live {
     const ref = ++this.refs;
     const kind = message.type === "action" || message.type === "next" ? "action" : message.type;
     return new Promise((resolve) => {
-      if (!this.sendRaw({ ...message, ref })) {
+      if (this.status !== "open" || !this.sendRaw({ ...message, ref })) {
         resolve({ type: "error", code: "offline", rule: null, message: "" });
         return;
       }
-      this.waiting.set(ref, { resolve, kind, version: message.version });
+      this.waiting.set(ref, {
+        resolve,
+        kind,
+        version: message.version,
+        action: message.action || null,
+        logSize: this.log.length,
+        games: this.state ? this.state.games_played : 0,
+      });
     });
   }
 
@@ -223,6 +334,6 @@ export class Live {
       this.ws = null;
       ws.close();
     }
-    this.failAll();
+    this.failAll("offline");
   }
 }

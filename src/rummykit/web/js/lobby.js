@@ -3,9 +3,10 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useState } from "../vendor/preact/hooks.module.js";
-import { api, keepSeat, save, seatOf } from "./api.js";
+import { api, keepSeat, load, save, seatOf } from "./api.js";
 import { t } from "./i18n.js";
-import { botLevelName, gameBlurb, gameTitle, houseRuleName, houseRuleText } from "./logtext.js";
+import { specOf } from "./spec.js";
+import { gameTitle } from "./words.js";
 import { keepRecordText } from "./replay.js";
 import { rerender, settings } from "./store.js";
 
@@ -47,8 +48,14 @@ export function LobbyPage() {
 }
 
 function NewTable({ games }) {
-  const [game, setGame] = useState(games[0].name);
+  const kept = load("game", null); // the game chosen last time
+  const [game, chooseGame] = useState(games.some((g) => g.name === kept) ? kept : games[0].name);
+  const setGame = (name) => {
+    save("game", name);
+    chooseGame(name);
+  };
   const spec = games.find((g) => g.name === game);
+  const details = specOf(game); // its words in the page's language, from the server
   const [count, setCount] = useState(spec.default_players);
   const [seats, setSeats] = useState({});
   const [options, setOptions] = useState({});
@@ -97,7 +104,7 @@ function NewTable({ games }) {
           h("label", { class: "game-choice" + (g.name === game ? " on" : "") }, [
             h("input", { type: "radio", name: "game", value: g.name, checked: g.name === game, onChange: () => setGame(g.name) }),
             h("span", { class: "game-name" }, gameTitle(g.name)),
-            h("span", { class: "muted small" }, gameBlurb(g.name)),
+            h("span", { class: "muted small" }, (specOf(g.name) || {}).blurb || ""),
           ]),
         ),
       ]),
@@ -116,15 +123,19 @@ function NewTable({ games }) {
                 h(
                   "select",
                   { name: "seat" + s, value: seatKind(s), onChange: (e) => setSeats({ ...seats, [s]: e.target.value }) },
-                  [h("option", { value: "human" }, t("a friend (send the invite link)")), spec.bots.map((b) => h("option", { value: "bot:" + b }, t("bot: {level}", { level: botLevelName(b) })))],
+                  [
+                    h("option", { value: "human" }, t("a friend (send the invite link)")),
+                    (details ? details.bots : []).map((b) => h("option", { value: "bot:" + b.level, title: b.summary }, t("bot: {level}", { level: b.title }))),
+                  ],
                 ),
+                h("span", { class: "muted small seat-what" }, botLine(details, seatKind(s))),
               ]),
         ),
       ]),
-      spec.house_rules.length
+      details && details.house_rules.length
         ? h("fieldset", { class: "house-rules" }, [
             h("legend", null, t("House rules")),
-            spec.house_rules.map((rule) =>
+            details.house_rules.map((rule) =>
               h("label", { class: "check" }, [
                 h("input", {
                   type: "checkbox",
@@ -132,7 +143,7 @@ function NewTable({ games }) {
                   checked: rule.name in options ? options[rule.name] : rule.default,
                   onChange: (e) => setOptions({ ...options, [rule.name]: e.target.checked }),
                 }),
-                h("span", null, [h("strong", null, houseRuleName(rule)), " ", h("span", { class: "rule" }, rule.rule), " ", houseRuleText(rule)]),
+                h("span", null, [h("strong", null, rule.title), " ", h("span", { class: "rule" }, rule.rule), " ", rule.summary]),
               ]),
             ),
           ])
@@ -141,7 +152,7 @@ function NewTable({ games }) {
         t("Turn clock"),
         h("select", { name: "clock", value: clock, onChange: (e) => setClock(Number(e.target.value)) }, [
           h("option", { value: 0 }, t("none")),
-          [30, 60, 120, 300].map((s) => h("option", { value: s }, s < 60 ? t("{n} seconds a turn", { n: s }) : t("{n} minutes a turn", { n: s / 60 }))),
+          [30, 60, 120, 300].map((s) => h("option", { value: s }, clockText(s))),
         ]),
       ]),
       h("p", { class: "muted small" }, t("With a clock, a turn not played in time is played by a bot; a player away for a minute is stood in for by a bot until they are back.")),
@@ -149,6 +160,18 @@ function NewTable({ games }) {
       h("button", { type: "submit", class: "primary", disabled: busy }, t("Create the table")),
     ]),
   ]);
+}
+
+/** How the bot of a seat plays ("plays the most cards it can"), or nothing for a friend. */
+function botLine(details, kind) {
+  const bot = details && kind.startsWith("bot:") ? details.bots.find((b) => "bot:" + b.level === kind) : null;
+  return bot ? bot.summary : "";
+}
+
+/** A turn clock in words: "30 seconds a turn", "1 minute a turn", "2 minutes a turn". */
+export function clockText(seconds) {
+  if (seconds < 60) return t("{n} seconds a turn", { n: seconds });
+  return seconds === 60 ? t("1 minute a turn") : t("{n} minutes a turn", { n: seconds / 60 });
 }
 
 function seatsLine(table) {
@@ -227,7 +250,7 @@ function RecordFile() {
   };
   return h("section", { class: "card-panel" }, [
     h("h2", null, t("Replay a record file")),
-    h("p", { class: "muted small" }, t("Any game record (docs/record.md): saved by rummykit play in the terminal, by simulate --records, or by this server.")),
+    h("p", { class: "muted small" }, t("A game saved by rummykit: played in the terminal, at this server's tables, or in a simulation.")),
     h("input", { type: "file", accept: ".json,application/json", "aria-label": t("Open a record file"), onChange: open }),
     problem ? h("p", { class: "error", role: "alert" }, problem) : null,
   ]);

@@ -8,10 +8,11 @@ import { api } from "./api.js";
 import { shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { KontraktStatic } from "./kontrakt.js";
-import { entryText, gameTitle, vatikanenEnd } from "./logtext.js";
+import { language } from "./i18n.js";
+import { gameTitle, shownText } from "./words.js";
 import { BestPlay, chanceHere, loadReview, ReviewBar, TurnPanel } from "./review.js";
 import { rerender } from "./store.js";
-import { StaticCard, cardCount } from "./ui.js";
+import { LogLine, StaticCard, cardCount } from "./ui.js";
 import { StaticTable } from "./vatikanen.js";
 
 const CHUNK = 20;
@@ -66,7 +67,8 @@ async function start(p) {
 async function fetchChunk(p, startAt) {
   if (p.asked.has(startAt)) return;
   p.asked.add(startAt);
-  const answer = await api("POST", "api/replay", { record: p.record, seat: p.seat, start: startAt, count: CHUNK });
+  p.lang = language(); // the logs come in words, in the page's language
+  const answer = await api("POST", "api/replay", { record: p.record, seat: p.seat, start: startAt, count: CHUNK, lang: p.lang });
   if (page !== p) return;
   p.meta = answer;
   answer.frames.forEach((frame, k) => p.frames.set(startAt + k, frame));
@@ -161,18 +163,22 @@ export function ReplayPage() {
     return h("main", { class: "page narrow" }, [h("h1", null, t("Replay")), h("p", { class: "error", role: "alert" }, p.error), h("p", null, h("a", { href: "#/" }, t("Back to the lobby")))]);
   }
   if (!p.meta) return h("main", { class: "page narrow" }, h("p", { class: "muted" }, t("Replaying the record…")));
+  if (p.lang !== language()) showSeat(p.seat); // the language changed: the logs again, in it
   const meta = p.meta;
   const frame = p.frames.get(p.pos);
   const names = meta.players;
   const total = meta.positions;
   const starts = dealStarts(p.record);
+  // a Vatikanen record's deals are the session's games; one deal needs no buttons to go by
+  const several = p.record.deals.length > 1;
+  const games = meta.game === "vatikanen";
   const controls = h("div", { class: "replay-controls", role: "toolbar", "aria-label": t("Replay controls") }, [
     h("button", { type: "button", onClick: () => go(0), "aria-label": t("To the start"), disabled: p.pos === 0 }, icon("M5 5h2.5v14H5z M19 5 9.5 12 19 19z")),
-    h("button", { type: "button", onClick: () => dealStep(-1), "aria-label": t("Previous deal") }, icon("M12 5 3 12l9 7z M21 5l-9 7 9 7z")),
+    several ? h("button", { type: "button", onClick: () => dealStep(-1), "aria-label": games ? t("Previous game") : t("Previous deal") }, icon("M12 5 3 12l9 7z M21 5l-9 7 9 7z")) : null,
     h("button", { type: "button", class: "step-back", onClick: () => go(p.pos - 1), "aria-label": t("Back one move"), disabled: p.pos === 0 }, icon("M16 5 6 12l10 7z")),
     h("button", { type: "button", onClick: toggleAutoplay, "aria-label": p.playing ? t("Pause") : t("Play the moves") }, p.playing ? icon("M6 5h4v14H6z M14 5h4v14h-4z") : icon("M12 2a10 10 0 1 0 0 20a10 10 0 1 0 0-20z M12 4a8 8 0 1 1 0 16a8 8 0 1 1 0-16z M10 7.5 16.5 12 10 16.5z")),
     h("button", { type: "button", class: "step-forward", onClick: () => go(p.pos + 1), "aria-label": t("Forward one move"), disabled: p.pos >= total - 1 }, icon("M8 5l10 7-10 7z")),
-    h("button", { type: "button", onClick: () => dealStep(1), "aria-label": t("Next deal") }, icon("M3 5l9 7-9 7z M12 5l9 7-9 7z")),
+    several ? h("button", { type: "button", onClick: () => dealStep(1), "aria-label": games ? t("Next game") : t("Next deal") }, icon("M3 5l9 7-9 7z M12 5l9 7-9 7z")) : null,
     h("button", { type: "button", onClick: () => go(total - 1), "aria-label": t("To the end"), disabled: p.pos >= total - 1 }, icon("M16.5 5H19v14h-2.5z M5 5l9.5 7L5 19z")),
     h("input", { type: "range", min: 0, max: total - 1, value: p.pos, "aria-label": t("Position"), onInput: (e) => go(Number(e.target.value)) }),
     h("span", { class: "position", "data-testid": "position" }, t("Move {n} of {total}", { n: p.pos, total: total - 1 })),
@@ -193,10 +199,23 @@ export function ReplayPage() {
     meta.finished && !meta.illegal ? h(ReviewBar, { p, starts, total, go, names }) : null,
     seatChoice,
     meta.illegal
-      ? h("p", { class: "error", role: "alert" }, [h("span", { class: "rule" }, meta.illegal.rule || ""), t("Deal {deal}, action {action} is illegal: {message}", { deal: meta.illegal.deal + 1, action: meta.illegal.action + 1, message: meta.illegal.message })])
+      ? h("p", { class: "error", role: "alert" }, [
+          h("span", { class: "rule" }, meta.illegal.rule || ""),
+          games
+            ? t("Game {deal}, action {action} is illegal: {message}", { deal: meta.illegal.deal + 1, action: meta.illegal.action + 1, message: shownText(meta.illegal.message) })
+            : t("Deal {deal}, action {action} is illegal: {message}", { deal: meta.illegal.deal + 1, action: meta.illegal.action + 1, message: shownText(meta.illegal.message) }),
+        ])
       : null,
     frame ? h(Frame, { frame, meta, names, p, starts }) : h("p", { class: "muted" }, t("Loading…")),
-    h("p", { class: "muted small" }, t("Keys: ← → one move, PgUp PgDn a deal, Home End the start and the end.")),
+    h(
+      "p",
+      { class: "muted small" },
+      !several
+        ? t("Keys: ← → one move, Home End the start and the end.")
+        : games
+          ? t("Keys: ← → one move, PgUp PgDn a game, Home End the start and the end.")
+          : t("Keys: ← → one move, PgUp PgDn a deal, Home End the start and the end."),
+    ),
   ]);
 }
 
@@ -205,23 +224,38 @@ function icon(d) {
   return h("svg", { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true", focusable: "false" }, h("path", { d, fill: "currentColor", "fill-rule": "evenodd" }));
 }
 
+/** The game's result at its last position: everyone's score, the winners first. */
+function Result({ meta, names }) {
+  const result = meta.result;
+  const order = names.map((_, s) => s).sort((a, b) => (result.higher_is_better ? result.scores[b] - result.scores[a] : result.scores[a] - result.scores[b]));
+  const signed = (x) => (result.higher_is_better && x > 0 ? "+" + x : String(x));
+  return h("section", { class: "replay-result", "aria-label": t("The result") }, [
+    h("h2", null, t("The result")),
+    h("table", { class: "scores" }, [
+      h("thead", null, h("tr", null, [h("th", null, t("Player")), h("th", null, meta.game === "kontrakt" ? t("Penalty points") : t("Score"))])),
+      h("tbody", null, order.map((s) => h("tr", { class: result.winners.includes(s) ? "winner" : "" }, [h("td", null, names[s]), h("td", null, signed(result.scores[s]))]))),
+    ]),
+    h("p", { class: "muted small" }, meta.game === "kontrakt" ? t("Lower is better: the penalty points of the seven deals.") : t("The payments of the game (V13): higher is better.")),
+  ]);
+}
+
 function Frame({ frame, meta, names, p, starts }) {
   const view = frame.view;
   const log = meta.logs[frame.log] ? meta.logs[frame.log].slice(0, frame.log_size) : [];
+  const told = (meta.log_texts && meta.log_texts[frame.log]) || [];
   const last = log.length ? log[log.length - 1] : null;
   const hands = frame.hands || names.map((_, s) => (s === meta.seat ? view.hand : null));
   const chance = p.review && p.review.data ? chanceHere(p, starts) : null;
   let board = meta.game === "vatikanen" ? h(StaticTable, { table: view.table }) : h(KontraktStatic, { view, names });
   if (chance && p.review.shown === p.pos) board = h(BestPlay, { game: meta.game, turn: chance.turn, view, names });
-  let summary = null;
-  if (meta.game === "vatikanen" && view.over) summary = vatikanenEnd(view.end, names);
+  const atEnd = meta.finished && meta.result && p.pos === meta.positions - 1;
   return h("div", { class: "replay-frame" }, [
     h("p", { class: "last-move", "aria-live": "polite" }, [
-      h("span", { class: "muted" }, meta.game === "kontrakt" ? t("Deal {n}", { n: frame.deal + 1 }) + " · " : meta.game === "vatikanen" && p.record.deals.length > 1 ? t("game {n}", { n: frame.deal + 1 }) + " · " : ""),
-      last && frame.action > 0 ? entryText(last, names) : t("The cards are dealt."),
-      summary ? " · " + summary : "",
+      h("span", { class: "muted" }, meta.game === "kontrakt" ? t("Deal {n}", { n: frame.deal + 1 }) + " · " : p.record.deals.length > 1 ? t("game {n}", { n: frame.deal + 1 }) + " · " : ""),
+      last && frame.action > 0 ? shownText(told[log.length - 1] || last.type) : t("The cards are dealt."),
     ]),
     chance ? h(TurnPanel, { p, chance, names }) : null,
+    atEnd ? h(Result, { meta, names }) : null,
     board,
     h(
       "ul",
@@ -237,7 +271,14 @@ function Frame({ frame, meta, names, p, starts }) {
     ),
     h("details", { class: "log", open: true }, [
       h("summary", null, t("Log")),
-      h("ol", { class: "log-list", start: Math.max(1, log.length - 11) }, log.slice(-12).map((entry, k, shown) => h("li", { class: k === shown.length - 1 ? "current" : "" }, entryText(entry, names)))),
+      h(
+        "ol",
+        { class: "log-list", start: Math.max(1, log.length - 11) },
+        log.slice(-12).map((entry, k, shown) => {
+          const n = log.length - shown.length + k;
+          return LogLine({ n: n + 1, entry, text: shownText(told[n] || entry.type), current: k === shown.length - 1 });
+        }),
+      ),
     ]),
   ]);
 }

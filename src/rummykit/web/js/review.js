@@ -4,7 +4,7 @@
 // says what, and shows the best play on the table as it was: Vatikanen's cards from the
 // hand and the table cards it moves highlighted, Kontrakt's cards laid highlighted.
 
-import { h } from "preact";
+import { h } from "../vendor/preact/preact.module.js";
 import { api } from "./api.js";
 import { shortCards } from "./cards.js";
 import { t } from "./i18n.js";
@@ -84,7 +84,7 @@ export function chanceHere(p, starts) {
 function missedText(name) {
   if (name === "go_out") return t("That would have gone out.");
   if (name === "contract") return t("That lays the rest of the contract.");
-  return t("A card could still have been laid off before the discard.");
+  return t("Before the discard, a card could still have gone onto a meld on the table.");
 }
 
 /** What the player to act could have done here, and the button that shows it. */

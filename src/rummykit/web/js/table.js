@@ -4,14 +4,15 @@
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
 import { api, keepSeat, save, seatOf } from "./api.js";
-import { CommandError, commandHelp, parseCommand } from "./commands.js";
+import { CommandError, readCommand } from "./commands.js";
 import { setDropHandler } from "./drag.js";
 import { t } from "./i18n.js";
 import { DealEnd, KontraktBoard, kontraktStanding } from "./kontrakt.js";
 import { Live } from "./live.js";
-import { botLevelName, entryText, gameTitle } from "./logtext.js";
+import { botTitle, specOf } from "./spec.js";
+import { gameTitle, shownText } from "./words.js";
 import { rerender, settings } from "./store.js";
-import { HandOrder, Modal, cardCount } from "./ui.js";
+import { HandOrder, LogLine, Modal, StaticCard, cardCount } from "./ui.js";
 import { VatikanenBoard, vatikanenStanding } from "./vatikanen.js";
 
 let page = null; // the table being shown: see enter()
@@ -100,6 +101,14 @@ function changed(p, what, message) {
   const live = p.live;
   if (what === "state" || what === "same") {
     const state = live.state;
+    const before = p.seen;
+    p.seen = state;
+    if (before && before.status === "over" && state.games_played > before.games_played && p.overClosed !== before.version && !p.askedNext && state.seat !== null) {
+      // someone else began the next game while this player still read the last one's end:
+      // it stays on the page until they leave it
+      p.lastOver = before;
+    }
+    p.askedNext = false;
     p.stateAt = Date.now(); // the clock's "remaining" is counted from here
     if (what === "state") p.pending = false;
     if (state.seat !== null && !p.order) p.order = new HandOrder(`order.${p.id}.${state.seat}`);
@@ -107,6 +116,9 @@ function changed(p, what, message) {
     if (what === "state" && p.error && p.error.code !== "offline") p.error = null;
   } else if (what === "error") {
     p.error = message;
+  } else if (what === "lost") {
+    p.notice = DOUBT();
+    p.error = null;
   }
   if (live.status === "open" && p.error && p.error.code === "offline") p.error = null;
   if (live.fatal && live.fatal.code === "unauthorized") {
@@ -142,16 +154,23 @@ function context(p) {
     myTurn: state.status === "playing" && seat !== null && view && view.turn === seat,
     act: async (action) => {
       if (p.pending) return false;
+      if (live.status !== "open") {
+        showError(p, { code: "offline" }); // refused here: nothing is sent, nothing queued
+        rerender();
+        return false;
+      }
       p.pending = true;
       p.error = null;
       rerender();
       const answer = await live.act(action);
       p.pending = false;
+      if (p.notice === DOUBT()) p.notice = null;
       if (answer.type === "error") {
         showError(p, answer);
         rerender();
         return false;
       }
+      if (answer.late) p.notice = t("The connection was lost as your move was sent; it did arrive.");
       rerender();
       return true;
     },
@@ -178,13 +197,19 @@ function context(p) {
     setDrop: (fn) => {
       p.drop = fn;
     },
+    messages: () => h(ErrorLine, { p }),
   };
   return ctx;
 }
 
+/** What the page says while an action's connection is lost and its answer unknown. */
+const DOUBT = () => t("The connection was lost as your move was sent: waiting to learn whether it arrived…");
+
 function showError(p, err) {
   if (err.code === "offline") {
-    p.error = { code: "offline", message: t("Not connected: wait until the connection is back, then try again.") };
+    p.error = { code: "offline", message: t("Not connected: nothing was sent. Make your move again once the connection is back.") };
+  } else if (err.code === "lost") {
+    p.error = { message: t("The connection was lost before your move reached the server: nothing was played. Make it again.") };
   } else if (err.code === "stale") {
     p.error = { message: t("The table changed meanwhile: here it is as it is now.") };
   } else if (err.code === "not_your_turn") {
@@ -226,12 +251,14 @@ export function TablePage() {
     ]),
     state.seat === null ? h("p", { class: "banner" }, t("You are watching this table.")) : null,
     h(Players, { ctx, summary: p.summary }),
+    state.status === "over" && p.overClosed === state.version ? h(OverBar, { ctx, p }) : null,
     state.status === "waiting" ? h(WaitingRoom, { p, ctx }) : null,
     ctx.view ? (game === "vatikanen" ? h(VatikanenBoard, { ctx }) : h(KontraktBoard, { ctx })) : null,
-    h(ErrorLine, { p }),
+    ctx.view && ctx.seat !== null ? null : h(ErrorLine, { p }), // a seated player's is in the dock
     ctx.seat !== null && state.status !== "waiting" ? h(CommandLine, { ctx, p }) : null,
     ctx.view ? h(LogPanel, { ctx }) : null,
     state.status === "over" && p.overClosed !== state.version ? h(GameOver, { ctx, p }) : null,
+    p.lastOver ? h(GameOver, { ctx: { ...ctx, state: p.lastOver, view: p.lastOver.view }, p, past: true }) : null,
     p.showHelp ? h(HelpDialog, { p, game }) : null,
   ]);
 }
@@ -262,7 +289,7 @@ function ErrorLine({ p }) {
     const err = p.error;
     return h("div", { class: "error-line", role: "alert" }, [
       err.rule ? h("span", { class: "rule" }, err.rule) : null,
-      h("span", { class: "error-text" }, err.message || err.code),
+      h("span", { class: "error-text" }, err.rule ? shownText(err.message) : err.message || err.code),
       h("button", { type: "button", class: "close", "aria-label": t("Dismiss"), onClick: () => { p.error = null; rerender(); } }, "×"),
     ]);
   }
@@ -282,7 +309,7 @@ function InviteButton({ p }) {
   const copy = async () => {
     try {
       if (navigator.share && matchMedia("(pointer: coarse)").matches) {
-        await navigator.share({ title: "rummykit", url: link });
+        await navigator.share({ title: t("Come and play {game} at my table", { game: gameTitle(p.summary.game) }), url: link });
         return;
       }
       await navigator.clipboard.writeText(link);
@@ -337,12 +364,14 @@ function JoinForm({ p }) {
       if (err.code === "no_free_seat") {
         setProblem(t("That seat was just taken: pick another."));
         loadSummaryAgain(p);
+      } else if (err.code === "name_taken") {
+        setProblem(t("Someone at this table is already called {name}: pick another name.", { name: name.trim() }));
       } else setProblem(err.message);
     }
   };
   return h("main", { class: "page narrow" }, [
     h("h1", null, t("Join a table of {game}", { game: gameTitle(summary.game) })),
-    h("ul", { class: "seat-list" }, summary.seats.map((s) => h("li", null, seatText(s)))),
+    h("ul", { class: "seat-list" }, summary.seats.map((s) => h("li", null, seatText(s, specOf(summary.game))))),
     free.length
       ? h("form", { class: "join", onSubmit: join }, [
           h("label", null, [t("Your name"), h("input", { name: "name", value: name, maxLength: 40, autocomplete: "nickname", required: true, onInput: (e) => setName(e.target.value) })]),
@@ -374,8 +403,8 @@ async function loadSummaryAgain(p) {
   rerender();
 }
 
-export function seatText(s) {
-  if (s.kind === "bot") return t("Seat {n}: {name} (bot, {level})", { n: s.seat + 1, name: s.name, level: botLevelName(s.level) });
+export function seatText(s, spec) {
+  if (s.kind === "bot") return t("Seat {n}: {name} (bot, {level})", { n: s.seat + 1, name: s.name, level: botTitle(spec, s.level) });
   if (!s.taken) return t("Seat {n}: free", { n: s.seat + 1 });
   return t("Seat {n}: {name}", { n: s.seat + 1, name: s.name });
 }
@@ -392,19 +421,20 @@ function Players({ ctx, summary }) {
   const { state, view } = ctx;
   const game = summary.game;
   const left = clockLeft(page, state);
+  const stale = ctx.live.status !== "open"; // who is connected is not known meanwhile
   return h(
     "ul",
-    { class: "players", "aria-label": t("Players") },
+    { class: "players" + (stale ? " stale" : ""), "aria-label": t("Players"), title: stale ? t("Not connected: who is at the table is not known meanwhile.") : undefined },
     state.seats.map((s) => {
       const turn = view && (view.turn === s.seat || (view.phase === "upcard_offer" && view.offer_to === s.seat));
       const badges = [];
-      if (s.kind === "bot") badges.push(h("span", { class: "badge bot", title: botLevelName(s.level) }, t("bot")));
+      if (s.kind === "bot") badges.push(h("span", { class: "badge bot", title: botTitle(specOf(game), s.level) }, t("bot")));
       else if (!s.taken) badges.push(h("span", { class: "badge free" }, t("free seat")));
       else if (s.stand_in) badges.push(h("span", { class: "badge stand-in" }, t("away: a bot plays for now")));
       else if (!s.connected) badges.push(h("span", { class: "badge away" }, t("away")));
       const standing = view ? (game === "vatikanen" ? vatikanenStanding(view, s.seat) : kontraktStanding(view, s.seat)) : null;
       const label = [
-        s.name || t("free seat"),
+        s.name || t("Seat {n}", { n: s.seat + 1 }),
         s.seat === ctx.seat ? t("(you)") : "",
         view ? cardCount(view.hand_sizes[s.seat]) : "",
         turn ? t("to play") : "",
@@ -412,7 +442,7 @@ function Players({ ctx, summary }) {
       return h("li", { class: "player" + (turn ? " turn" : "") + (s.seat === ctx.seat ? " me" : ""), "aria-label": label, "data-seat": s.seat }, [
         h("span", { class: "name" }, [
           s.kind === "human" && s.taken ? h("span", { class: "dot " + (s.connected ? "on" : "off"), "aria-hidden": "true" }) : null,
-          s.name || t("free seat"),
+          s.name || t("Seat {n}", { n: s.seat + 1 }), // a free seat: its badge says so
           s.seat === ctx.seat ? h("span", { class: "you" }, " " + t("(you)")) : null,
         ]),
         view ? h("span", { class: "count", title: t("cards in hand") }, cardCount(view.hand_sizes[s.seat])) : null,
@@ -435,6 +465,7 @@ function formatClock(seconds) {
 function LogPanel({ ctx }) {
   const list = useRef(null);
   const log = ctx.view.log;
+  const told = ctx.state.log_text || [];
   useEffect(() => {
     if (list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [log.length]);
@@ -444,7 +475,10 @@ function LogPanel({ ctx }) {
     h(
       "ol",
       { class: "log-list", ref: list, "aria-live": "polite", start: log.length - shown.length + 1 },
-      shown.map((entry) => h("li", { class: "log-" + entry.type }, entryText(entry, ctx.names))),
+      shown.map((entry, k) => {
+        const n = log.length - shown.length + k;
+        return LogLine({ n: n + 1, entry, text: shownText(told[n] === undefined ? entry.type : told[n]) });
+      }),
     ),
   ]);
 }
@@ -459,7 +493,7 @@ function CommandLine({ ctx, p }) {
     event.preventDefault();
     let command;
     try {
-      command = parseCommand(text, game);
+      command = await readCommand(text, game);
     } catch (err) {
       if (err instanceof CommandError) {
         setProblem(err.message);
@@ -472,6 +506,10 @@ function CommandLine({ ctx, p }) {
       p.showHelp = true;
       setText("");
       rerender();
+      return;
+    }
+    if (command.ui === "quit") {
+      location.hash = "#/"; // the seat is kept: the lobby leads back to it
       return;
     }
     if (command.ui === "next") {
@@ -511,7 +549,7 @@ function HelpDialog({ p, game }) {
   };
   return h(Modal, { title: t("Commands"), onClose: close }, [
     h("p", null, t("Cards are written as in the terminal: rank A 2-9 T J Q K, then suit c d h s; a joker is *.")),
-    h("table", { class: "help-table" }, h("tbody", null, commandHelp(game).map(([cmd, what]) => h("tr", null, [h("td", null, h("code", null, cmd)), h("td", null, what)])))),
+    h("table", { class: "help-table" }, h("tbody", null, ((specOf(game) || {}).commands || []).map((c) => h("tr", null, [h("td", null, h("code", null, c.example)), h("td", null, c.what)])))),
   ]);
 }
 
@@ -519,31 +557,79 @@ function HelpDialog({ p, game }) {
 
 async function nextGame(ctx) {
   if (ctx.seat === null) return;
+  if (page) page.askedNext = true;
   const answer = await ctx.live.next();
   if (answer.type === "error") ctx.showError(answer);
 }
 
-function GameOver({ ctx, p }) {
+/** The game is over and its dialog closed: what comes next stays on the page. */
+function OverBar({ ctx, p }) {
+  return h("section", { class: "over-bar", role: "region", "aria-label": t("The game is over") }, [
+    h("p", { class: "headline" }, overHeadline(ctx, p.summary.game)),
+    h("div", { class: "buttons" }, [
+      ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
+      h("button", { type: "button", onClick: () => { p.overClosed = null; rerender(); } }, t("Scores")),
+      h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}` }, t("Replay this game")),
+      h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
+    ]),
+  ]);
+}
+
+function overHeadline(ctx, game) {
+  const { view, names } = ctx;
+  if (game === "vatikanen") {
+    const end = view.end;
+    return end && end.winners.length ? t("{names} won", { names: end.winners.map((s) => names[s]).join(", ") }) : t("Nobody won");
+  }
+  return t("{names} won with the lowest total", { names: (view.winners || []).map((s) => names[s]).join(", ") });
+}
+
+/** Every hand as the game ended (Vatikanen's end says only their values): the last
+ * position of the game's record, replayed by the server. */
+async function loadFinalHands(p, version) {
+  p.finalHands = { version, hands: null };
+  try {
+    const record = await api("GET", `api/tables/${encodeURIComponent(p.id)}/record`);
+    const positions = record.deals.reduce((n, deal) => n + (deal.actions || []).length + 1, 0);
+    const answer = await api("POST", "api/replay", { record, seat: null, start: positions - 1, count: 1 });
+    if (page === p && p.finalHands.version === version && answer.frames.length) p.finalHands.hands = answer.frames[0].hands;
+  } catch (err) {
+    return; // the values alone are shown
+  }
+  rerender();
+}
+
+function points(n) {
+  return n === 1 ? t("1 point") : t("{n} points", { n });
+}
+
+function GameOver({ ctx, p, past }) {
   const { view, state, names } = ctx;
   const game = p.summary.game;
   const rows = [];
-  let headline;
   let winners = view.winners || [];
   let last = null;
   if (game === "vatikanen") {
     const end = view.end;
     winners = end ? end.winners : [];
-    headline = end && end.winners.length ? t("{names} won", { names: end.winners.map((s) => names[s]).join(", ") }) : t("Nobody won");
+    // (the end of a game the next one followed: only the hands already fetched for it)
+    if (!past && (!p.finalHands || p.finalHands.version !== state.version)) loadFinalHands(p, state.version);
+    const hands = p.finalHands && p.finalHands.version === state.version && p.finalHands.hands;
     names.forEach((name, s) => {
+      const left = end
+        ? h("span", { class: "left-in-hand" }, [
+            hands && hands[s] && hands[s].length ? h("span", { class: "mini-cards" }, hands[s].map((card) => h(StaticCard, { card, extra: "mini" }))) : null,
+            h("span", { class: "points" }, points(end.hand_values[s])),
+          ])
+        : "";
       rows.push([
         name,
-        end ? String(end.hand_values[s]) : "",
+        left,
         end ? signed(end.payments[s]) : "",
-        signed((view.balances[s] || 0) + (end ? end.payments[s] : 0)),
+        signed(view.balances[s] || 0), // the session's balance, this game's payment in it
       ]);
     });
   } else {
-    headline = t("{names} won with the lowest total", { names: winners.map((s) => names[s]).join(", ") });
     names.forEach((name, s) => rows.push([name, String(view.totals[s])]));
     const ends = view.log.filter((e) => e.type === "deal_end");
     last = ends.length ? ends[ends.length - 1] : null;
@@ -553,11 +639,13 @@ function GameOver({ ctx, p }) {
       ? [t("Player"), t("Left in hand"), t("This game"), t("Balance")]
       : [t("Player"), t("Penalty points")];
   const close = () => {
-    p.overClosed = state.version;
+    if (past) p.lastOver = null;
+    else p.overClosed = state.version;
     rerender();
   };
   return h(Modal, { title: t("The game is over"), onClose: close }, [
-    h("p", { class: "headline" }, headline),
+    past ? h("p", { class: "notice-line", role: "status" }, t("The next game has begun: it waits for you.")) : null,
+    h("p", { class: "headline" }, overHeadline(ctx, game)),
     h("table", { class: "scores" }, [
       h("thead", null, h("tr", null, heads.map((x) => h("th", null, x)))),
       h("tbody", null, rows.map((r, s) => h("tr", { class: winners.includes(s) ? "winner" : "" }, r.map((x) => h("td", null, x))))),
@@ -566,9 +654,13 @@ function GameOver({ ctx, p }) {
     last ? h(DealEnd, { entry: last, names }) : null,
     game === "kontrakt" ? h("p", { class: "muted" }, t("Lower is better: the penalty points of the seven deals.")) : h("p", { class: "muted" }, t("The balance carries on from game to game at this table.")),
     h("div", { class: "buttons" }, [
-      ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
-      h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}` }, t("Replay this game")),
-      h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}/review` }, t("Review this game")),
+      past
+        ? h("button", { type: "button", class: "primary", onClick: close }, t("To the next game"))
+        : ctx.seat !== null
+          ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again"))
+          : null,
+      past ? null : h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}` }, t("Replay this game")),
+      past ? null : h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}/review` }, t("Review this game")),
       h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
     ]),
   ]);

@@ -145,3 +145,9 @@ export function plural(n, one, many) {
 export function cardCount(n) {
   return n === 1 ? t("1 card") : t("{n} cards", { n });
 }
+
+/** One numbered line of a log: the number is text of its own, so that a wide one (100 and
+ * up) is never cut at the panel's edge. */
+export function LogLine({ n, entry, text, current }) {
+  return h("li", { class: "log-" + entry.type + (current ? " current" : "") }, [h("span", { class: "log-no", "aria-hidden": "true" }, String(n)), h("span", { class: "log-text" }, text)]);
+}

@@ -7,11 +7,12 @@
 // "Arrange" lets the server's exact solver fit the chosen cards; "Hint" lists its best plays.
 
 import { h } from "../vendor/preact/preact.module.js";
+import { load, save } from "./api.js";
 import { parseCard, plainCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
 import { Card, SortButtons, StaticCard } from "./ui.js";
-import { vatikanenEnd } from "./logtext.js";
+import { shownText } from "./words.js";
 
 // ------------------------------------------------------------------ the draft
 
@@ -61,6 +62,14 @@ function meldChanged(d, m) {
   return m.cards.length !== want || m.cards.some((id, j) => id !== `t${m.origin}_${j}`);
 }
 
+/** A draft card as shown: a table joker that was moved without what it stood for (the
+ * server reads it from its new place). */
+function shownCard(d, id) {
+  if (d.labels[id]) return d.labels[id];
+  const card = d.cards[id].card;
+  return card.startsWith("*") && d.moved.includes(id) ? "*" : card;
+}
+
 /** What the server is sent for a card: a moved table joker without what it stood for. */
 function textOf(d, id) {
   const c = d.cards[id];
@@ -76,10 +85,49 @@ function playOf(d) {
   return { type: "play", add, table: d.melds.map((m) => m.cards.map((id) => textOf(d, id))) };
 }
 
-/** Where a card tapped onto a meld goes: at its rank's place in a run, at the end otherwise. */
+/** A card's rank in a run: an ace counts high (14) when ``high``. */
+function runRank(c, high) {
+  return c.rank === 1 && high ? 14 : c.rank;
+}
+
+/**
+ * The ids as one run, low to high, each joker in a gap first, then above the highest card
+ * (below the lowest at the top of the ranks); null when the natural cards are not of one suit
+ * with distinct ranks or the jokers cannot fill the gaps. Only an order for the player's
+ * draft: the server reads the run.
+ */
+function runOrder(d, ids) {
+  const cards = ids.map((id) => ({ id, c: parseCard(d.cards[id].card) }));
+  if (cards.some((x) => !x.c)) return null;
+  const naturals = cards.filter((x) => !x.c.joker);
+  const jokers = cards.filter((x) => x.c.joker).map((x) => x.id);
+  if (!naturals.length || naturals.some((x) => x.c.suit !== naturals[0].c.suit)) return null;
+  for (const top of [13, 14]) {
+    const byRank = new Map(naturals.map((x) => [runRank(x.c, top === 14), x.id]));
+    if (byRank.size !== naturals.length) return null;
+    let low = Math.min(...byRank.keys());
+    const high = Math.max(...byRank.keys());
+    const spare = jokers.length - (high - low + 1 - naturals.length);
+    if (spare < 0) continue;
+    const above = Math.min(spare, top - high);
+    low -= spare - above;
+    if (low < top - 12) continue;
+    const free = jokers.slice();
+    const out = [];
+    for (let r = low; r <= high + above; r++) out.push(byRank.has(r) ? byRank.get(r) : free.pop());
+    return out;
+  }
+  return null;
+}
+
+/** Where a card tapped onto a meld goes: at its rank's place in a run (a joker in the run's
+ * first gap), at the end otherwise. */
 function autoIndex(d, meld, id) {
   const card = parseCard(d.cards[id].card);
-  if (!card || card.joker) return meld.cards.length;
+  if (!card) return meld.cards.length;
+  const ordered = runOrder(d, [...meld.cards, id]);
+  if (ordered && meld.cards.every((k, j) => ordered.filter((x) => x !== id)[j] === k)) return ordered.indexOf(id);
+  if (card.joker) return meld.cards.length;
   const parsed = meld.cards.map((k) => parseCard(d.cards[k].card));
   const naturals = parsed.map((c, j) => ({ c, j })).filter((x) => x.c && !x.c.joker);
   if (!naturals.length) return meld.cards.length;
@@ -87,23 +135,17 @@ function autoIndex(d, meld, id) {
   const sameRank = naturals.every((x) => x.c.rank === card.rank);
   if (!sameSuit || sameRank) return meld.cards.length;
   const highAce = naturals.some((x) => x.c.rank >= 12) && !naturals.some((x) => x.c.rank === 2 || x.c.rank === 3);
-  const rankOf = (c) => (c.rank === 1 && highAce ? 14 : c.rank);
   const first = naturals[0];
   // in a run the card of rank r lies at first.j + (r - first rank); jokers hold their places
-  const at = first.j + (rankOf(card) - rankOf(first.c));
+  const at = first.j + (runRank(card, highAce) - runRank(first.c, highAce));
   return Math.max(0, Math.min(meld.cards.length, at));
 }
 
 function sortForNewMeld(d, ids) {
+  const run = runOrder(d, ids);
+  if (run) return run;
   const cards = ids.map((id) => ({ id, c: parseCard(d.cards[id].card) }));
-  const naturals = cards.filter((x) => x.c && !x.c.joker);
-  const sameSuit = naturals.length && naturals.every((x) => x.c.suit === naturals[0].c.suit);
-  const highAce = naturals.some((x) => x.c.rank >= 12);
-  const key = (x) => {
-    if (!x.c || x.c.joker) return 100;
-    const r = x.c.rank === 1 && highAce ? 14 : x.c.rank;
-    return sameSuit ? r : "shdc".indexOf(x.c.suit);
-  };
+  const key = (x) => (!x.c || x.c.joker ? 100 : "shdc".indexOf(x.c.suit));
   return cards.sort((a, b) => key(a) - key(b)).map((x) => x.id);
 }
 
@@ -128,6 +170,7 @@ function ensureDraft(ctx) {
       u.sel = [];
       u.verdict = null;
       u.hint = null;
+      save(draftKey(ctx), null);
     }
     return null;
   }
@@ -136,8 +179,39 @@ function ensureDraft(ctx) {
     u.sel = [];
     u.verdict = null;
     u.hint = null;
+    if (savedDraft(ctx, u.draft)) scheduleCheck(ctx);
   }
   return u.draft;
+}
+
+// The draft is kept in the browser (per table, seat and version), so that a reload or a
+// crash of the tab does not lose a half-built turn.
+
+function draftKey(ctx) {
+  return `draft.${ctx.id}.${ctx.seat}`;
+}
+
+function keepDraft(ctx) {
+  const d = ui(ctx).draft;
+  if (d) save(draftKey(ctx), { version: d.version, ...snapshot(d), history: d.history });
+}
+
+/** Take the draft kept for this version, if there is one that fits the table and hand. */
+function savedDraft(ctx, d) {
+  const saved = load(draftKey(ctx), null);
+  if (!saved || saved.version !== d.version) {
+    if (saved) save(draftKey(ctx), null);
+    return false;
+  }
+  const fits = (snap) => {
+    if (!snap || !Array.isArray(snap.melds) || !Array.isArray(snap.moved)) return false;
+    const ids = snap.melds.flatMap((m) => (Array.isArray(m.cards) ? m.cards : [null]));
+    return ids.every((id) => id in d.cards) && new Set(ids).size === ids.length;
+  };
+  if (!fits(saved)) return false;
+  restore(d, saved);
+  d.history = (Array.isArray(saved.history) ? saved.history : []).filter(fits);
+  return changed(d, ctx.view);
 }
 
 function change(ctx, fn) {
@@ -150,6 +224,7 @@ function change(ctx, fn) {
   u.sel = [];
   u.verdict = null;
   ctx.clearError();
+  keepDraft(ctx);
   scheduleCheck(ctx);
   rerender();
 }
@@ -353,11 +428,16 @@ async function hint(ctx) {
 }
 
 async function play(ctx) {
-  const d = ui(ctx).draft;
+  const u = ui(ctx);
+  const d = u.draft;
   if (!d) return false;
   const action = playOf(d);
   if (!action.add.length) {
     ctx.notify(t("Put at least one card from your hand on the table (V9), or draw."));
+    return false;
+  }
+  if (u.verdict && !u.verdict.ok) {
+    ctx.notify(t("The table is not valid yet: see why above the buttons."));
     return false;
   }
   return ctx.act(action);
@@ -371,6 +451,7 @@ function undo(ctx) {
   d.generation += 1;
   u.sel = [];
   u.verdict = null;
+  keepDraft(ctx);
   scheduleCheck(ctx);
   rerender();
 }
@@ -384,6 +465,7 @@ function reset(ctx) {
   u.draft.history = history.concat([before]);
   u.sel = [];
   u.verdict = null;
+  keepDraft(ctx);
   rerender();
 }
 
@@ -408,6 +490,12 @@ export function StaticTable({ table, label }) {
         )
       : h("p", { class: "muted empty-table" }, t("The table is empty.")),
   ]);
+}
+
+/** How the game ended, in the server's words: the last line of its log. */
+export function endLine(told) {
+  const last = told && told.length ? String(told[told.length - 1]).split("\n") : [];
+  return shownText(last.length > 1 ? last[last.length - 1] : "");
 }
 
 export function VatikanenBoard({ ctx }) {
@@ -438,7 +526,7 @@ export function VatikanenBoard({ ctx }) {
   });
   const turnName = view.turn !== null && view.turn !== undefined ? ctx.names[view.turn] : null;
   const status = view.over
-    ? vatikanenEnd(view.end, ctx.names)
+    ? endLine(ctx.state.log_text)
     : ctx.myTurn
       ? t("Your turn: play cards onto the table, or draw.")
       : turnName
@@ -458,12 +546,18 @@ export function VatikanenBoard({ ctx }) {
     parts.push(h(StaticTable, { table: view.table }));
   } else {
     parts.push(DraftTable({ ctx, d, sel, dragPayload }));
-    parts.push(Verdict({ ctx, d }));
   }
   if (me !== null) {
-    parts.push(ActionBar({ ctx, d }));
-    if (u.hint && d) parts.push(HintList({ ctx }));
-    parts.push(Hand({ ctx, d, sel, dragPayload }));
+    // the dock: what the player looks at on a turn, kept in view (sticky) on a small screen
+    parts.push(
+      h("div", { class: "dock" }, [
+        ctx.messages(),
+        d ? Verdict({ ctx, d }) : null,
+        ActionBar({ ctx, d }),
+        u.hint && d ? HintList({ ctx }) : null,
+        Hand({ ctx, d, sel, dragPayload }),
+      ]),
+    );
   }
   return h("div", { class: "board vatikanen" }, parts);
 }
@@ -472,6 +566,9 @@ function DraftTable({ ctx, d, sel, dragPayload }) {
   const u = ui(ctx);
   const verdict = u.verdict;
   const anySelected = u.sel.length > 0;
+  // one invalid meld: the draft's verdict (by the buttons) says why, once; with several,
+  // each says its own
+  const several = verdict && verdict.melds ? verdict.melds.filter((v, i) => v && !v.ok && meldChanged(d, d.melds[i] || { origin: null })).length > 1 : false;
   return h("section", { class: "table-area drafting", "aria-label": t("The table (your draft)") }, [
     d.melds.map((m, i) => {
       const mine = meldChanged(d, m);
@@ -489,7 +586,7 @@ function DraftTable({ ctx, d, sel, dragPayload }) {
               h(Card, {
                 key: id,
                 id,
-                card: d.labels[id] || d.cards[id].card,
+                card: shownCard(d, id),
                 slot: j,
                 selected: sel.has(id),
                 extra: d.cards[id].src === "hand" ? "from-hand" : "",
@@ -503,7 +600,7 @@ function DraftTable({ ctx, d, sel, dragPayload }) {
           ],
         ),
         mine
-          ? h("div", { class: "meld-verdict", "aria-hidden": "true" }, v ? (v.ok ? "✓ " + kindText : [h("span", { class: "rule" }, v.rule || ""), v.message]) : u.checking ? t("checking…") : "")
+          ? h("div", { class: "meld-verdict", "aria-hidden": "true" }, v ? (v.ok ? "✓ " + kindText : several ? [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)] : "✗") : u.checking ? t("checking…") : "")
           : null,
       ]);
     }),
@@ -524,11 +621,18 @@ function Verdict({ ctx, d }) {
   let body;
   if (!v) body = u.checking ? t("The server is checking your table…") : "";
   else if (v.ok) body = t("The server checked your table: every meld is valid. Press Play.");
-  else body = [h("span", { class: "rule" }, v.rule || ""), v.message];
-  return h("p", { class: "verdict" + (v ? (v.ok ? " ok" : " bad") : ""), role: "status", "aria-live": "polite", "data-testid": "verdict" }, [
-    body,
-    h("span", { class: "muted small" }, " " + t("(the rules engine on the server decides)")),
-  ]);
+  else body = [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)];
+  return h("p", { class: "verdict" + (v ? (v.ok ? " ok" : " bad") : ""), role: "status", "aria-live": "polite", "data-testid": "verdict" }, body);
+}
+
+/** Why Play cannot be pressed now, or null when it can. */
+function playBlocked(ctx, d) {
+  const u = ui(ctx);
+  if (!placedIds(d).size) return t("Put cards from your hand on the table first, or draw.");
+  if (ctx.pending) return t("Your last move is on its way.");
+  if (!u.verdict) return t("The server is checking your table…");
+  if (!u.verdict.ok) return t("The table is not valid yet: see why above the buttons.");
+  return null;
 }
 
 function ActionBar({ ctx, d }) {
@@ -537,13 +641,15 @@ function ActionBar({ ctx, d }) {
   const buttons = [];
   if (ctx.myTurn && d) {
     const placed = placedIds(d).size;
-    buttons.push(h("button", { type: "button", class: "primary", disabled: ctx.pending || !placed, onClick: () => play(ctx) }, placed ? t("Play ({n})", { n: placed }) : t("Play")));
-    buttons.push(h("button", { type: "button", disabled: !d.history.length, onClick: () => undo(ctx) }, t("Undo")));
-    buttons.push(h("button", { type: "button", disabled: !changed(d, view), onClick: () => reset(ctx) }, t("Reset")));
-    buttons.push(h("button", { type: "button", disabled: u.busy === "arrange", onClick: () => arrange(ctx) }, t("Arrange")));
-    buttons.push(h("button", { type: "button", disabled: u.busy === "hint", onClick: () => hint(ctx) }, t("Hint")));
-    if (view.stock_size > 0) buttons.push(h("button", { type: "button", class: "draw", disabled: ctx.pending, onClick: () => ctx.act({ type: "draw" }) }, t("Draw")));
-    else buttons.push(h("button", { type: "button", class: "draw", disabled: ctx.pending, onClick: () => ctx.act({ type: "pass" }) }, t("Pass")));
+    const blocked = playBlocked(ctx, d);
+    const button = (props, label) => h("button", { type: "button", ...props }, label);
+    buttons.push(button({ class: "primary", disabled: !!blocked, title: blocked || t("Play the cards of your draft: the whole new table"), onClick: () => play(ctx) }, placed ? t("Play ({n})", { n: placed }) : t("Play")));
+    buttons.push(button({ disabled: !d.history.length, title: t("Take back the last change"), onClick: () => undo(ctx) }, t("Undo")));
+    buttons.push(button({ disabled: !changed(d, view), title: t("Take back every change: the table as it lies"), onClick: () => reset(ctx) }, t("Reset")));
+    buttons.push(button({ disabled: u.busy === "arrange", title: t("Let the solver fit the selected cards into the table"), onClick: () => arrange(ctx) }, t("Arrange")));
+    buttons.push(button({ disabled: u.busy === "hint", title: t("Ask the solver for the best plays"), onClick: () => hint(ctx) }, t("Hint")));
+    if (view.stock_size > 0) buttons.push(button({ class: "draw", disabled: ctx.pending, title: t("Draw a card from the stock: your turn ends"), onClick: () => ctx.act({ type: "draw" }) }, t("Draw")));
+    else buttons.push(button({ class: "draw", disabled: ctx.pending, title: t("The stock is empty: pass the turn (V14)"), onClick: () => ctx.act({ type: "pass" }) }, t("Pass")));
   }
   return h("div", { class: "actions", role: "toolbar", "aria-label": t("Your actions") }, buttons);
 }
@@ -556,11 +662,29 @@ function HintList({ ctx }) {
     h("strong", null, t("Hints:")),
     plays.length
       ? plays.map((a) =>
-          h("button", { type: "button", class: "chip hint-play", onClick: () => { loadPlay(ctx, a); u.hint = null; rerender(); } }, t("play {cards}", { cards: shortCards(a.add) })),
+          h("button", { type: "button", class: "chip hint-play", title: t("Put this play in your draft"), onClick: () => { loadPlay(ctx, a); u.hint = null; rerender(); } }, t("play {cards}", { cards: shortCards(playedCards(a)) })),
         )
-      : h("span", null, other && other.type === "pass" ? t("no play fits: pass") : t("no play fits: draw")),
+      : h("span", { class: "no-play" }, other && other.type === "pass" ? t("No play: pass.") : t("No play: draw.")),
     h("button", { type: "button", class: "close", "aria-label": t("Close"), onClick: () => { u.hint = null; rerender(); } }, "×"),
   ]);
+}
+
+/** The cards a play lays from the hand, in the order of the table it makes (a joker in its
+ * place, saying what it stands for). */
+function playedCards(play) {
+  if (!play.table) return play.add;
+  const left = play.add.map(plainCard);
+  const out = [];
+  for (const meld of play.table) {
+    for (const card of meld) {
+      const k = left.indexOf(plainCard(card));
+      if (k >= 0) {
+        left.splice(k, 1);
+        out.push(card);
+      }
+    }
+  }
+  return out.concat(left);
 }
 
 function Hand({ ctx, d, sel, dragPayload }) {
@@ -570,7 +694,7 @@ function Hand({ ctx, d, sel, dragPayload }) {
   const shown = order.filter((i) => !placed.has("h" + i));
   return h("section", { class: "hand-area" }, [
     h("div", { class: "hand-head" }, [
-      h("h2", null, t("Your hand ({n})", { n: view.hand.length })),
+      h("h2", null, placed.size ? t("Your hand ({n}, {k} in your draft)", { n: view.hand.length - placed.size, k: placed.size }) : t("Your hand ({n})", { n: view.hand.length })),
       h(SortButtons, { order: ctx.order, hand: view.hand, onChange: rerender }),
     ]),
     h(
