@@ -39,7 +39,7 @@ from rummykit.tui.commands import (
 )
 from rummykit.tui.setup import make_controller
 from server_helpers import Server
-from web_helpers import bots_move, mirror
+from web_helpers import bots_move, mirror, take
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "rummykit" / "web" / "js"
 SEATS = {
@@ -56,7 +56,7 @@ def played(game: str, seed: int, moves: int) -> Any:
         assert g is not None
         if g.over:
             break
-        table.apply("action", {"action": {**bots_move(table), "seat": g.to_act}})
+        take(table, {**bots_move(table), "seat": g.to_act})
     return table.game
 
 
