@@ -73,7 +73,7 @@ def start(
     """Start ``rummykit serve`` and wait until it answers."""
     port = port or free_port()
     cmd = [RUMMYKIT, "serve", "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
-    cmd += ["--workers", str(workers), *extra]
+    cmd += ["--workers", str(workers), "--tables-per-hour", "100000", *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     server = Server(db, port, proc)
     deadline = time.monotonic() + 60

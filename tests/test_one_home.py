@@ -28,7 +28,7 @@ from rummykit import games
 from rummykit.bots.names import BOT_NAMES
 from rummykit.games.kontrakt.contracts import CONTRACTS
 from rummykit.narration import narrate, narrate_log, plain
-from rummykit.server import tables
+from rummykit.server import hosted
 from rummykit.server.gameinfo import game_info, seatable_levels
 from rummykit.tui import controller
 from rummykit.tui.commands import (
@@ -39,7 +39,7 @@ from rummykit.tui.commands import (
 )
 from rummykit.tui.setup import make_controller
 from server_helpers import Server
-from web_helpers import bots_move, mirror
+from web_helpers import bots_move, mirror, take
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "rummykit" / "web" / "js"
 SEATS = {
@@ -56,7 +56,7 @@ def played(game: str, seed: int, moves: int) -> Any:
         assert g is not None
         if g.over:
             break
-        table.apply("action", {"action": {**bots_move(table), "seat": g.to_act}})
+        take(table, {**bots_move(table), "seat": g.to_act})
     return table.game
 
 
@@ -197,7 +197,7 @@ def test_the_server_says_the_contracts_house_rules_and_bots_from_the_engine(
 
 
 def test_the_bots_names_are_one_list() -> None:
-    assert tables.BOT_NAMES is BOT_NAMES and controller.BOT_NAMES is BOT_NAMES
+    assert hosted.BOT_NAMES is BOT_NAMES and controller.BOT_NAMES is BOT_NAMES
 
 
 def test_the_command_reader_needs_no_terminal_library() -> None:

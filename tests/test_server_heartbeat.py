@@ -61,6 +61,7 @@ def test_a_quiet_connection_hears_a_ping_within_six_seconds(shared_server: Serve
     made = shared_server.post("/api/tables", {"game": "kontrakt", "seats": ["human", "human"]})
     assert isinstance(made, dict)
     watcher = Live.open(shared_server.ws, made["id"], None)  # waiting: nothing else comes
+    assert watcher.read(timeout=5)["type"] == "chat_history"
     start = time.monotonic()
     assert watcher.read(timeout=8) == {"type": "ping"}
     assert 4.0 <= time.monotonic() - start <= 6.5

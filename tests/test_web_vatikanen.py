@@ -29,6 +29,7 @@ from web_helpers import (
     play_by_hand,
     seeded_tables,
     shot,
+    take,
     vatikanen_move,
     wait_state,
     wait_version,
@@ -144,7 +145,7 @@ def test_two_friends_play_a_whole_vatikanen_game(browser: Any, tmp_path: Path) -
             entry = after["view"]["log"][-1]
             assert entry["seat"] == seat and entry["type"] == move["type"]
             action = {k: v for k, v in entry.items() if k in ("type", "add", "table")}
-            table.apply("action", {"action": {**action, "seat": seat}})
+            take(table, {**action, "seat": seat})
         assert done["drag"] and done["tap"] and done["hint"] and done["arrange"], done
         watched = wait_state(watcher, "s.status === 'over'")
         assert watched["view"]["hand"] is None and watcher.locator(".hand").count() == 0

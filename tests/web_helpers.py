@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 
 from rummykit import games
-from rummykit.server.bots import bot_seed, think
-from rummykit.server.store import TableRow, open_store
-from rummykit.server.tables import SeatSpec, Table, TableSettings, hash_token
+from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings, hash_token
+from rummykit.server.store import TableMeta, TableRow, open_store
+from rummykit.server.workers import bot_seed, think
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -117,8 +117,12 @@ def seeded_tables(db: str, tables: Sequence[tuple[str, str, list[str], int]]) ->
         try:
             for table_id, game, seats, seed in tables:
                 settings = settings_of(game, seats, seed)
-                row = TableRow(table_id, game, json.dumps(settings.to_json()), time.time())
-                await store.create_table(row)
+                table = HostedTable(table_id, settings, time.time())
+                n = len(seats)
+                summary = json.dumps(table.summary([False] * n, [False] * n))
+                meta = TableMeta("waiting", 0, summary)
+                row = TableRow(table_id, game, json.dumps(settings.to_json()), table.created, meta)
+                await store.create_table(row, None)
         finally:
             await store.close()
 
@@ -138,7 +142,7 @@ class Position:
     seats: list[str]
     seed: int
     names: dict[int, str]
-    move: Callable[[Table], dict[str, Any] | None] = lambda table: None
+    move: Callable[[HostedTable], dict[str, Any] | None] = lambda table: None
     limit: int = 2000
 
 
@@ -147,17 +151,16 @@ def token_of(table_id: str, seat: int) -> str:
     return f"token-{table_id}-{seat}"
 
 
-def seeded_positions(db: str, positions: Sequence[Position]) -> dict[str, Table]:
+def seeded_positions(db: str, positions: Sequence[Position]) -> dict[str, HostedTable]:
     """Store tables with their events (the joins, then the moves) in the database at ``db``
     before a server starts: it loads each as it was. Answers the tables as they stand."""
-    out: dict[str, Table] = {}
+    out: dict[str, HostedTable] = {}
     events: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for pos in positions:
-        table = Table(pos.id, settings_of(pos.game, pos.seats, pos.seed), 0.0)
+        table = HostedTable(pos.id, settings_of(pos.game, pos.seats, pos.seed), 0.0)
         made: list[tuple[str, dict[str, Any]]] = []
         for seat, name in sorted(pos.names.items()):
-            join = {"seat": seat, "name": name, "token_hash": hash_token(token_of(pos.id, seat))}
-            table.apply("join", join)
+            join = table.join(seat, name, hash_token(token_of(pos.id, seat)))
             made.append(("join", join))
         for _ in range(pos.limit):
             game = table.game
@@ -166,9 +169,9 @@ def seeded_positions(db: str, positions: Sequence[Position]) -> dict[str, Table]
             chosen = pos.move(table)
             if chosen is None:
                 break
-            data = {"action": {**chosen, "seat": game.to_act}, "by": "player"}
-            table.apply("action", data)
-            made.append(("action", data))
+            action = table.spec.action_from_json({**chosen, "seat": game.to_act})
+            event = table.take(action)
+            made.append(("action", {"action": dict(event.record_json()), "by": "player"}))
         out[pos.id] = table
         events[pos.id] = made
 
@@ -177,11 +180,15 @@ def seeded_positions(db: str, positions: Sequence[Position]) -> dict[str, Table]
         await store.open()
         try:
             for pos in positions:
+                table = out[pos.id]
                 settings = settings_of(pos.game, pos.seats, pos.seed)
-                row = TableRow(pos.id, pos.game, json.dumps(settings.to_json()), time.time())
-                await store.create_table(row)
+                n = len(pos.seats)
+                summary = json.dumps(table.summary([False] * n, [False] * n))
+                meta = TableMeta(table.status, table.version, summary)
+                row = TableRow(pos.id, pos.game, json.dumps(settings.to_json()), time.time(), meta)
+                await store.create_table(row, None)
                 for version, (kind, data) in enumerate(events[pos.id], start=1):
-                    await store.append(pos.id, version, kind, json.dumps(data))
+                    await store.append(pos.id, version, kind, json.dumps(data), meta)
         finally:
             await store.close()
 
@@ -213,7 +220,7 @@ def sit(
     page.reload()
 
 
-def bots_move(table: Table) -> dict[str, Any]:
+def bots_move(table: HostedTable) -> dict[str, Any]:
     """The move the table's seat to act makes as a bot of the table's default level, seeded
     as the server seeds its bots."""
     game = table.game
@@ -226,11 +233,11 @@ def bots_move(table: Table) -> dict[str, Any]:
     return {k: v for k, v in move.items() if k != "seat"}
 
 
-def bots_move_for(count: int) -> Callable[[Table], dict[str, Any] | None]:
+def bots_move_for(count: int) -> Callable[[HostedTable], dict[str, Any] | None]:
     """:func:`bots_move` for ``count`` moves, then a stop."""
     made = [0]
 
-    def move(table: Table) -> dict[str, Any] | None:
+    def move(table: HostedTable) -> dict[str, Any] | None:
         if made[0] >= count:
             return None
         made[0] += 1
@@ -249,12 +256,17 @@ def settings_of(game: str, seats: list[str], seed: int) -> TableSettings:
     )
 
 
-def mirror(game: str, seats: list[str], seed: int, names: dict[int, str]) -> Table:
+def mirror(game: str, seats: list[str], seed: int, names: dict[int, str]) -> HostedTable:
     """The table as the server will hold it, once the humans in ``names`` have joined."""
-    table = Table("mirror", settings_of(game, seats, seed), 0.0)
+    table = HostedTable("mirror", settings_of(game, seats, seed), 0.0)
     for seat, name in sorted(names.items()):
-        table.apply("join", {"seat": seat, "name": name, "token_hash": "x" * 64})
+        table.join(seat, name, "x" * 64)
     return table
+
+
+def take(table: HostedTable, action: dict[str, Any]) -> None:
+    """The engine takes ``action`` at the mirrored table, as the server would."""
+    table.take(table.spec.action_from_json(action))
 
 
 # ---------------------------------------------------------------- Vatikanen: plays
@@ -273,7 +285,7 @@ def _plain(card: str) -> str:
     return "*" if card.startswith("*") else card
 
 
-def vatikanen_move(table: Table) -> dict[str, Any]:
+def vatikanen_move(table: HostedTable) -> dict[str, Any]:
     """What the test plays for the seat to act: the solver's best play, else draw or pass."""
     session = table.game
     assert session is not None
@@ -297,7 +309,7 @@ def vatikanen_game(seed: int, limit: int = 200) -> tuple[list[dict[str, Any]], b
         view = table.game.view(table.game.to_act)  # type: ignore[arg-type]
         move = vatikanen_move(table)
         moves.append({**move, "seat": view["seat"], "before": view["table"]})
-        table.apply("action", {"action": {**move, "seat": view["seat"]}})
+        take(table, {**move, "seat": view["seat"]})
     return moves, False
 
 
@@ -382,7 +394,7 @@ def kontrakt_deal(seats: list[str], seed: int, human: int, limit: int = 400) -> 
             level = table.settings.seats[seat].level
             assert level is not None
             move = think("kontrakt", level, bot_seed(seed, table.version, seat), game.view(seat))
-        table.apply("action", {"action": {**move, "seat": seat}})
+        take(table, {**move, "seat": seat})
     return out
 
 

@@ -102,6 +102,12 @@ class AnyEvent(Protocol):
         """The entry as ``viewer`` (a seat, or None for a spectator) may see it."""
         ...
 
+    def record_json(self) -> Mapping[str, object]:
+        """The action that made this entry as a record writes it (RECORD.md), complete as
+        the engine checked it: replaying it takes no search (a Vatikanen play carries the
+        table it made) and no chance (a Kontrakt draw carries a new stock's order)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -199,6 +205,14 @@ class Game(Protocol):
     def next_part(self) -> None:
         """Verify, then start the next part with a log of its own (V16: the next game of
         the session, the deal passing to the left, the balances carried on)."""
+        ...
+
+    def carried(self) -> dict[str, object]:
+        """What a new unit at the same table starts from, as JSON, once this one is over: a
+        unit that goes on (V16) hands on its next part's number, the balances (exact) and
+        the dealer, so that a host may keep each part as a unit of its own and rebuild
+        only the current one (``GameSpec.new(..., carried=...)``); a unit that does not
+        (K4) hands on nothing, and the next unit's record is a new one."""
         ...
 
     def view(self, seat: int, *, log: bool = True) -> Mapping[str, object]:

@@ -63,6 +63,20 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         metavar="URL",
         help=_("a web origin besides the server's own whose pages may use the API (repeatable)"),
     )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=_("a name the server answers to besides its --host and localhost (repeatable)"),
+    )
+    p.add_argument(
+        "--tables-per-hour",
+        type=int,
+        default=20,
+        metavar="N",
+        help=_("tables one address may make in an hour (default 20)"),
+    )
     p.set_defaults(handler=run)
 
 
@@ -72,8 +86,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from rummykit.server.app import create_app
-        from rummykit.server.hub import Hub
+        from rummykit.server.app import create_app, hosts_for
+        from rummykit.server.limits import Limits
+        from rummykit.server.rooms import Rooms
         from rummykit.server.store import open_store
     except ImportError:
         print(
@@ -86,16 +101,26 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"rummykit serve: {describe_error(exc, lang)}", file=sys.stderr)
         return 2
-    if args.bot_delay < 0 or args.workers < 0:
+    if args.bot_delay < 0 or args.workers < 0 or args.tables_per_hour < 1:
         print(
-            translate("rummykit serve: --bot-delay and --workers are not negative", lang),
+            translate(
+                "rummykit serve: --bot-delay, --workers: 0 or more; --tables-per-hour: 1 or more",
+                lang,
+            ),
             file=sys.stderr,
         )
         return 2
     logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("rummykit").setLevel(args.log_level.upper())
-    hub = Hub(store, bot_delay=args.bot_delay, workers=args.workers)
-    app = create_app(hub, allowed_origins=tuple(args.allow_origin))
+    limits = Limits(tables_per_hour=args.tables_per_hour)
+    rooms = Rooms(store, bot_delay=args.bot_delay, workers=args.workers, limits=limits)
+    origins = tuple(args.allow_origin)
+    app = create_app(
+        rooms,
+        allowed_origins=origins,
+        allowed_hosts=hosts_for(args.host, origins, tuple(args.allow_host)),
+        any_ip_host=args.host in ("0.0.0.0", "::"),
+    )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     url = f"http://{shown}:{args.port}/"
     line = translate("rummykit: open {url} in your browser (Ctrl+C stops)", lang, url=url)

@@ -78,11 +78,20 @@ def check_house_rules(
     return out
 
 
+Visit = Callable[[int, int, "Game"], None]
+"""Called at each position of a record being replayed: (deal, actions done in it, game)."""
+
 Starter = Callable[
-    [tuple[str, ...], int | None, Sequence[Sequence[Card]] | None, dict[str, OptionValue]],
+    [
+        tuple[str, ...],
+        int | None,
+        Sequence[Sequence[Card]] | None,
+        dict[str, OptionValue],
+        Mapping[str, object] | None,
+    ],
     "Game",
 ]
-"""Starts a game: (names, seed, decks, complete options) -> the game."""
+"""Starts a game: (names, seed, decks, complete options, carried) -> the game."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,14 @@ class GameSpec:
     games, V16) or a deal of one game (Kontrakt's seven deals, K4).
     ``reviewer`` names the function that reviews one deal of a record
     (``module:function``, see :mod:`rummykit.review`).
+    ``draft_melds`` gives the melds an action (as JSON) writes out, for a
+    player's draft to be checked meld by meld (a Vatikanen play's whole
+    ``table``, a Kontrakt lay-down's ``melds``), and ``meld_kind`` reads one
+    meld as the game reads it (``run``, ``group`` or ``either``; MeldError
+    saying why it is none; ``meld_rule`` is the rule a meld that is none breaks).
+    ``searches`` says whether the engine would search to check an action (a
+    Vatikanen play sent without its table: the engine arranges it), so that a
+    host completes it off its event loop first.
     """
 
     name: str
@@ -127,7 +144,11 @@ class GameSpec:
     view_type: object
     arranger: Callable[[Game, int, list[Card]], AnyAction] | None
     starter: Starter
-    rebuilder: Callable[[GameRecord, int | None], Game]
+    draft_melds: Callable[[Mapping[str, object]], list[list[str]] | None]
+    meld_kind: Callable[[Sequence[Card]], str]
+    meld_rule: str
+    searches: Callable[[Mapping[str, object]], bool]
+    rebuilder: Callable[[GameRecord, int | None, Visit | None], Game]
     reader: Callable[[Mapping[str, object]], AnyAction]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
     reviewer: str = ""
@@ -168,13 +189,16 @@ class GameSpec:
         seed: int | None = None,
         decks: Sequence[Sequence[Card]] | None = None,
         options: Mapping[str, object] | None = None,
+        carried: Mapping[str, object] | None = None,
     ) -> Game:
         """A new unit for ``players`` (a count, or the names), shuffled from ``seed``: a
         Vatikanen session, a Kontrakt game (:class:`rummykit.game.Game`).
 
         ``decks`` (top card first, one per deal) plays given decks instead;
         after them, later deals are shuffled from ``seed`` (or, with no seed,
-        the game waits). ValueError for a wrong table or option.
+        the game waits). ``carried``: what a finished unit hands on to the
+        next (:meth:`rummykit.game.Game.carried`), to go on from it. ValueError for
+        a wrong table or option.
         """
         names = (
             tuple(f"Player {i + 1}" for i in range(players))
@@ -182,19 +206,24 @@ class GameSpec:
             else tuple(players)
         )
         self.check_players(len(names))
-        return self.starter(names, seed, decks, self.check_options(options))
+        return self.starter(names, seed, decks, self.check_options(options), carried)
 
-    def from_record(self, record: GameRecord, *, seed: int | None = None) -> Game:
+    def from_record(
+        self, record: GameRecord, *, seed: int | None = None, visit: Visit | None = None
+    ) -> Game:
         """The live game exactly where ``record`` ends, every action checked on the way.
 
         Raises :class:`~rummykit.record.IllegalAction` at the first illegal
         action. ``seed`` shuffles what comes after the record (later deals, a
         new stock): give the seed the game was started with to carry on as it
         would have; without one the game waits where a new deck is needed.
+        ``visit(deal, done, game)`` is called at every position on the way
+        (each deal as dealt, then after each action): one pass through a
+        record, for a viewer or a review (copy the game to keep a position).
         """
         if record.game != self.name:
             raise ValueError(f"a {record.game} record is not a {self.title} game")
-        return self.rebuilder(record, seed)
+        return self.rebuilder(record, seed, visit)
 
     def action_from_json(self, data: object, *, seat: int | None = None) -> AnyAction:
         """The game's action from its RECORD.md JSON object; ActionError if it is none.

@@ -9,8 +9,8 @@ scripts from the internet). Every error body is ``{"error": CODE,
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
@@ -30,9 +30,14 @@ from rummykit import __version__, games
 from rummykit.i18n import language_from
 from rummykit.server.commands import read_command
 from rummykit.server.gameinfo import game_info
-from rummykit.server.hub import Conn, Hub, ProtocolError, Room, table_list
-from rummykit.server.review import in_worker, review_request
-from rummykit.server.tables import NameTaken
+from rummykit.server.hosted import NameTaken
+from rummykit.server.live import serve_connection
+from rummykit.server.protocol import Close, ProtocolError
+from rummykit.server.replay import replay_request
+from rummykit.server.review import review_request
+from rummykit.server.room import Room
+from rummykit.server.rooms import Busy, Rooms, TooMany
+from rummykit.server.workers import JobTimeout
 
 __all__ = ["create_app"]
 
@@ -59,8 +64,11 @@ class CreateTable(BaseModel):
         min_length=2, max_length=8, description="per seat: human, or bot:LEVEL"
     )
     options: dict[str, bool | int] = Field(default_factory=dict, description="house rules")
-    clock: int = Field(0, ge=0, le=3600, description="seconds per turn; 0: no clock")
-    grace: int = Field(60, ge=0, le=86_400, description="seconds away before a bot stands in")
+    clock: int = Field(0, ge=0, le=604_800, description="seconds per turn; 0: no clock")
+    grace: int = Field(60, ge=0, le=604_800, description="seconds away before a bot stands in")
+    stand_in: bool = Field(
+        True, description="a bot plays for a player away longer than the grace (else: wait)"
+    )
 
 
 class Join(BaseModel):
@@ -95,15 +103,17 @@ class Summary(BaseModel):
     created: float
     clock: int
     grace: int
+    stand_in: bool = True
     games_played: int
     to_act: int | None
     result: dict[str, object] | None
 
 
 class Tables(BaseModel):
-    """Tables, newest first."""
+    """Tables, newest first: at most 100, and the cursor of the next page (``?before=``)."""
 
     tables: list[Summary]
+    next: str | None = None
 
 
 class Token(BaseModel):
@@ -190,18 +200,26 @@ ERRORS: dict[int | str, dict[str, object]] = {
 
 
 def create_app(
-    hub: Hub,
+    rooms: Rooms,
     *,
     allowed_origins: tuple[str, ...] = (),
+    allowed_hosts: tuple[str, ...] = (),
+    any_ip_host: bool = False,
 ) -> FastAPI:
-    """The server's ASGI app around ``hub`` (started and stopped with the app)."""
+    """The server's ASGI app around ``rooms`` (started and stopped with the app).
+
+    ``allowed_hosts`` are the names a request's ``Host`` may carry besides the
+    loopback ones (and any IP address, with ``any_ip_host``, for a server on
+    every interface): anything else is refused (421), so that a page of another
+    site cannot reach a server on this machine by DNS rebinding.
+    """
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if not hub.started:
-            await hub.start()
+        if not rooms.started:
+            await rooms.start()
         yield
-        await hub.stop()
+        await rooms.stop()
 
     app = FastAPI(
         title="rummykit-online/1",
@@ -231,8 +249,12 @@ def create_app(
         code = {404: "not_found", 405: "bad_request"}.get(exc.status_code, "bad_request")
         return _problem(exc.status_code, code, str(exc.detail))
 
-    def room_of(table_id: str) -> Room | JSONResponse:
-        room = hub.rooms.get(table_id)
+    @app.exception_handler(Busy)
+    async def busy(request: Request, exc: Busy) -> JSONResponse:
+        return _problem(503, "unavailable", str(exc))
+
+    async def room_of(table_id: str) -> Room | JSONResponse:
+        room = await rooms.get(table_id)
         return room if room is not None else _problem(404, "not_found", "no such table")
 
     @app.get("/api/games", response_model=Games)
@@ -280,74 +302,116 @@ def create_app(
             return _problem(400, "bad_command", str(answer["error"]))
         return answer
 
-    @app.post("/api/tables", status_code=201, response_model=Summary, responses=ERRORS)
-    async def create_table(body: CreateTable) -> object:
-        """Make a table: the game, its seats (``human`` or ``bot:LEVEL``) and house rules."""
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        response_model=Summary,
+        responses={**ERRORS, 429: {"model": Problem, "description": "too many tables"}},
+    )
+    async def create_table(body: CreateTable, request: Request) -> object:
+        """Make a table: the game, its seats (``human`` or ``bot:LEVEL``), house rules, clocks."""
+        client = request.client.host if request.client else None
         try:
-            room = await hub.create(
-                body.game, body.seats, body.options, clock=body.clock, grace=body.grace
+            summary = await rooms.create(
+                body.game,
+                body.seats,
+                body.options,
+                clock=body.clock,
+                grace=body.grace,
+                stand_in=body.stand_in,
+                client=client,
             )
+        except TooMany as exc:
+            return _problem(429, "rate_limited", str(exc))
         except ValueError as exc:
             return _problem(400, "bad_request", str(exc))
-        return hub.summary(room)
+        return _json_text(summary, 201)
 
-    @app.get("/api/tables", response_model=Tables)
+    @app.get("/api/tables", response_model=Tables, responses=ERRORS)
     async def list_tables(
         status: Annotated[
             Literal["open", "over", "all"],
             Query(description="open: waiting or playing (the default); over; all"),
         ] = "open",
-    ) -> dict[str, object]:
-        """The tables waiting for players and in play (or the finished ones)."""
-
-        def wanted(room: Room) -> bool:
-            st = room.table.status
-            return status == "all" or (st == "over") == (status == "over")
-
-        return {"tables": table_list(hub, wanted)}
+        before: Annotated[
+            str | None, Query(max_length=80, description="the 'next' of the page before")
+        ] = None,
+        ids: Annotated[
+            str | None,
+            Query(max_length=2000, description="these tables only: ids, comma-separated"),
+        ] = None,
+    ) -> object:
+        """Tables, newest first, 100 a page (``next``: the cursor of the next page); or, with
+        ``ids``, those tables' summaries ("my tables")."""
+        if ids is not None:
+            wanted = [i for i in ids.split(",") if i][: rooms.limits.page]
+            found = await rooms.summaries(wanted)
+            return _json_text('{"tables":[' + ",".join(found) + '],"next":null}')
+        try:
+            page = await rooms.listing(status, before)
+        except ValueError as exc:
+            return _problem(400, "bad_request", str(exc))
+        following = "null" if page.next is None else json.dumps(page.next)
+        return _json_text('{"tables":[' + ",".join(page.summaries) + f'],"next":{following}}}')
 
     @app.get("/api/tables/{table_id}", response_model=Summary, responses=ERRORS)
     async def get_table(table_id: str) -> object:
         """One table's summary."""
-        room = room_of(table_id)
-        return room if isinstance(room, JSONResponse) else hub.summary(room)
+        summary = await rooms.summary(table_id) if len(table_id) <= 64 else None
+        if summary is None:
+            return _problem(404, "not_found", "no such table")
+        return _json_text(summary)
 
     @app.post("/api/tables/{table_id}/join", response_model=Token, responses=ERRORS)
     async def join_table(table_id: str, body: Annotated[Join, Body()]) -> object:
         """Take a free human seat; the answer's token is the seat's secret, given only here.
         A name a player at the table has is refused (``409 name_taken``)."""
-        room = room_of(table_id)
+        room = await room_of(table_id)
         if isinstance(room, JSONResponse):
             return room
         try:
-            seat, token = await hub.join(room, body.name, body.seat)
+            seat, token = await room.join(body.name, body.seat)
         except NameTaken as exc:
             return _problem(409, "name_taken", str(exc))
         except ValueError as exc:
             return _problem(400, "bad_request", str(exc))
         except LookupError as exc:
             return _problem(409, "no_free_seat", str(exc))
+        except ProtocolError as exc:
+            return _problem(503, exc.code, exc.message)
         return {"seat": seat, "token": token}
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS)
     async def get_record(table_id: str) -> object:
         """The RECORD.md document of the table's game, once it is over."""
-        room = room_of(table_id)
+        room = await room_of(table_id)
         if isinstance(room, JSONResponse):
             return room
         if room.table.status != "over":
             return _problem(409, "not_over", "the record is given once the game is over")
-        return JSONResponse(room.table.record().to_json())
+        return JSONResponse((await rooms.record(room)).to_json())
 
-    @app.post("/api/replay", responses=ERRORS)
-    async def replay_record(body: ReplayAsk) -> object:
+    @app.post(
+        "/api/replay",
+        responses=ERRORS,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": ReplayAsk.model_json_schema()}},
+            }
+        },
+    )
+    async def replay_record(request: Request) -> object:
         """A record step by step, for the replay viewer: positions ``start`` on, each with the
-        view (every hand once the game is over), and the logs."""
-        answer = await hub.replay(
-            body.record, body.seat, body.start, body.count, language_from(body.lang)
-        )
+        view (every hand once the game is over), and the logs. Read and replayed in the
+        records worker, bounded in size and time, so it never holds up a table."""
+        body = await request.body()
+        try:
+            answer = await rooms.workers.records.run(replay_request, body)
+        except JobTimeout:
+            return _problem(400, "bad_record", "the record takes too long to replay")
         if "error" in answer:
-            return _problem(400, "bad_record", str(answer["error"]))
+            return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
         return JSONResponse(answer)
 
     @app.get("/api/tables/{table_id}/review", responses=ERRORS)
@@ -356,34 +420,50 @@ def create_app(
     ) -> object:
         """The review of the table's game once it is over (PROTOCOL.md): every turn judged
         from what its player could see then."""
-        room = room_of(table_id)
+        room = await room_of(table_id)
         if isinstance(room, JSONResponse):
             return room
         if room.table.status != "over":
             return _problem(409, "not_over", "the review is given once the game is over")
-        data = room.table.record().to_json()
-        answer = await in_worker(hub, review_request, data, seat)
+        data = (await rooms.record(room)).to_json()
+        try:
+            answer = await rooms.workers.records.run(review_request, data, seat)
+        except JobTimeout:
+            return _problem(400, "bad_request", "the game takes too long to review")
         if "error" in answer:
             return _problem(400, "bad_request", str(answer["error"]))
         return JSONResponse(answer)
 
-    @app.post("/api/review", responses=ERRORS)
-    async def review_record(body: ReviewAsk) -> object:
+    @app.post(
+        "/api/review",
+        responses=ERRORS,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": ReviewAsk.model_json_schema()}},
+            }
+        },
+    )
+    async def review_record(request: Request) -> object:
         """The review of a record (PROTOCOL.md): every turn judged from what its player
-        could see then."""
-        answer = await in_worker(hub, review_request, body.record, body.seat)
+        could see then. Read and reviewed in the records worker, bounded in size and time."""
+        body = await request.body()
+        try:
+            answer = await rooms.workers.records.run(review_request, body)
+        except JobTimeout:
+            return _problem(400, "bad_record", "the record takes too long to review")
         if "error" in answer:
-            return _problem(400, "bad_record", str(answer["error"]))
+            return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
         return JSONResponse(answer)
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str) -> None:
         """PROTOCOL.md's live play: hello, then states, actions and errors."""
         if not _origin_allowed(websocket, allowed_origins):
-            await websocket.close(code=4403)
+            await websocket.close(code=Close.ORIGIN, reason="this page's origin is not allowed")
             return
         await websocket.accept()
-        await _live(hub, websocket, table_id)
+        await serve_connection(rooms, _Socket(websocket), table_id)
 
     web = resources.files("rummykit") / "web"
     if web.is_dir():
@@ -395,10 +475,33 @@ def create_app(
         async def home() -> Response:
             return JSONResponse({"server": "rummykit-online/1", "api": "/api/tables"})
 
-    larger = {"/api/replay": 1 << 22, "/api/review": 1 << 22}
-    app.add_middleware(LimitBody, limit=hub.limits.max_message, larger=larger)
-    app.add_middleware(Revalidate)
+    larger = {"/api/replay": rooms.limits.max_record, "/api/review": rooms.limits.max_record}
+    app.add_middleware(LimitBody, limit=rooms.limits.max_message, larger=larger)
+    app.add_middleware(Headers)
+    app.add_middleware(
+        AllowedHosts, names=frozenset(_loopback | set(allowed_hosts)), any_ip=any_ip_host
+    )
     return app
+
+
+def _json_text(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
+
+
+_loopback = {"localhost", "127.0.0.1", "::1", "[::1]"}
+
+
+def hosts_for(host: str, origins: tuple[str, ...], extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The ``Host`` names a server listening on ``host`` answers to: its own name (unless it
+    listens on every interface), the allowed origins' names, and any named explicitly."""
+    names = set(extra)
+    if host not in ("0.0.0.0", "::", ""):
+        names.add(host)
+    for origin in origins:
+        name = urlsplit(origin).hostname
+        if name:
+            names.add(name)
+    return tuple(sorted(names))
 
 
 def _origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -411,63 +514,29 @@ def _origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
     return urlsplit(origin).netloc == host
 
 
-async def _live(hub: Hub, websocket: WebSocket, table_id: str) -> None:
-    async def fail(error: ProtocolError, code: int) -> None:
-        await websocket.send_text(json.dumps(error.to_json()))
-        await websocket.close(code=code)
-
-    try:
-        first = await asyncio.wait_for(websocket.receive_text(), hub.limits.hello_timeout)
-    except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
-        with contextlib.suppress(Exception):
-            await websocket.close(code=4408)
-        return
-    room = hub.rooms.get(table_id)
-    if room is None:
-        await fail(ProtocolError("not_found", "no such table"), 4404)
-        return
-    try:
-        if len(first.encode("utf-8")) > hub.limits.max_message:
-            raise ProtocolError("bad_message", "a message is at most 64 KiB")
-        try:
-            data = json.loads(first)
-        except json.JSONDecodeError:
-            raise ProtocolError("bad_message", "the first message is a JSON hello") from None
-        seat = hub.hello(room, data)
-    except ProtocolError as exc:
-        await fail(exc, 4401 if exc.code == "unauthorized" else 4400)
-        return
-    conn = Conn(_Socket(websocket), seat, lang=hub.language(data))
-    try:
-        await hub.attach(room, conn)
-    except ProtocolError as exc:
-        await fail(exc, 4429)
-        return
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is None:
-                raw = message.get("bytes") or b""
-                text = raw.decode("utf-8", "replace") if len(raw) <= 1 << 20 else ""
-                text = text or "\ufffd"  # a binary frame: answered as a bad message
-            await hub.message(room, conn, text)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        await hub.detach(room, conn)
-
-
 class _Socket:
-    """The hub's way out to a WebSocket."""
+    """A Starlette WebSocket as :func:`serve_connection` reads and writes it."""
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
 
+    async def receive(self) -> str | None:
+        try:
+            message = await self.websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is None:  # a binary frame: answered as a bad message
+            return "\ufffd"
+        return str(text)
+
     async def send(self, text: str) -> None:
         await self.websocket.send_text(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        await self.websocket.close(code=code, reason=reason)
 
 
 class LimitBody:
@@ -507,28 +576,95 @@ class LimitBody:
             await _too_large(send, limit)
 
 
-class Revalidate:
-    """ASGI middleware: the browser UI's files are asked for again (ETag, 304) on every load,
-    so that a page never runs the scripts of an older rummykit."""
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+        b" connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self';"
+        b" object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+"""Sent with every answer: no inline script or style, nothing from elsewhere, never in a
+frame, no referrer (an invite link names its table)."""
+
+
+class Headers:
+    """ASGI middleware: the security headers on every answer; the API's answers are never
+    stored by a cache (the join answer holds a seat's token), and the browser UI's files
+    are asked for again (ETag, 304) on every load, so a page never runs an older rummykit's
+    scripts."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = str(scope.get("path", ""))
-        if scope["type"] != "http" or path.startswith("/api/"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        api = str(scope.get("path", "")).startswith("/api/")
+        cache = b"no-store" if api else b"no-cache"
 
-        async def revalidated(message: Message) -> None:
+        async def headed(message: Message) -> None:
             if message["type"] == "http.response.start":
                 raw = message.get("headers")
-                headers = list(raw) if isinstance(raw, list) else []
-                headers.append((b"cache-control", b"no-cache"))
+                headers = [
+                    (k, v)
+                    for k, v in (list(raw) if isinstance(raw, list) else [])
+                    if k != b"cache-control"
+                ]
+                headers += [*SECURITY_HEADERS, (b"cache-control", cache)]
                 message["headers"] = headers
             await send(message)
 
-        await self.app(scope, receive, revalidated)
+        await self.app(scope, receive, headed)
+
+
+class AllowedHosts:
+    """ASGI middleware: answer only requests whose ``Host`` is one of the server's names
+    (421 otherwise; a WebSocket is closed with 4403), against DNS rebinding."""
+
+    def __init__(self, app: ASGIApp, names: frozenset[str], any_ip: bool) -> None:
+        self.app = app
+        self.names = frozenset(n.lower() for n in names)
+        self.any_ip = any_ip
+
+    def _allowed(self, scope: Scope) -> bool:
+        raw = scope.get("headers")
+        headers = dict(raw) if isinstance(raw, list) else {}
+        host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+        name = urlsplit(f"//{host}").hostname or ""
+        if name in self.names or f"[{name}]" in self.names:
+            return True
+        if self.any_ip:
+            with contextlib.suppress(ValueError):
+                ipaddress.ip_address(name)
+                return True
+        return False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or self._allowed(scope):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await receive()  # the connect
+            await send({"type": "websocket.close", "code": Close.ORIGIN, "reason": "unknown host"})
+            return
+        body = json.dumps({"error": "bad_host", "message": "this server has no such name"})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 421,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body.encode()})
 
 
 class _TooLarge(Exception):

@@ -1,29 +1,37 @@
 """A record, step by step, for the browser's replay viewer (``POST /api/replay``).
 
-:func:`frames` replays a record (RECORD.md) through its game's engine, the way
-``rummykit replay --show`` does, and answers every position: the first deal as
-dealt, then one position per action, through every deal. Each frame is the
-spectator's view without its log, plus the log entries that position added,
-plus every seat's hand when the record is of a finished game (RULES.md's
-invariants: a completed game's replay may show everything); an unfinished
-record shows one seat's view instead, as that player saw the game. A record
-with an illegal action is shown up to it, with the rule it breaks.
+:func:`frames` replays a record (RECORD.md) through its game's engine once,
+the way ``rummykit replay --show`` does, and answers the positions asked for:
+the first deal as dealt, then one position per action, through every deal.
+Each frame is the spectator's view without its log, plus the log entries
+that position added, plus every seat's hand when the record is of a finished
+game (RULES.md's invariants: a completed game's replay may show everything);
+an unfinished record shows one seat's view instead, as that player saw the
+game. A record with an illegal action is shown up to it, with the rule it
+breaks.
+
+The cost is one pass through the record (:meth:`GameSpec.from_record` with
+a visitor) plus the positions sent: linear in the record, whatever its
+size, and its memory is that of the positions sent. It runs in the records
+worker (:mod:`rummykit.server.workers`), bounded in time.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from rummykit import games
 from rummykit.game import Game, fresh
+from rummykit.i18n import language_from
 from rummykit.narration import narrate_log
 from rummykit.record import GameRecord, IllegalAction, RecordError, parse_record
 
 __all__ = ["MAX_FRAMES", "frames", "replay_request"]
 
 MAX_FRAMES = 20_000
-"""The most positions one answer holds."""
+"""The most positions a record may have."""
 
 
 def frames(
@@ -52,40 +60,50 @@ def frames(
         raise ValueError("the record holds no deal to show")
     if seat is not None and not 0 <= seat < n:
         raise ValueError(f"there is no seat {seat}: the seats are 0 to {n - 1}")
-    positions: list[tuple[int, int, int, Game]] = []  # deal, actions done, log, game
-    ends: list[Game] = []  # the last position of each log
+    total = sum(1 + len(d.actions) for d in record.deals)
+    if total > MAX_FRAMES:
+        raise ValueError(f"the record is longer than {MAX_FRAMES} positions")
+    start, count = max(0, start), max(0, count)
+    kept: list[tuple[int, int, int, Game]] = []  # deal, actions done, log, game
+    ends: list[Game] = []  # the end of each log: one per Vatikanen game, one for Kontrakt
+    pending: Game | None = None  # the last deal's end, whose log may still go on
+    positions = 0
+    last: list[Game] = []
+
+    def visit(deal: int, done: int, game: Game) -> None:
+        nonlocal positions, pending
+        if done == 0 and pending is not None and game.log_size < pending.log_size:
+            ends.append(pending)  # a new log began: the last one is whole
+            pending = None
+        if start <= positions < start + count:
+            kept.append((deal, done, len(ends), game.copy()))
+        positions += 1
+        if done == len(record.deals[deal].actions):
+            pending = game.copy()
+        if not last:
+            last.append(game)
+
     illegal: dict[str, object] | None = None
-    for k, deal in enumerate(record.deals):
-        head = (*record.deals[:k], replace(deal, actions=()))
-        try:
-            game = spec.from_record(replace(record, deals=head, result=None))
-        except IllegalAction as exc:
-            illegal = _illegal(exc.deal, exc.action, exc.rule, exc.message)
-            break
-        if not ends or ends[-1].can_next_part():  # a part started by next_part: its own log
-            ends.append(game)
-        positions.append((k, 0, len(ends) - 1, game))
-        for j, raw in enumerate(deal.actions):
-            if len(positions) >= MAX_FRAMES:
-                raise ValueError(f"the record is longer than {MAX_FRAMES} positions")
-            game = game.copy()
-            try:
-                game.apply(spec.action_from_json(raw))
-            except ValueError as exc:  # RuleError, ActionError
-                rule = getattr(exc, "rule", spec.turn_rule)
-                illegal = _illegal(k, j, rule, getattr(exc, "message", str(exc)))
-                break
-            positions.append((k, j + 1, len(ends) - 1, game))
-        ends[-1] = positions[-1][3]
-        if illegal is not None:
-            break
-    last = positions[-1][3] if positions else None
-    finished = illegal is None and last is not None and last.over
+    try:
+        spec.from_record(record, visit=visit)
+    except IllegalAction as exc:
+        illegal = {
+            "deal": exc.deal,
+            "action": exc.action,
+            "rule": exc.rule,
+            "message": exc.message,
+        }
+        if last:
+            pending = last[0].copy()
+    if pending is not None:
+        ends.append(pending)
+    end = last[0] if last else None
+    finished = illegal is None and end is not None and end.over
     if seat is None and not finished:
         seat = 0
     logs = [_log(g, seat, n) for g in ends]
     out: list[dict[str, object]] = []
-    for k, done, log, game in positions[max(0, start) : max(0, start) + max(0, count)]:
+    for k, done, log_index, game in kept:
         view = dict(game.view(seat) if seat is not None else game.spectator_view())
         entries = view.pop("log")
         assert isinstance(entries, list)
@@ -93,7 +111,7 @@ def frames(
             "deal": k,
             "action": done,
             "view": view,
-            "log": log,
+            "log": log_index,
             "log_size": len(entries),
         }
         if seat is None:
@@ -107,8 +125,8 @@ def frames(
         "seat": seat,
         "finished": finished,
         "illegal": illegal,
-        "result": None if last is None or (r := last.result()) is None else r.to_json(),
-        "positions": len(positions),
+        "result": None if end is None or (r := end.result()) is None else r.to_json(),
+        "positions": positions,
         "start": start,
         "logs": logs,
         "log_texts": [narrate_log(spec.name, log, record.players, lang) for log in logs],
@@ -129,17 +147,33 @@ def _log(game: Game, seat: int | None, n: int) -> list[dict[str, Any]]:
     ]
 
 
-def _illegal(deal: int, action: int, rule: str | None, message: str) -> dict[str, object]:
-    return {"deal": deal, "action": action, "rule": rule, "message": message}
-
-
-def replay_request(
-    data: object, seat: int | None, start: int, count: int, lang: str = "en"
-) -> dict[str, object]:
-    """``POST /api/replay`` in a worker: the frames of the record ``data`` (decoded JSON), the
-    logs told in ``lang``, or ``{"error": message}`` when it is no record (RECORD.md's
+def replay_request(body: bytes | Mapping[str, object]) -> dict[str, object]:
+    """``POST /api/replay`` in the records worker: the body (JSON: ``record``, ``seat``,
+    ``start``, ``count``, ``lang``) read and answered, the logs told in ``lang``;
+    ``{"error": message, "code": ...}`` when it is no request or no record (RECORD.md's
     messages)."""
     try:
-        return frames(parse_record(data), seat, start, count, lang)
+        data = json.loads(body) if isinstance(body, bytes | bytearray) else body
+    except (ValueError, RecursionError):
+        return {"error": "the body is not JSON", "code": "bad_request"}
+    if not isinstance(data, dict) or not isinstance(data.get("record"), dict):
+        return {"error": "record: a record (docs/record.md) is required", "code": "bad_request"}
+    unknown = set(data) - {"record", "seat", "start", "count", "lang"}
+    if unknown:
+        return {"error": f"{sorted(unknown)[0]}: not a field", "code": "bad_request"}
+    seat, start, count = data.get("seat"), data.get("start", 0), data.get("count", 20)
+    for name, value, low, high in (
+        ("seat", seat, 0, 7),
+        ("start", start, 0, MAX_FRAMES),
+        ("count", count, 0, 200),
+    ):
+        if value is None and name == "seat":
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            return {"error": f"{name}: a whole number from {low} to {high}", "code": "bad_request"}
+    lang = data.get("lang", "en")
+    language = language_from(lang[:35]) if isinstance(lang, str) else "en"
+    try:
+        return frames(parse_record(data["record"]), seat, start, count, language)
     except (RecordError, ValueError) as exc:
         return {"error": str(exc)}

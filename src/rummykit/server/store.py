@@ -1,18 +1,21 @@
-"""Where the server keeps its tables: each table's settings and its accepted events.
+"""Where the server keeps its tables: settings, accepted events, summaries, chat.
 
 The store is event-sourced: a table is its settings (the game, the seats,
-the house rules, the seed) and the list of its events, numbered by the
-table's version (1, 2, ...): a seat taken, an action, the next game. Nothing
-else is stored; a table is rebuilt by replaying its events through the
-engine (:mod:`rummykit.server.tables`). An event is committed before anyone
-hears of it, so a server killed at any moment loses nothing it announced.
+the house rules, the seed) and its events, numbered by the table's version
+(1, 2, ...): a seat taken, an action, the next game. An event is committed
+before anyone hears of it, so a server killed at any moment loses nothing it
+announced. With each event the table's row gets what lists need without
+loading the table (its status, version and summary) and when something
+happens at it next without anyone acting (``wake_at``: a bot's move, a turn
+clock, a player's grace), so that a table leaves memory when nobody plays at
+it and is loaded again when someone comes, or when it is due.
 
-Two implementations: :class:`SqliteStore` (the default, one process) and
-:class:`PostgresStore` (``postgresql://...``; several processes may share
-it: every append is announced with ``NOTIFY`` carrying the table and the
-version, and a table's bots and clocks are run by the one process that holds
-the table's advisory lock). Appending a version that already exists raises
-:class:`Conflict` (another process was first): the caller catches up.
+Two implementations of :class:`Store`: :class:`SqliteStore` (the default,
+one process) and :class:`PostgresStore` (``postgresql://...``; several
+processes share it, each serving the tables it holds the advisory lock of,
+:mod:`rummykit.server.presence`). Appending a version that exists raises
+:class:`Conflict`; a database that is locked or unreachable raises
+:class:`StoreBusy` for that one request, and never holds up the event loop.
 
 The schema is versioned (:data:`MIGRATIONS`, the table ``schema_version``),
 so a database outlives upgrades: each migration runs once, in order.
@@ -23,13 +26,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import sqlite3
+import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
@@ -37,12 +41,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MIGRATIONS",
+    "ChatRow",
     "Conflict",
     "EventRow",
+    "Listing",
     "PostgresStore",
     "SqliteStore",
     "Store",
+    "StoreBusy",
+    "TableMeta",
     "TableRow",
+    "lock_key",
     "open_store",
 ]
 
@@ -54,29 +63,88 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " version INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,"
         " created DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, version))",
     ),
+    (
+        "ALTER TABLE game_tables ADD COLUMN status TEXT NOT NULL DEFAULT 'waiting'",
+        "ALTER TABLE game_tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN summary TEXT",
+        "ALTER TABLE game_tables ADD COLUMN updated DOUBLE PRECISION NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN wake_at DOUBLE PRECISION",
+        "ALTER TABLE game_tables ADD COLUMN base INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN presence TEXT",
+        "ALTER TABLE game_tables ADD COLUMN broken TEXT",
+        "ALTER TABLE game_tables ADD COLUMN creator TEXT",
+        "ALTER TABLE game_tables ADD COLUMN served_by TEXT",
+        "ALTER TABLE game_tables ADD COLUMN lock_hi BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN lock_lo BIGINT NOT NULL DEFAULT 0",
+        "CREATE INDEX game_tables_listed ON game_tables (status, created)",
+        "CREATE INDEX game_tables_created ON game_tables (created)",
+        "CREATE INDEX game_tables_wake ON game_tables (wake_at)",
+        "CREATE TABLE table_chat (table_id TEXT NOT NULL, n INTEGER NOT NULL,"
+        " seat INTEGER, name TEXT, text TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,"
+        " PRIMARY KEY (table_id, n))",
+        "CREATE TABLE table_units (table_id TEXT NOT NULL, unit INTEGER NOT NULL,"
+        " record TEXT NOT NULL, PRIMARY KEY (table_id, unit))",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
-add the next."""
+add the next. Version 2: what lists read (status, version, summary), when a table is due
+(``wake_at``), where its current unit starts (``base``), tables set aside (``broken``), who
+made it (a hash of the address), its lock key, chat, and finished units' records."""
 
 T = TypeVar("T")
 
-Notify = Callable[[str], Awaitable[None]]
-"""Told of what a process announced (its own announcements included): ``e:TABLE:VERSION``
-an event appended, ``t:TABLE`` a table made, or any text :meth:`Store.announce` sent."""
+Heard = Callable[[str], Awaitable[None]]
+"""Told of each payload another process sent with :meth:`Store.announce`."""
+
+StatusFilter = Literal["open", "over", "all"]
 
 
 class Conflict(Exception):
     """The version appended exists already: another process took it first."""
 
 
+class StoreBusy(Exception):
+    """The database is locked, busy or unreachable: this request could not be done."""
+
+
+def lock_key(table_id: str) -> int:
+    """The table's advisory lock key: a signed 64-bit number from its id."""
+    key = int.from_bytes(hashlib.blake2b(table_id.encode(), digest_size=8).digest(), "big")
+    return key - (1 << 63)
+
+
+def _lock_parts(table_id: str) -> tuple[int, int]:
+    """The key as PostgreSQL's ``pg_locks`` shows it: (classid, objid), each 32 bits."""
+    key = lock_key(table_id) & ((1 << 64) - 1)
+    return key >> 32, key & 0xFFFFFFFF
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """A table as stored: its id, game, settings (JSON text) and when it was made."""
+    """A table as stored: its id, game, settings (JSON text), when it was made, and what
+    changes with its events (``meta``)."""
 
     id: str
     game: str
     settings: str
     created: float
+    meta: TableMeta | None = None
+    broken: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeta:
+    """What a table's row says of it between loads: its status, version, summary (JSON
+    text), when it is next due (``wake_at``, None: never by itself), where its current
+    unit starts (``base``), and since when its players are away and its turn clock's
+    deadline (``presence``, JSON text: kept across loads, never shown)."""
+
+    status: str
+    version: int
+    summary: str
+    wake_at: float | None = None
+    base: int = 0
+    presence: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,29 +156,71 @@ class EventRow:
     data: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One chat message as kept: the seat (None: a spectator), the name, the text, when."""
+
+    seat: int | None
+    name: str | None
+    text: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """One page of summaries (JSON texts), newest first, and the cursor of the next page."""
+
+    summaries: tuple[str, ...]
+    next: str | None
+
+
+def _cursor(created: float, table_id: str) -> str:
+    return f"{created!r}_{table_id}"
+
+
+def _parse_cursor(text: str) -> tuple[float, str]:
+    """ValueError for anything that is no cursor this store made."""
+    created, sep, table_id = text.partition("_")
+    if not sep or not table_id or len(text) > 80:
+        raise ValueError("'before' is the 'next' of an earlier page")
+    return float(created), table_id
+
+
+_STATUSES: dict[str, tuple[str, ...]] = {
+    "open": ("waiting", "playing"),
+    "over": ("over",),
+    "all": ("waiting", "playing", "over"),
+}
+
+
 class Store(Protocol):
     """What the server needs of a database."""
 
     url: str
+    shared: bool
+    """Whether other processes may serve tables of the same database."""
 
     async def open(self) -> None:
         """Connect and bring the schema up to date."""
         ...
 
     async def close(self) -> None:
-        """Release the connections (and any table ownership)."""
+        """Release the connections (and any table this process held)."""
         ...
 
-    async def create_table(self, row: TableRow) -> None:
-        """Store a new table (its version is 0: no events yet)."""
+    async def create_table(self, row: TableRow, creator: str | None) -> None:
+        """Store a new table (version 0: no events yet) with its first meta."""
         ...
 
-    async def append(self, table_id: str, version: int, kind: str, data: str) -> None:
-        """Commit event ``version`` of the table; :class:`Conflict` if it exists."""
+    async def append(
+        self, table_id: str, version: int, kind: str, data: str, meta: TableMeta
+    ) -> None:
+        """Commit event ``version`` of the table and its new meta, at once; :class:`Conflict`
+        if the version exists."""
         ...
 
-    async def tables(self) -> list[TableRow]:
-        """Every stored table."""
+    async def save_meta(self, table_id: str, meta: TableMeta) -> None:
+        """Write the table's meta alone (a player came or went; the table leaves memory)."""
         ...
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -121,17 +231,83 @@ class Store(Protocol):
         """The table's events with a version above ``after``, in order."""
         ...
 
-    async def listen(self, notify: Notify) -> None:
-        """Call ``notify`` with every announcement of every process (from now on)."""
+    async def load_events(self, table_id: str, seats: int, base: int) -> list[EventRow]:
+        """What a rebuild needs, in order: the first ``seats`` events (the seats taken)
+        and every event from version ``base`` on (the current unit's)."""
+        ...
+
+    async def listing(self, status: StatusFilter, before: str | None, limit: int) -> Listing:
+        """Summaries of tables by status, newest first, after the cursor ``before``."""
+        ...
+
+    async def summaries(self, ids: Sequence[str]) -> list[str]:
+        """The summaries of these tables (those that exist and have one)."""
+        ...
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        """Tables due by ``now`` that no process serves, soonest first."""
+        ...
+
+    async def serve(self, table_id: str, process: str | None) -> None:
+        """Note which process serves the table (None: none)."""
+        ...
+
+    async def set_aside(self, table_id: str, reason: str) -> None:
+        """Mark a table whose events no longer replay: never loaded or listed again."""
+        ...
+
+    async def unsummarized(self, limit: int) -> list[str]:
+        """Tables stored before summaries were kept (schema 1), to summarize once."""
+        ...
+
+    async def remove_abandoned(self, before: float) -> int:
+        """Remove tables still waiting for players that were last changed before ``before``;
+        how many."""
+        ...
+
+    async def add_unit(self, table_id: str, unit: int, record: str) -> None:
+        """Keep a finished unit's record (its deals go on in the next unit's record)."""
+        ...
+
+    async def units(self, table_id: str) -> list[str]:
+        """The finished units' records kept, in order."""
+        ...
+
+    async def add_chat(self, table_id: str, n: int, chat: ChatRow, keep: int) -> None:
+        """Keep chat message ``n`` of the table, and only the last ``keep``."""
+        ...
+
+    async def chat(self, table_id: str, last: int) -> list[tuple[int, ChatRow]]:
+        """The table's last ``last`` chat messages, oldest first, with their numbers."""
+        ...
+
+    async def claim(self, table_id: str) -> bool:
+        """Try to become the one process serving the table; True if this process is."""
+        ...
+
+    async def release(self, table_id: str) -> None:
+        """Stop serving the table (another process may claim it)."""
+        ...
+
+    async def listen(self, heard: Heard) -> None:
+        """Call ``heard`` with every payload another process announces."""
         ...
 
     async def announce(self, payload: str) -> None:
-        """Tell every process (``listen``) something, such as who is connected where."""
+        """Tell every other process something (:mod:`rummykit.server.presence`)."""
         ...
 
-    async def own(self, table_id: str) -> bool:
-        """Try to become the table's owner (its bots and clocks); True if this process is."""
-        ...
+
+def _meta_row(meta: TableMeta) -> tuple[object, ...]:
+    return (
+        meta.status,
+        meta.version,
+        meta.summary,
+        meta.wake_at,
+        meta.base,
+        meta.presence,
+        time.time(),
+    )
 
 
 # ---------------------------------------------------------------- SQLite
@@ -140,88 +316,142 @@ class Store(Protocol):
 class SqliteStore:
     """A SQLite file (WAL journal): one server process.
 
-    Every call runs on the event loop's own thread: an insert into a WAL
-    file with ``synchronous=NORMAL`` takes tens of microseconds, much less
-    than handing it to a thread and back (measured), and it is committed
-    when the call returns.
+    Writes run on a thread of their own and reads on another, each with its own
+    connection, so that a lock held on the file (another program writing to
+    it) holds up neither the event loop nor the reads: a write waits
+    ``busy_timeout`` at most, then that one request gets :class:`StoreBusy`.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    shared = False
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 1.0) -> None:
         self.path = Path(path)
         self.url = f"sqlite:///{self.path}"
-        self._db: sqlite3.Connection | None = None
+        self.busy_timeout = busy_timeout
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="rummykit-sqlite-write")
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="rummykit-sqlite-read")
+        self._local = threading.local()
 
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        assert self._db is not None, "the store is not open"
-        return fn(self._db)
-
-    async def open(self) -> None:
-        """Open (or make) the file and bring its schema up to date."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-
-        def connect() -> sqlite3.Connection:
-            db = sqlite3.connect(self.path, isolation_level=None)
+    def _db(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # a commit survives the process dying
-            db.execute("PRAGMA foreign_keys=ON")
-            db.execute("PRAGMA busy_timeout=5000")
-            _migrate_sqlite(db)
-            return db
+            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+            self._local.db = db
+        return db
 
-        self._db = connect()
+    async def _run(self, fn: Callable[[sqlite3.Connection], T], *, write: bool = True) -> T:
+        def call() -> T:
+            db = self._db()
+            try:
+                return fn(db)
+            except sqlite3.OperationalError as exc:
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise StoreBusy(f"the database is busy ({exc})") from None
+                raise
+
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer if write else self._reader, call)
+
+    async def open(self) -> None:
+        """Open (or make) the file and bring its schema up to date; no table is served by
+        anyone yet (one process)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+        def migrate(db: sqlite3.Connection) -> None:
+            _migrate_sqlite(db)
+            db.execute("UPDATE game_tables SET served_by = NULL WHERE served_by IS NOT NULL")
+
+        await self._run(migrate)
 
     async def close(self) -> None:
-        """Close the file."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        """Close the file's connections (the store is not opened again)."""
 
-    async def create_table(self, row: TableRow) -> None:
+        def close_here() -> None:
+            db: sqlite3.Connection | None = getattr(self._local, "db", None)
+            if db is not None:
+                db.close()
+                self._local.db = None
+
+        loop = asyncio.get_running_loop()
+        for pool in (self._writer, self._reader):
+            with contextlib.suppress(Exception):
+                await loop.run_in_executor(pool, close_here)
+            pool.shutdown(wait=False)
+
+    async def create_table(self, row: TableRow, creator: str | None) -> None:
         """Store a new table."""
+        meta = row.meta
+        assert meta is not None
+        hi, lo = _lock_parts(row.id)
 
         def insert(db: sqlite3.Connection) -> None:
             db.execute(
-                "INSERT INTO game_tables (id, game, settings, created) VALUES (?, ?, ?, ?)",
-                (row.id, row.game, row.settings, row.created),
+                "INSERT INTO game_tables (id, game, settings, created, status, version, summary,"
+                " wake_at, base, presence, updated, creator, lock_hi, lock_lo)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.game, row.settings, row.created, *_meta_row(meta), creator, hi, lo),
             )
 
         await self._run(insert)
 
-    async def append(self, table_id: str, version: int, kind: str, data: str) -> None:
-        """Commit one event; :class:`Conflict` if the version exists."""
+    async def append(
+        self, table_id: str, version: int, kind: str, data: str, meta: TableMeta
+    ) -> None:
+        """Commit one event and the table's meta in one transaction."""
 
         def insert(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
             try:
                 db.execute(
                     "INSERT INTO table_events (table_id, version, kind, data, created)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (table_id, version, kind, data, time.time()),
                 )
+                db.execute(
+                    "UPDATE game_tables SET status = ?, version = ?, summary = ?, wake_at = ?,"
+                    " base = ?, presence = ?, updated = ? WHERE id = ?",
+                    (*_meta_row(meta), table_id),
+                )
             except sqlite3.IntegrityError as exc:
+                db.execute("ROLLBACK")
                 raise Conflict(f"table {table_id} has a version {version} already") from exc
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
         await self._run(insert)
 
-    async def tables(self) -> list[TableRow]:
-        """Every table, oldest first."""
+    async def save_meta(self, table_id: str, meta: TableMeta) -> None:
+        """Write the meta alone."""
 
-        def rows(db: sqlite3.Connection) -> list[TableRow]:
-            cur = db.execute("SELECT id, game, settings, created FROM game_tables ORDER BY created")
-            return [TableRow(*r) for r in cur.fetchall()]
+        def update(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE game_tables SET status = ?, version = ?, summary = ?, wake_at = ?,"
+                " base = ?, presence = ?, updated = ? WHERE id = ?",
+                (*_meta_row(meta), table_id),
+            )
 
-        return await self._run(rows)
+        await self._run(update)
 
     async def table(self, table_id: str) -> TableRow | None:
         """One table, or None."""
 
         def row(db: sqlite3.Connection) -> TableRow | None:
-            cur = db.execute(
-                "SELECT id, game, settings, created FROM game_tables WHERE id = ?", (table_id,)
-            )
-            found = cur.fetchone()
-            return None if found is None else TableRow(*found)
+            found = db.execute(
+                "SELECT id, game, settings, created, status, version, summary, wake_at, base,"
+                " presence, broken FROM game_tables WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+            return None if found is None else _table_row(found)
 
-        return await self._run(row)
+        return await self._run(row, write=False)
 
     async def events(self, table_id: str, after: int = 0) -> list[EventRow]:
         """The table's events after version ``after``."""
@@ -234,17 +464,196 @@ class SqliteStore:
             )
             return [EventRow(*r) for r in cur.fetchall()]
 
-        return await self._run(rows)
+        return await self._run(rows, write=False)
 
-    async def listen(self, notify: Notify) -> None:
-        """One process owns the file: nobody else appends, so there is nothing to hear."""
+    async def load_events(self, table_id: str, seats: int, base: int) -> list[EventRow]:
+        """The seats' events and the current unit's."""
+
+        def rows(db: sqlite3.Connection) -> list[EventRow]:
+            cur = db.execute(
+                "SELECT version, kind, data FROM table_events WHERE table_id = ?"
+                " AND (version <= ? OR version >= ?) ORDER BY version",
+                (table_id, seats, base),
+            )
+            return [EventRow(*r) for r in cur.fetchall()]
+
+        return await self._run(rows, write=False)
+
+    async def listing(self, status: StatusFilter, before: str | None, limit: int) -> Listing:
+        """A page of summaries, newest first."""
+        wanted = _STATUSES[status]
+        after = _parse_cursor(before) if before else None
+
+        def rows(db: sqlite3.Connection) -> Listing:
+            marks = ", ".join("?" * len(wanted))
+            sql = (
+                f"SELECT created, id, summary FROM game_tables WHERE status IN ({marks})"
+                " AND summary IS NOT NULL AND broken IS NULL"
+            )
+            params: list[object] = list(wanted)
+            if after is not None:
+                sql += " AND (created < ? OR (created = ? AND id < ?))"
+                params += [after[0], after[0], after[1]]
+            sql += " ORDER BY created DESC, id DESC LIMIT ?"
+            found = db.execute(sql, (*params, limit + 1)).fetchall()
+            return _listing(found, limit)
+
+        return await self._run(rows, write=False)
+
+    async def summaries(self, ids: Sequence[str]) -> list[str]:
+        """The summaries of these tables."""
+
+        def rows(db: sqlite3.Connection) -> list[str]:
+            marks = ", ".join("?" * len(ids))
+            found = db.execute(
+                f"SELECT id, summary FROM game_tables WHERE id IN ({marks})"
+                " AND summary IS NOT NULL AND broken IS NULL",
+                tuple(ids),
+            ).fetchall()
+            by_id = {str(i): str(s) for i, s in found}
+            return [by_id[i] for i in ids if i in by_id]
+
+        return await self._run(rows, write=False) if ids else []
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        """Due tables not loaded (one process: a loaded table keeps its own timers)."""
+
+        def rows(db: sqlite3.Connection) -> list[str]:
+            found = db.execute(
+                "SELECT id FROM game_tables WHERE wake_at <= ? AND served_by IS NULL"
+                " AND broken IS NULL ORDER BY wake_at LIMIT ?",
+                (now, limit),
+            ).fetchall()
+            return [str(r[0]) for r in found]
+
+        return await self._run(rows, write=False)
+
+    async def serve(self, table_id: str, process: str | None) -> None:
+        """Note which process serves the table."""
+
+        def update(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE game_tables SET served_by = ? WHERE id = ?", (process, table_id))
+
+        await self._run(update)
+
+    async def set_aside(self, table_id: str, reason: str) -> None:
+        """Mark a table that no longer replays."""
+
+        def update(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE game_tables SET broken = ?, wake_at = NULL WHERE id = ?",
+                (reason[:500], table_id),
+            )
+
+        await self._run(update)
+
+    async def unsummarized(self, limit: int) -> list[str]:
+        """Tables stored before summaries were kept."""
+
+        def rows(db: sqlite3.Connection) -> list[str]:
+            found = db.execute(
+                "SELECT id FROM game_tables WHERE summary IS NULL AND broken IS NULL LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return [str(r[0]) for r in found]
+
+        return await self._run(rows, write=False)
+
+    async def remove_abandoned(self, before: float) -> int:
+        """Remove waiting tables last changed before ``before``."""
+
+        def delete(db: sqlite3.Connection) -> int:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                ids = [
+                    str(r[0])
+                    for r in db.execute(
+                        "SELECT id FROM game_tables WHERE status = 'waiting' AND updated < ?"
+                        " AND served_by IS NULL LIMIT 1000",
+                        (before,),
+                    ).fetchall()
+                ]
+                for table_id in ids:
+                    for sql in _DELETES:
+                        db.execute(sql.replace("%s", "?"), (table_id,))
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return len(ids)
+
+        return await self._run(delete)
+
+    async def add_unit(self, table_id: str, unit: int, record: str) -> None:
+        """Keep a finished unit's record."""
+
+        def insert(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR REPLACE INTO table_units (table_id, unit, record) VALUES (?, ?, ?)",
+                (table_id, unit, record),
+            )
+
+        await self._run(insert)
+
+    async def units(self, table_id: str) -> list[str]:
+        """The finished units' records, in order."""
+
+        def rows(db: sqlite3.Connection) -> list[str]:
+            found = db.execute(
+                "SELECT record FROM table_units WHERE table_id = ? ORDER BY unit", (table_id,)
+            ).fetchall()
+            return [str(r[0]) for r in found]
+
+        return await self._run(rows, write=False)
+
+    async def add_chat(self, table_id: str, n: int, chat: ChatRow, keep: int) -> None:
+        """Keep a chat message, and the last ``keep`` only."""
+
+        def insert(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR REPLACE INTO table_chat (table_id, n, seat, name, text, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, n, chat.seat, chat.name, chat.text, chat.at),
+            )
+            db.execute("DELETE FROM table_chat WHERE table_id = ? AND n <= ?", (table_id, n - keep))
+
+        await self._run(insert)
+
+    async def chat(self, table_id: str, last: int) -> list[tuple[int, ChatRow]]:
+        """The last chat messages, oldest first."""
+
+        def rows(db: sqlite3.Connection) -> list[tuple[int, ChatRow]]:
+            found = db.execute(
+                "SELECT n, seat, name, text, at FROM table_chat WHERE table_id = ?"
+                " ORDER BY n DESC LIMIT ?",
+                (table_id, last),
+            ).fetchall()
+            return [(int(n), ChatRow(seat, name, text, at)) for n, seat, name, text, at in found][
+                ::-1
+            ]
+
+        return await self._run(rows, write=False)
+
+    async def claim(self, table_id: str) -> bool:
+        """One process: it serves every table."""
+        return True
+
+    async def release(self, table_id: str) -> None:
+        """One process: nothing to release."""
+
+    async def listen(self, heard: Heard) -> None:
+        """One process: nobody else to hear."""
 
     async def announce(self, payload: str) -> None:
         """One process: nobody to tell."""
 
-    async def own(self, table_id: str) -> bool:
-        """One process: it owns every table."""
-        return True
+
+_DELETES = (
+    "DELETE FROM table_events WHERE table_id = %s",
+    "DELETE FROM table_chat WHERE table_id = %s",
+    "DELETE FROM table_units WHERE table_id = %s",
+    "DELETE FROM game_tables WHERE id = %s",
+)
 
 
 def _migrate_sqlite(db: sqlite3.Connection) -> None:
@@ -254,35 +663,82 @@ def _migrate_sqlite(db: sqlite3.Connection) -> None:
     for number, statements in enumerate(MIGRATIONS, start=1):
         if number <= done:
             continue
-        db.execute("BEGIN")
+        db.execute("BEGIN IMMEDIATE")
         for statement in statements:
             db.execute(statement)
         db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
         db.execute("COMMIT")
 
 
+def _table_row(row: Sequence[object]) -> TableRow:
+    table_id, game, settings, created, status, version, summary, wake_at, base = row[:9]
+    presence, broken = row[9:]
+    assert isinstance(created, float | int) and isinstance(version, int)
+    assert isinstance(base, int)
+    meta = (
+        None
+        if summary is None
+        else TableMeta(
+            str(status),
+            version,
+            str(summary),
+            None if wake_at is None else float(str(wake_at)),
+            base,
+            None if presence is None else str(presence),
+        )
+    )
+    return TableRow(
+        str(table_id),
+        str(game),
+        str(settings),
+        float(created),
+        meta,
+        None if broken is None else str(broken),
+    )
+
+
+def _listing(found: Sequence[Sequence[object]], limit: int) -> Listing:
+    page = found[:limit]
+    following = None
+    if len(found) > limit and page:
+        created, table_id, _ = page[-1]
+        following = _cursor(float(str(created)), str(table_id))
+    return Listing(tuple(str(s) for _, _, s in page), following)
+
+
 # ---------------------------------------------------------------- PostgreSQL
 
-CHANNEL = "rummykit_events"
-"""The NOTIFY channel (payloads: see :data:`Notify`)."""
+CHANNEL = "rummykit_presence"
+"""The NOTIFY channel processes tell each other things on (:mod:`rummykit.server.presence`)."""
 
 
 class PostgresStore:
-    """A PostgreSQL database (psycopg 3): any number of server processes may share it."""
+    """A PostgreSQL database (psycopg 3): any number of server processes may share it.
+
+    A process serves a table while it holds the table's advisory lock on a
+    connection of its own (:meth:`claim`); the lock goes when the process
+    does, so another can claim the table at once. A due table is one whose
+    ``wake_at`` has come and whose lock nobody holds (``pg_locks``).
+    """
+
+    shared = True
 
     def __init__(self, url: str) -> None:
         self.url = url
         self._pool: AsyncConnectionPool[AsyncConnection[tuple[object, ...]]] | None = None
         self._listener: AsyncConnection[tuple[object, ...]] | None = None
         self._owner: AsyncConnection[tuple[object, ...]] | None = None
-        self._owned: set[str] = set()
+        self._owner_lock = asyncio.Lock()
+        self._claimed: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
         """Connect (a small pool), and bring the schema up to date under a lock."""
         from psycopg_pool import AsyncConnectionPool
 
-        pool = AsyncConnectionPool(self.url, min_size=1, max_size=8, open=False)
+        pool = AsyncConnectionPool(
+            self.url, min_size=1, max_size=8, open=False, timeout=5.0, kwargs={"autocommit": True}
+        )
         await pool.open(wait=True)
         self._pool = pool
         async with pool.connection() as conn, conn.transaction():
@@ -304,8 +760,26 @@ class PostgresStore:
         assert self._pool is not None, "the store is not open"
         return self._pool
 
+    async def _do(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        """One statement on a pooled connection; its rows (if any). StoreBusy if the
+        database cannot be reached."""
+        import psycopg
+
+        try:
+            async with self._pool_().connection() as conn:
+                cur = await conn.execute(sql, params)
+                return await cur.fetchall() if cur.description else []
+        except psycopg.errors.UniqueViolation:
+            raise
+        except (psycopg.OperationalError, TimeoutError) as exc:
+            raise StoreBusy(f"the database is busy ({exc.__class__.__name__})") from None
+        except Exception as exc:
+            if exc.__class__.__name__ == "PoolTimeout":
+                raise StoreBusy("the database is busy (no connection free)") from None
+            raise
+
     async def close(self) -> None:
-        """Close every connection (releasing the tables this process owned)."""
+        """Close every connection (releasing the tables this process held)."""
         for task in self._tasks:
             task.cancel()
         for conn in (self._listener, self._owner):
@@ -317,60 +791,230 @@ class PostgresStore:
             await self._pool_().close()
             self._pool = None
 
-    async def create_table(self, row: TableRow) -> None:
-        """Store a new table and announce it (version 0)."""
-        async with self._pool_().connection() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO game_tables (id, game, settings, created) VALUES (%s, %s, %s, %s)",
-                (row.id, row.game, row.settings, row.created),
-            )
-            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"t:{row.id}"))
+    async def create_table(self, row: TableRow, creator: str | None) -> None:
+        """Store a new table."""
+        meta = row.meta
+        assert meta is not None
+        hi, lo = _lock_parts(row.id)
+        await self._do(
+            "INSERT INTO game_tables (id, game, settings, created, status, version, summary,"
+            " wake_at, base, presence, updated, creator, lock_hi, lock_lo)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (row.id, row.game, row.settings, row.created, *_meta_row(meta), creator, hi, lo),
+        )
 
-    async def append(self, table_id: str, version: int, kind: str, data: str) -> None:
-        """Commit one event and announce it; :class:`Conflict` if the version exists."""
+    async def append(
+        self, table_id: str, version: int, kind: str, data: str, meta: TableMeta
+    ) -> None:
+        """Commit one event and the meta: one statement, one round trip."""
         import psycopg
 
         try:
-            async with self._pool_().connection() as conn, conn.transaction():
-                await conn.execute(
-                    "INSERT INTO table_events (table_id, version, kind, data, created)"
-                    " VALUES (%s, %s, %s, %s, %s)",
-                    (table_id, version, kind, data, time.time()),
-                )
-                payload = f"e:{table_id}:{version}"
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+            await self._do(
+                "WITH event AS (INSERT INTO table_events (table_id, version, kind, data, created)"
+                " VALUES (%s, %s, %s, %s, %s))"
+                " UPDATE game_tables SET status = %s, version = %s, summary = %s, wake_at = %s,"
+                " base = %s, presence = %s, updated = %s WHERE id = %s",
+                (table_id, version, kind, data, time.time(), *_meta_row(meta), table_id),
+            )
         except psycopg.errors.UniqueViolation as exc:
             raise Conflict(f"table {table_id} has a version {version} already") from exc
 
-    async def tables(self) -> list[TableRow]:
-        """Every table, oldest first."""
-        async with self._pool_().connection() as conn:
-            cur = await conn.execute(
-                "SELECT id, game, settings, created FROM game_tables ORDER BY created"
-            )
-            return [_table_row(r) for r in await cur.fetchall()]
+    async def save_meta(self, table_id: str, meta: TableMeta) -> None:
+        """Write the meta alone."""
+        await self._do(
+            "UPDATE game_tables SET status = %s, version = %s, summary = %s, wake_at = %s,"
+            " base = %s, presence = %s, updated = %s WHERE id = %s",
+            (*_meta_row(meta), table_id),
+        )
 
     async def table(self, table_id: str) -> TableRow | None:
         """One table, or None."""
-        async with self._pool_().connection() as conn:
-            cur = await conn.execute(
-                "SELECT id, game, settings, created FROM game_tables WHERE id = %s", (table_id,)
-            )
-            row = await cur.fetchone()
-            return None if row is None else _table_row(row)
+        rows = await self._do(
+            "SELECT id, game, settings, created, status, version, summary, wake_at, base,"
+            " presence, broken FROM game_tables WHERE id = %s",
+            (table_id,),
+        )
+        return _table_row(rows[0]) if rows else None
 
     async def events(self, table_id: str, after: int = 0) -> list[EventRow]:
         """The table's events after version ``after``."""
-        async with self._pool_().connection() as conn:
-            cur = await conn.execute(
-                "SELECT version, kind, data FROM table_events WHERE table_id = %s"
-                " AND version > %s ORDER BY version",
-                (table_id, after),
-            )
-            return [EventRow(int(str(v)), str(k), str(d)) for v, k, d in await cur.fetchall()]
+        rows = await self._do(
+            "SELECT version, kind, data FROM table_events WHERE table_id = %s"
+            " AND version > %s ORDER BY version",
+            (table_id, after),
+        )
+        return [EventRow(int(str(v)), str(k), str(d)) for v, k, d in rows]
 
-    async def listen(self, notify: Notify) -> None:
-        """LISTEN on a connection of its own; every payload is handed to ``notify``."""
+    async def load_events(self, table_id: str, seats: int, base: int) -> list[EventRow]:
+        """The seats' events and the current unit's."""
+        rows = await self._do(
+            "SELECT version, kind, data FROM table_events WHERE table_id = %s"
+            " AND (version <= %s OR version >= %s) ORDER BY version",
+            (table_id, seats, base),
+        )
+        return [EventRow(int(str(v)), str(k), str(d)) for v, k, d in rows]
+
+    async def listing(self, status: StatusFilter, before: str | None, limit: int) -> Listing:
+        """A page of summaries, newest first."""
+        wanted = list(_STATUSES[status])
+        after = _parse_cursor(before) if before else None
+        sql = (
+            "SELECT created, id, summary FROM game_tables WHERE status = ANY(%s)"
+            " AND summary IS NOT NULL AND broken IS NULL"
+        )
+        params: list[object] = [wanted]
+        if after is not None:
+            sql += " AND (created, id) < (%s, %s)"
+            params += [after[0], after[1]]
+        sql += " ORDER BY created DESC, id DESC LIMIT %s"
+        return _listing(await self._do(sql, (*params, limit + 1)), limit)
+
+    async def summaries(self, ids: Sequence[str]) -> list[str]:
+        """The summaries of these tables."""
+        if not ids:
+            return []
+        rows = await self._do(
+            "SELECT id, summary FROM game_tables WHERE id = ANY(%s)"
+            " AND summary IS NOT NULL AND broken IS NULL",
+            (list(ids),),
+        )
+        by_id = {str(i): str(s) for i, s in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    async def due(self, now: float, limit: int) -> list[str]:
+        """Due tables whose lock no process holds."""
+        rows = await self._do(
+            "SELECT t.id FROM game_tables t WHERE t.wake_at <= %s AND t.broken IS NULL"
+            " AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
+            " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND l.classid::bigint = t.lock_hi AND l.objid::bigint = t.lock_lo"
+            " AND l.objsubid = 1) ORDER BY t.wake_at LIMIT %s",
+            (now, limit),
+        )
+        return [str(r[0]) for r in rows]
+
+    async def serve(self, table_id: str, process: str | None) -> None:
+        """Note which process serves the table (for people reading the database)."""
+        await self._do("UPDATE game_tables SET served_by = %s WHERE id = %s", (process, table_id))
+
+    async def set_aside(self, table_id: str, reason: str) -> None:
+        """Mark a table that no longer replays."""
+        await self._do(
+            "UPDATE game_tables SET broken = %s, wake_at = NULL WHERE id = %s",
+            (reason[:500], table_id),
+        )
+
+    async def unsummarized(self, limit: int) -> list[str]:
+        """Tables stored before summaries were kept."""
+        rows = await self._do(
+            "SELECT id FROM game_tables WHERE summary IS NULL AND broken IS NULL LIMIT %s",
+            (limit,),
+        )
+        return [str(r[0]) for r in rows]
+
+    async def remove_abandoned(self, before: float) -> int:
+        """Remove waiting tables last changed before ``before`` that nobody serves."""
+        rows = await self._do(
+            "SELECT id FROM game_tables WHERE status = 'waiting' AND updated < %s LIMIT 1000",
+            (before,),
+        )
+        removed = 0
+        for (table_id,) in rows:
+            if not await self.claim(str(table_id)):
+                continue  # someone is at it now
+            try:
+                async with self._pool_().connection() as conn, conn.transaction():
+                    for sql in _DELETES:
+                        await conn.execute(sql, (str(table_id),))
+                removed += 1
+            finally:
+                await self.release(str(table_id))
+        return removed
+
+    async def add_unit(self, table_id: str, unit: int, record: str) -> None:
+        """Keep a finished unit's record."""
+        await self._do(
+            "INSERT INTO table_units (table_id, unit, record) VALUES (%s, %s, %s)"
+            " ON CONFLICT (table_id, unit) DO UPDATE SET record = EXCLUDED.record",
+            (table_id, unit, record),
+        )
+
+    async def units(self, table_id: str) -> list[str]:
+        """The finished units' records, in order."""
+        rows = await self._do(
+            "SELECT record FROM table_units WHERE table_id = %s ORDER BY unit", (table_id,)
+        )
+        return [str(r[0]) for r in rows]
+
+    async def add_chat(self, table_id: str, n: int, chat: ChatRow, keep: int) -> None:
+        """Keep a chat message, and the last ``keep`` only."""
+        await self._do(
+            "WITH gone AS (DELETE FROM table_chat WHERE table_id = %s AND n <= %s)"
+            " INSERT INTO table_chat (table_id, n, seat, name, text, at)"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, n) DO NOTHING",
+            (table_id, n - keep, table_id, n, chat.seat, chat.name, chat.text, chat.at),
+        )
+
+    async def chat(self, table_id: str, last: int) -> list[tuple[int, ChatRow]]:
+        """The last chat messages, oldest first."""
+        rows = await self._do(
+            "SELECT n, seat, name, text, at FROM table_chat WHERE table_id = %s"
+            " ORDER BY n DESC LIMIT %s",
+            (table_id, last),
+        )
+        out = []
+        for n, seat, name, text, at in rows[::-1]:
+            assert isinstance(n, int) and isinstance(at, float | int)
+            out.append(
+                (
+                    n,
+                    ChatRow(
+                        None if seat is None else int(str(seat)),
+                        None if name is None else str(name),
+                        str(text),
+                        float(at),
+                    ),
+                )
+            )
+        return out
+
+    async def claim(self, table_id: str) -> bool:
+        """Take the table's advisory lock on this process's own connection, kept while the
+        process lives (a killed process's tables are free at once)."""
+        import psycopg
+
+        if table_id in self._claimed:
+            return True
+        async with self._owner_lock:
+            try:
+                if self._owner is None or self._owner.closed:
+                    self._owner = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                cur = await self._owner.execute(
+                    "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
+                )
+                row = await cur.fetchone()
+            except psycopg.OperationalError as exc:
+                raise StoreBusy(f"the database is busy ({exc.__class__.__name__})") from None
+        if row and row[0]:
+            self._claimed.add(table_id)
+            return True
+        return False
+
+    async def release(self, table_id: str) -> None:
+        """Let the table's lock go."""
+        if table_id not in self._claimed:
+            return
+        self._claimed.discard(table_id)
+        async with self._owner_lock:
+            if self._owner is not None and not self._owner.closed:
+                with contextlib.suppress(Exception):
+                    await self._owner.execute(
+                        "SELECT pg_advisory_unlock(%s)", (lock_key(table_id),)
+                    )
+
+    async def listen(self, heard: Heard) -> None:
+        """LISTEN on a connection of its own; every payload is handed to ``heard``."""
         import psycopg
 
         conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
@@ -380,40 +1024,14 @@ class PostgresStore:
         async def pump() -> None:
             async for message in conn.notifies():
                 with contextlib.suppress(Exception):  # a bad payload must not stop the pump
-                    await notify(message.payload)
+                    await heard(message.payload)
 
         task = asyncio.create_task(pump(), name="rummykit-listen")
         self._tasks.add(task)
 
     async def announce(self, payload: str) -> None:
         """NOTIFY every listening process."""
-        async with self._pool_().connection() as conn:
-            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-            await conn.commit()
-
-    async def own(self, table_id: str) -> bool:
-        """Take the table's advisory lock on this process's own connection (kept while the
-        process lives: a killed process's tables are taken over by another)."""
-        import psycopg
-
-        if table_id in self._owned:
-            return True
-        if self._owner is None:
-            self._owner = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        key = int.from_bytes(hashlib.blake2b(table_id.encode(), digest_size=8).digest(), "big")
-        key -= 1 << 63  # a signed bigint
-        cur = await self._owner.execute("SELECT pg_try_advisory_lock(%s)", (key,))
-        row = await cur.fetchone()
-        if row and row[0]:
-            self._owned.add(table_id)
-            return True
-        return False
-
-
-def _table_row(row: tuple[object, ...]) -> TableRow:
-    table_id, game, settings, created = row
-    assert isinstance(created, float | int)
-    return TableRow(str(table_id), str(game), str(settings), float(created))
+        await self._do("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
 
 
 def open_store(url: str) -> Store:
@@ -423,8 +1041,3 @@ def open_store(url: str) -> Store:
     if url.startswith("sqlite:///"):
         return SqliteStore(url.removeprefix("sqlite:///"))
     raise ValueError(f"--db is sqlite:///PATH or postgresql://..., not {url!r}")
-
-
-def dumps(data: object) -> str:
-    """JSON text as the store keeps it (compact)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

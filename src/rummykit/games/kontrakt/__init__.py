@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rummykit.cards import Card
 from rummykit.games.kontrakt.actions import (
@@ -54,6 +54,7 @@ from rummykit.games.kontrakt.state import Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
 from rummykit.games.spec import GameSpec, OptionValue
 from rummykit.i18n import N_
+from rummykit.melds import KONTRAKT, read_meld
 
 __all__ = [
     "CARDS_EACH",
@@ -99,6 +100,7 @@ def _start(
     seed: int | None,
     decks: Sequence[Sequence[Card]] | None,
     options: dict[str, OptionValue],
+    carried: Mapping[str, object] | None = None,
 ) -> KontraktGame:
     return KontraktGame(
         names,
@@ -106,6 +108,20 @@ def _start(
         decks=decks,
         options=KontraktOptions(**{k: bool(v) for k, v in options.items()}),
     )
+
+
+def _draft_melds(action: Mapping[str, object]) -> list[list[str]] | None:
+    melds = action.get("melds") if action.get("type") == "meld" else None
+    return (
+        [[str(c) for c in m] for m in melds if isinstance(m, list)]
+        if isinstance(melds, list)
+        else None
+    )
+
+
+def _meld_kind(cards: Sequence[Card]) -> str:
+    """K5: a meld read in any order."""
+    return read_meld(cards, KONTRAKT).kind.value
 
 
 SPEC = GameSpec(
@@ -133,6 +149,10 @@ SPEC = GameSpec(
     view_type=KontraktView,
     arranger=None,
     starter=_start,
+    draft_melds=_draft_melds,
+    meld_kind=_meld_kind,
+    meld_rule="K5",
+    searches=lambda action: False,
     rebuilder=from_record,
     reader=action_from_json,
     deck=game_deck,

@@ -45,6 +45,11 @@ class ActionEvent:
         """The entry with every card shown, the new stock's order included."""
         return self._json(True, True)
 
+    def record_json(self) -> dict[str, object]:
+        """The action as a record writes it (RECORD.md): a draw that shuffled a new stock
+        with its order (``restock``), so that replaying it needs no shuffle."""
+        return dict(self.action.to_json())
+
     def _json(self, drawn: bool, restock: bool) -> ActionEntry:
         out = self.action.to_json()
         out.pop("restock", None)
@@ -103,6 +108,8 @@ class DealEnded:
     totals: tuple[int, ...]
     table: tuple[TableMeld, ...] = ()
     reason: Literal["out", "stock", "limit"] = "out"
+    cause: ActionEvent | None = None
+    """The action that ended the deal (logged just before this entry)."""
 
     def to_json(self, viewer: int | None) -> DealEndEntry:
         """The entry as plain data: the hands are shown to all for scoring."""
@@ -120,6 +127,11 @@ class DealEnded:
     def replay_json(self) -> DealEndEntry:
         """The same as every viewer sees it."""
         return self.to_json(None)
+
+    def record_json(self) -> dict[str, object]:
+        """The action that ended the deal, as a record writes it."""
+        assert self.cause is not None, "a deal ends by an action"
+        return self.cause.record_json()
 
 
 Event = ActionEvent | DealStarted | DealEnded

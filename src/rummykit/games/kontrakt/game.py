@@ -452,13 +452,15 @@ class KontraktGame:
         self._history.append((dealer, deck, self._state.actions))
         self.log.append(DealStarted(number, dealer, deck[upcard]))
 
-    def _end_deal(self, out: int | None, reason: Literal["out", "stock", "limit"]) -> DealEnded:
+    def _end_deal(
+        self, out: int | None, reason: Literal["out", "stock", "limit"], cause: ActionEvent
+    ) -> DealEnded:
         s = self._s
         hands = tuple(tuple(s.deck[i] for i in h) for h in s.hands)
         penalties = tuple(sum(kontrakt_value(c) for c in h) for h in hands)
         self.scores.append(penalties)
         event = DealEnded(
-            s.number, out, hands, penalties, tuple(self.totals), tuple(s.table), reason
+            s.number, out, hands, penalties, tuple(self.totals), tuple(s.table), reason, cause
         )
         self.log.append(event)
         if s.number + 1 >= DEALS:
@@ -663,8 +665,8 @@ class KontraktGame:
         s = self._s
         s.draws += 1
         if s.draws > TURN_LIMIT * self.n_players:  # no deal runs for ever
-            self._record(Draw(seat, "discard" if from_ == "discard" else "stock"))
-            return self._end_deal(None, "limit")
+            cause = self._record(Draw(seat, "discard" if from_ == "discard" else "stock"))
+            return self._end_deal(None, "limit", cause)
         if from_ == "discard":
             card = s.pile.pop()
             s.hands[seat].append(card)
@@ -675,8 +677,8 @@ class KontraktGame:
         if not s.stock:
             ending = not self.options.reshuffle_stock or len(s.pile) <= 1
             if ending:
-                self._record(Draw(seat, "stock"))
-                return self._end_deal(None, "stock")
+                cause = self._record(Draw(seat, "stock"))
+                return self._end_deal(None, "stock", cause)
             new_stock = self._restock(restock)
         card = s.stock.pop()
         s.hands[seat].append(card)
@@ -842,8 +844,8 @@ class KontraktGame:
         """K13: with an empty hand the player has gone out and the deal ends."""
         if self._s.hands[seat]:
             return self._record(action)
-        self._record(action, went_out=True)
-        return self._end_deal(seat, "out")
+        cause = self._record(action, went_out=True)
+        return self._end_deal(seat, "out", cause)
 
     # ------------------------------------------------------------ any action
 
@@ -969,6 +971,11 @@ class KontraktGame:
         return len(self.log)
 
     # -------------------------------------------------------------- records
+
+    def carried(self) -> dict[str, object]:
+        """Nothing: a new game at the table is a game of its own (K4), with its own
+        record."""
+        return {}
 
     def to_record(self) -> GameRecord:
         """The game as a RECORD.md record: one ``deals`` entry per deal dealt."""

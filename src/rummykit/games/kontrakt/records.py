@@ -6,6 +6,8 @@ engine and returns the live game exactly where the record ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rummykit.errors import ActionError, RuleError, message_of
 from rummykit.games.kontrakt.actions import action_from_json
 from rummykit.games.kontrakt.game import KontraktGame
@@ -17,12 +19,18 @@ from rummykit.record import GameRecord, IllegalAction, RecordError
 __all__ = ["from_record"]
 
 
-def from_record(record: GameRecord, seed: int | None = None) -> KontraktGame:
+def from_record(
+    record: GameRecord,
+    seed: int | None = None,
+    visit: Callable[[int, int, KontraktGame], None] | None = None,
+) -> KontraktGame:
     """The live game where ``record`` ends; :class:`IllegalAction` at the first illegal action.
 
     ``seed`` is the seed the game was started with: the deals after the record
     (and any new stock, K15) are then shuffled as they would have been.
     Without it, a game whose record ends between deals waits there.
+    ``visit(deal, done, game)`` is called at every position on the way: each
+    deal as dealt (``done`` 0) and after each of its actions.
     """
     try:
         options = KontraktOptions.from_json(record.options)
@@ -67,6 +75,8 @@ def from_record(record: GameRecord, seed: int | None = None) -> KontraktGame:
                     deal=k + 1,
                     given=deal.dealer,
                 )
+        if visit is not None:
+            visit(k, 0, game)
         for j, data in enumerate(deal.actions):
             try:
                 action = action_from_json(data)
@@ -80,4 +90,6 @@ def from_record(record: GameRecord, seed: int | None = None) -> KontraktGame:
                 game.apply(action)
             except RuleError as exc:
                 raise IllegalAction(k, j, exc.rule, exc.translatable) from None
+            if visit is not None:
+                visit(k, j + 1, game)
     return game

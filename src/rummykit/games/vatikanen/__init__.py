@@ -16,7 +16,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 from rummykit.cards import Card
 from rummykit.game import Game
@@ -35,6 +36,7 @@ from rummykit.games.vatikanen.game import (
 from rummykit.games.vatikanen.options import HOUSE_RULES
 from rummykit.games.vatikanen.records import from_record, game_deck
 from rummykit.games.vatikanen.session import Session
+from rummykit.games.vatikanen.table import read_as_written
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
 from rummykit.i18n import N_
 
@@ -68,14 +70,46 @@ def _start(
     seed: int | None,
     decks: Sequence[Sequence[Card]] | None,
     options: dict[str, OptionValue],
+    carried: Mapping[str, object] | None = None,
 ) -> Session:
+    number, balances, dealer = 1, None, None
+    if carried:
+        raw_number, raw_balances, raw_dealer = (
+            carried["number"],
+            carried["balances"],
+            carried["dealer"],
+        )
+        if not isinstance(raw_number, int) or not isinstance(raw_dealer, int):
+            raise ValueError("a carried Vatikanen session has a number and a dealer")
+        if not isinstance(raw_balances, list) or len(raw_balances) != len(names):
+            raise ValueError("a carried Vatikanen session has one balance a seat")
+        number, dealer = raw_number, raw_dealer
+        balances = [Fraction(str(b)) for b in raw_balances]
     return Session(
         names,
         seed=seed,
         decks=decks or (),
+        dealer=dealer,
         free_jokers=bool(options["free_jokers"]),
         blocked_game=bool(options["blocked_game"]),
+        number=number,
+        balances=balances,
     )
+
+
+def _draft_melds(action: Mapping[str, object]) -> list[list[str]] | None:
+    table = action.get("table") if action.get("type") == "play" else None
+    return (
+        [[str(c) for c in m] for m in table if isinstance(m, list)]
+        if isinstance(table, list)
+        else None
+    )
+
+
+def _meld_kind(cards: Sequence[Card]) -> str:
+    """V5, V6, V9: a meld read exactly as written."""
+    kinds = sorted({r.kind.value for r in read_as_written(cards)})
+    return kinds[0] if len(kinds) == 1 else "either"
 
 
 def _arrange(unit: Game, seat: int, cards: list[Card]) -> Action:
@@ -112,6 +146,10 @@ SPEC = GameSpec(
     view_type=VatikanenView,
     arranger=_arrange,
     starter=_start,
+    draft_melds=_draft_melds,
+    meld_kind=_meld_kind,
+    meld_rule="V9",
+    searches=lambda action: action.get("type") == "play" and action.get("table") is None,
     rebuilder=from_record,
     reader=action_from_json,
     deck=game_deck,

@@ -7,7 +7,7 @@ where the record ends, mid-game or not.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rummykit.cards import Card, full_deck
 from rummykit.errors import ActionError, RuleError, message_of
@@ -44,11 +44,17 @@ def session_record(
     )
 
 
-def from_record(record: GameRecord, seed: int | None = None) -> Session:
+def from_record(
+    record: GameRecord,
+    seed: int | None = None,
+    visit: Callable[[int, int, Session], None] | None = None,
+) -> Session:
     """The live session where ``record`` ends; :class:`IllegalAction` at the first illegal action.
 
     ``seed`` is the seed the session was started with: the games after the
-    record are then shuffled as they would have been.
+    record are then shuffled as they would have been. ``visit(deal, done,
+    session)`` is called at every position on the way: each game as dealt
+    (``done`` 0) and after each of its actions.
     """
     try:
         options = check_options(record.options)
@@ -56,7 +62,14 @@ def from_record(record: GameRecord, seed: int | None = None) -> Session:
         raise RecordError(message_of(exc)) from None
     decks = [d.deck for d in record.deals[:1]]
     dealer = record.deals[0].dealer if record.deals else None
-    session = Session(record.players, seed=seed, decks=decks, dealer=dealer, **options)
+    session = Session(
+        record.players,
+        seed=seed,
+        decks=decks,
+        dealer=dealer,
+        free_jokers=options["free_jokers"],
+        blocked_game=options["blocked_game"],
+    )
     for d, deal in enumerate(record.deals):
         if d > 0:
             if not session.over:
@@ -71,6 +84,8 @@ def from_record(record: GameRecord, seed: int | None = None) -> Session:
                     ),
                 )
             session.next_part(deal.deck, dealer=deal.dealer)
+        if visit is not None:
+            visit(d, 0, session)
         for a, raw in enumerate(deal.actions):
             try:
                 session.apply(action_from_json(raw))
@@ -78,4 +93,6 @@ def from_record(record: GameRecord, seed: int | None = None) -> Session:
                 raise IllegalAction(d, a, "V4", exc.translatable) from None
             except RuleError as exc:
                 raise IllegalAction(d, a, exc.rule, exc.translatable) from None
+            if visit is not None:
+                visit(d, a + 1, session)
     return session

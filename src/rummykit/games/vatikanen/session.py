@@ -44,6 +44,10 @@ class Session:
     ``VatikanenGame(seed=seed)``), each later one from a seed drawn from it, so
     a session is reproducible. ``decks`` (top card first) are played first,
     one per game, in order. Options are those of :class:`VatikanenGame`.
+
+    ``number`` and ``balances`` carry a session on from where another left off:
+    the first game here is game ``number`` of the series, its balances start
+    at ``balances`` (a host that keeps finished games apart, :meth:`carried`).
     """
 
     name = "vatikanen"
@@ -57,6 +61,8 @@ class Session:
         dealer: int | None = None,
         free_jokers: bool = False,
         blocked_game: bool = True,
+        number: int = 1,
+        balances: Sequence[Fraction | int] | None = None,
     ) -> None:
         self._players = player_names(players)
         n = len(self._players)
@@ -66,6 +72,8 @@ class Session:
         self._rng = random.Random(seed)
         self._decks = [tuple(d) for d in decks]
         self._first_dealer = n - 1 if dealer is None else dealer
+        self._first_number = number
+        self._first_balances = tuple(Fraction(b) for b in balances) if balances else None
         self.games: list[VatikanenGame] = []
         self._deal(None, None)
 
@@ -122,8 +130,8 @@ class Session:
             dealer=dealer,
             free_jokers=self.free_jokers,
             blocked_game=self.blocked_game,
-            number=k + 1,
-            balances=self.balances if self.games else None,
+            number=self._first_number + k,
+            balances=self.balances if self.games else self._first_balances,
         )
         self.games.append(game)
 
@@ -136,6 +144,17 @@ class Session:
     def standings(self) -> tuple[float, ...]:
         """Each seat's balance so far (V16)."""
         return tuple(float(b) for b in self.balances)
+
+    def carried(self) -> dict[str, object]:
+        """What the next game of the series starts from, as JSON (its number, the balances
+        as exact fractions, its dealer): a new session started with it
+        (``SPEC.new(..., carried=...)``) goes on from here (V16)."""
+        game = self.game
+        return {
+            "number": game.number + 1,
+            "balances": [str(b) for b in self.balances],
+            "dealer": (game.dealer + 1) % self.n_players,
+        }
 
     def options(self) -> dict[str, bool]:
         """The house rules, by their record names."""

@@ -4,7 +4,7 @@
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
 //                 #/r/ID/review the same with the review of the game (docs/review.md)
 
-import { h, render } from "preact";
+import { h, render } from "../vendor/preact/preact.module.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { enterLobby, leaveLobby, LobbyPage } from "./lobby.js";
 import { enterReplay, leaveReplay, ReplayPage } from "./replay.js";

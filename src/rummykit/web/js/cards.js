@@ -3,7 +3,7 @@
 // A card is text: rank A 2-9 T J Q K then suit c d h s ("7h", "Th"), or a joker "*";
 // a table joker says what it stands for: "*:4c" (in a run), "*:9" (a group's rank).
 
-import { h } from "preact";
+import { h } from "../vendor/preact/preact.module.js";
 import { t } from "./i18n.js";
 
 export const RANK_CHARS = "A23456789TJQK";

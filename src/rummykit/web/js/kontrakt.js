@@ -2,7 +2,7 @@
 // player's melds, the first upcard's offer, the hand, melds staged to lay down, lay-offs,
 // joker swaps, the discard, the score sheet and each deal's end.
 
-import { h } from "preact";
+import { h } from "../vendor/preact/preact.module.js";
 import { load, save } from "./api.js";
 import { cardBack, cardValue, plainCard, shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";

@@ -1,8 +1,8 @@
 // The lobby (#/): make a table, join or watch the open ones, replay finished games or a
 // record file.
 
-import { h } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { h } from "../vendor/preact/preact.module.js";
+import { useEffect, useState } from "../vendor/preact/hooks.module.js";
 import { api, keepSeat, load, save, seatOf } from "./api.js";
 import { t } from "./i18n.js";
 import { specOf } from "./spec.js";

@@ -3,7 +3,7 @@
 // back. The server replays the record with the engine (POST /api/replay) and sends the
 // positions a few at a time; a finished game shows every hand.
 
-import { h } from "preact";
+import { h } from "../vendor/preact/preact.module.js";
 import { api } from "./api.js";
 import { shortCards } from "./cards.js";
 import { t } from "./i18n.js";

@@ -4,7 +4,7 @@
 // says what, and shows the best play on the table as it was: Vatikanen's cards from the
 // hand and the table cards it moves highlighted, Kontrakt's cards laid highlighted.
 
-import { h } from "preact";
+import { h } from "../vendor/preact/preact.module.js";
 import { api } from "./api.js";
 import { shortCards } from "./cards.js";
 import { t } from "./i18n.js";

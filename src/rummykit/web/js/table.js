@@ -1,8 +1,8 @@
 // A table's page (#/t/ID): joining a seat, the waiting room with the invite link, the
 // players, the game's board, the log, errors, keyboard play, the game's end and "Play again".
 
-import { h } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { h } from "../vendor/preact/preact.module.js";
+import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
 import { api, keepSeat, save, seatOf } from "./api.js";
 import { CommandError, readCommand } from "./commands.js";
 import { setDropHandler } from "./drag.js";

@@ -1,7 +1,7 @@
 // The pieces every page uses: a card, a hand kept in the player's order, a dialog.
 
-import { h } from "preact";
-import { useEffect, useRef } from "preact/hooks";
+import { h } from "../vendor/preact/preact.module.js";
+import { useEffect, useRef } from "../vendor/preact/hooks.module.js";
 import { load, save } from "./api.js";
 import { cardFace, cardName, compareCards } from "./cards.js";
 import { pointerDown } from "./drag.js";

@@ -6,7 +6,7 @@
 // invalid with its reason. "Play" sends the draft as one play with the whole new table;
 // "Arrange" lets the server's exact solver fit the chosen cards; "Hint" lists its best plays.
 
-import { h } from "preact";
+import { h } from "../vendor/preact/preact.module.js";
 import { load, save } from "./api.js";
 import { parseCard, plainCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";

@@ -1,12 +1,18 @@
 """A table of the game server, as data: its settings, its seats, its game, its version.
 
-A :class:`Table` changes only by :meth:`Table.apply`, one event at a time —
-a seat taken (``join``), an action of a seat (``action``), the next game
-(``next``) — and each event raises its version by one. The same method
-replays the stored events when the server starts, so a table rebuilt from
-its events is the table as it was: the game is started from the table's seed
-and every action is taken again through the engine (event sourcing).
-Nothing here does any input or output.
+A :class:`HostedTable` changes one event at a time — a seat taken (``join``),
+an action of a seat (``action``), the next game (``next``) — and each event
+raises its version by one. Live, the room hands the engine an action it has
+parsed once (:meth:`HostedTable.take`); the event stored is what the engine
+returns, in the record's form (:meth:`rummykit.game.Event.record_json`), so
+that a rebuild (:meth:`HostedTable.replay`) takes each stored action again
+without searching: a Vatikanen play carries the table it made.
+
+A finished unit hands on what the next starts from
+(:meth:`rummykit.games.spec.GameSpec.carried`), written into the ``next``
+event, so a table is rebuilt from its seats and its current unit only: a
+year-long Vatikanen session costs what its current game costs. Nothing here
+does any input or output.
 """
 
 from __future__ import annotations
@@ -21,16 +27,18 @@ from typing import Literal
 
 from rummykit import games
 from rummykit.bots.names import BOT_NAMES, free_bot_name, same_name
-from rummykit.game import Game
+from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.games.spec import GameSpec, OptionValue
-from rummykit.record import GameRecord
+from rummykit.record import DealRecord, GameRecord
 
 __all__ = [
     "BOT_NAMES",
+    "HostedTable",
     "NameTaken",
     "SeatSpec",
-    "Table",
+    "Status",
     "TableSettings",
+    "event_json",
     "hash_token",
     "new_token",
 ]
@@ -84,7 +92,8 @@ class TableSettings:
 
     ``seed`` shuffles every deal; ``clock`` is the turn clock in seconds (0:
     none; at zero the seat's bot plays that turn); ``grace`` is how long a
-    player may be away before a bot plays for them.
+    player may be away before a bot plays for them, if ``stand_in`` (a slow
+    table may rather wait for its players).
     """
 
     game: str
@@ -93,6 +102,7 @@ class TableSettings:
     seed: int
     clock: int = 0
     grace: int = 60
+    stand_in: bool = True
 
     def to_json(self) -> dict[str, object]:
         """As the store keeps it."""
@@ -103,6 +113,7 @@ class TableSettings:
             "seed": self.seed,
             "clock": self.clock,
             "grace": self.grace,
+            "stand_in": self.stand_in,
         }
 
     @classmethod
@@ -121,12 +132,20 @@ class TableSettings:
             seed=seed,
             clock=clock,
             grace=grace,
+            stand_in=bool(data.get("stand_in", True)),
         )
 
 
 @dataclass
-class Table:
-    """One table: settings, seat names and token hashes, the game, the version."""
+class HostedTable:
+    """One table: settings, seat names and token hashes, the game, the version.
+
+    ``base`` is the version of the event the current unit started at (its
+    ``next``, or 0): a rebuild needs the seats' events and those from
+    ``base`` on. ``record_deals`` are the deals of finished units that the
+    current unit's record goes on from (a Vatikanen session's earlier games),
+    kept by the store and given back when a record is asked for.
+    """
 
     id: str
     settings: TableSettings
@@ -136,7 +155,7 @@ class Table:
     token_hashes: list[str | None] = field(default_factory=list)
     game: Game | None = None
     games_played: int = 0
-    finished: list[GameRecord] = field(default_factory=list)
+    base: int = 0
 
     def __post_init__(self) -> None:
         n = len(self.settings.seats)
@@ -156,6 +175,11 @@ class Table:
     def n_players(self) -> int:
         """How many seats."""
         return len(self.settings.seats)
+
+    @property
+    def human_seats(self) -> int:
+        """How many seats are people's (their joins are the table's first events)."""
+        return sum(1 for s in self.settings.seats if s.kind == "human")
 
     @property
     def status(self) -> Status:
@@ -193,55 +217,96 @@ class Table:
                 found = seat
         return found
 
-    # ------------------------------------------------------------ changes
+    # ------------------------------------------------------------ changes, live
 
-    def apply(self, kind: str, data: Mapping[str, object]) -> None:
-        """Apply one event (live, or replayed from the store); the version goes up by one.
+    def join(self, seat: int, name: str, token_hash: str) -> dict[str, object]:
+        """Take a free human seat; the game starts when the last is taken. The event's data."""
+        data: dict[str, object] = {"seat": seat, "name": name, "token_hash": token_hash}
+        self._join(data)
+        self.version += 1
+        return data
 
-        ``join``: ``seat``, ``name``, ``token_hash``; a bot of that name takes
-        another; the game starts when the last human seat is taken. ``action``:
-        ``action`` (RECORD.md JSON), checked by the engine. ``next``: the next game at
-        the table.
+    def take(self, action: AnyAction) -> AnyEvent:
+        """The engine takes ``action`` (checking it, once: RuleError or ActionError change
+        nothing); the version goes up by one. The event, whose ``record_json()`` is stored."""
+        assert self.game is not None, "no game is being played"
+        event = self.game.apply(action)
+        self.version += 1
+        return event
+
+    def next_unit(self, by: int) -> tuple[dict[str, object], GameRecord]:
+        """Start the next unit after a finished one (V16's next game, a new Kontrakt game).
+
+        Returns the ``next`` event's data and the finished unit's record (the
+        store keeps its deals when the new unit goes on the same record).
         """
+        game = self.game
+        assert game is not None and game.over, "the game is not over"
+        finished = game.to_record()
+        carried = game.carried()
+        data: dict[str, object] = {"by": by, "carried": carried, "unit": self.games_played}
+        self._next(data)
+        self.version += 1
+        self.base = self.version
+        return data, finished
+
+    # ------------------------------------------------------------ changes, stored
+
+    def replay(self, version: int, kind: str, data: Mapping[str, object]) -> None:
+        """Apply stored event ``version`` (a rebuild). Events may be skipped only between
+        the seats' joins and the current unit's ``next`` (see ``base``)."""
         if kind == "join":
-            seat = data["seat"]
-            name, digest = data["name"], data["token_hash"]
-            assert isinstance(seat, int) and isinstance(name, str) and isinstance(digest, str)
-            assert seat in self.free_seats(), f"seat {seat} is not free"
-            self.names[seat] = name
-            self.token_hashes[seat] = digest
-            for other in range(self.n_players):  # names are unique at a table
-                if self.is_bot(other) and same_name(self.names[other] or "", name):
-                    self.names[other] = free_bot_name(n for n in self.names if n)
-            if not self.free_seats():
-                self._start()
+            self._join(data)
         elif kind == "action":
             assert self.game is not None, "no game is being played"
             self.game.apply(self.spec.action_from_json(data["action"]))
         elif kind == "next":
-            assert self.game is not None and self.game.over, "the game is not over"
-            self._next()
+            self._next(data)
+            self.base = version
         else:
             raise ValueError(f"unknown table event {kind!r}")
-        self.version += 1
+        self.version = version
 
-    def _start(self) -> None:
+    def _join(self, data: Mapping[str, object]) -> None:
+        seat, name, digest = data["seat"], data["name"], data["token_hash"]
+        assert isinstance(seat, int) and isinstance(name, str) and isinstance(digest, str)
+        assert seat in self.free_seats(), f"seat {seat} is not free"
+        self.names[seat] = name
+        self.token_hashes[seat] = digest
+        for other in range(self.n_players):  # names are unique at a table
+            if self.is_bot(other) and same_name(self.names[other] or "", name):
+                self.names[other] = free_bot_name(n for n in self.names if n)
+        if not self.free_seats():
+            self._start(None, 0)
+
+    def _next(self, data: Mapping[str, object]) -> None:
+        carried = data.get("carried")
+        if not isinstance(carried, dict):  # a table stored before units were carried
+            self._next_v1()
+            return
+        unit = data.get("unit")
+        assert isinstance(unit, int)
+        self._start(carried, unit)
+
+    def _start(self, carried: Mapping[str, object] | None, unit: int) -> None:
         names = [n or "" for n in self.names]
-        self.game = self.spec.new(names, seed=self.settings.seed, options=self.settings.options)
-        self.games_played = 1
+        seed = self.settings.seed if unit == 0 else _derived(self.settings.seed, unit)
+        self.game = self.spec.new(
+            names, seed=seed, options=self.settings.options, carried=carried or None
+        )
+        self.games_played = unit + 1
 
-    def _next(self) -> None:
-        """The next game at the table: the unit's next part where it goes on (a Vatikanen
-        session's next game, V16, balances kept), else a new unit (a new Kontrakt game)."""
+    def _next_v1(self) -> None:
+        """The next unit as tables stored before version 2 of the schema made it: the
+        unit's next part where it goes on (a Vatikanen session's next game, V16), else a
+        new unit."""
         game = self.game
         assert game is not None
         if game.can_next_part():
             game.next_part()
         else:
-            self.finished.append(game.to_record())
-            seed = _derived(self.settings.seed, self.games_played)
-            names = [n or "" for n in self.names]
-            self.game = self.spec.new(names, seed=seed, options=self.settings.options)
+            self._start(None, self.games_played)
+            return
         self.games_played += 1
 
     # ------------------------------------------------------------ what others see
@@ -278,19 +343,30 @@ class Table:
             "created": self.created,
             "clock": self.settings.clock,
             "grace": self.settings.grace,
+            "stand_in": self.settings.stand_in,
             "games_played": self.games_played,
             "to_act": None if game is None else game.to_act,
             "result": None if game is None or (r := game.result()) is None else r.to_json(),
         }
 
-    def record(self) -> GameRecord:
-        """The record of the game at the table (secret while it runs: it holds the decks)."""
+    def record(self, earlier: Sequence[DealRecord] = ()) -> GameRecord:
+        """The record of the unit at the table (secret while it runs: it holds the decks),
+        after ``earlier`` deals of the same record (a session's finished games)."""
         assert self.game is not None
-        return self.game.to_record()
+        current = self.game.to_record()
+        if not earlier:
+            return current
+        return GameRecord(
+            game=current.game,
+            players=current.players,
+            deals=(*earlier, *current.deals),
+            options=current.options,
+            result=current.result,
+        )
 
 
 def _derived(seed: int, number: int) -> int:
-    """The seed of the table's game ``number`` (from 0) after the first."""
+    """The seed of the table's unit ``number`` (from 0) after the first."""
     text = f"rummykit-table:{seed}:{number}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 

@@ -1,0 +1,134 @@
+"""The driver: what moves at a table without anyone acting — bots, turn clocks, stand-ins.
+
+A bot seat moves ``bot_delay`` seconds after the table's last change; a human
+seat whose turn clock runs out is played by the table's bot for that turn; a
+player away longer than the table's grace is played by a bot until they come
+back (where the table has stand-ins). Each room has one timer, set again after
+each change for the next of these (:meth:`Driver.schedule`); the same moment
+is stored with the table (``wake_at``), so a table that has left memory, or
+whose process died, is loaded again when it is due.
+
+A bot thinks in the play pool from the seat's view only, seeded from the
+table, the version and the seat, so the same position gets the same move,
+also after a restart; its move then goes through the room like a player's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from rummykit.server.protocol import ProtocolError
+from rummykit.server.workers import bot_seed, think
+
+if TYPE_CHECKING:
+    from rummykit.server.room import Room
+
+__all__ = ["Driver"]
+
+log = logging.getLogger("rummykit.server")
+
+
+class Driver:
+    """The automatic moves of one room."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self._timer: asyncio.TimerHandle | None = None
+        self._thinking: asyncio.Task[None] | None = None
+
+    def wake_at(self) -> float | None:
+        """When the table's next automatic move is due (seconds since 1970), or None."""
+        due = self._next()
+        return None if due is None else due[0]
+
+    def _next(self) -> tuple[float, int] | None:
+        room = self.room
+        table, game = room.table, room.table.game
+        if game is None or game.to_act is None:
+            return None
+        seat, now = game.to_act, time.time()
+        if table.is_bot(seat) or room.stand_ins()[seat]:
+            return now + room.host.bot_delay, seat
+        candidates = [room.deadline] if room.deadline is not None else []
+        since = room.away_since[seat]
+        if table.settings.stand_in and not room.connected()[seat] and since is not None:
+            candidates.append(since + table.settings.grace)
+        return (min(candidates), seat) if candidates else None
+
+    def schedule(self) -> None:
+        """Set the timer for the next automatic move, if any."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._thinking is not None or self.room.gone:
+            return
+        due = self._next()
+        if due is None:
+            return
+        at, seat = due
+        version = self.room.table.version
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(
+            max(0.0, at - time.time()), lambda: self._start(version, seat)
+        )
+
+    def stop(self) -> None:
+        """Stop the timer and any bot thinking (the room leaves memory)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._thinking is not None:
+            self._thinking.cancel()
+
+    @property
+    def busy(self) -> bool:
+        """True while a bot thinks."""
+        return self._thinking is not None
+
+    def _start(self, version: int, seat: int) -> None:
+        self._timer = None
+        self._thinking = asyncio.ensure_future(self._move(version, seat))
+
+    async def _move(self, version: int, seat: int) -> None:
+        """The seat's bot plays this turn (a bot seat, a stand-in, a clock at zero)."""
+        room = self.room
+        table = room.table
+        try:
+            game = table.game
+            if table.version != version or game is None or game.to_act != seat:
+                return
+            now = time.time()
+            if table.is_bot(seat):
+                by = "bot"
+            elif room.stand_ins()[seat]:
+                by = "stand_in"
+            elif room.deadline is not None and now >= room.deadline - 0.01:
+                by = "clock"
+            else:  # not yet: the player came back, or the grace is not over
+                return
+            level = table.settings.seats[seat].level or table.spec.default_bot
+            seed = bot_seed(table.settings.seed, version, seat)
+            chosen = await room.host.workers.run(
+                think, table.spec.name, level, seed, game.view(seat)
+            )
+            try:
+                await room.act(seat, version, chosen, by=by)
+            except ProtocolError as exc:
+                if exc.code != "illegal" and exc.code != "bad_message":
+                    return  # the table moved on (stale), or the store failed
+                log.warning("table %s: the %s bot chose no legal action: %s", room.id, level, exc)
+                fallback = game.suggested_actions()[0].to_json()
+                with contextlib.suppress(ProtocolError):
+                    await room.act(seat, version, fallback, by=by)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the driver failed", room.id)
+        finally:
+            self._thinking = None
+            if not room.gone:
+                self.schedule()

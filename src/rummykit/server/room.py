@@ -1,0 +1,462 @@
+"""A room: one table served by this process, the one authority over it.
+
+Every change of the table goes through :meth:`Room.change`, under the room's
+lock (lichess's one actor per game): the action is read once from the
+client's JSON with the sender's seat (the game's spec), the engine takes it
+once (:meth:`HostedTable.take`: checking is taking, and a refused action
+changes nothing), the event it returns is committed to the store in the
+record's form with the table's new meta (status, summary, when it is due),
+and only then does any connection hear of it (:mod:`rummykit.server.fanout`).
+An action whose check would need a search (the spec's ``arranger`` game, a
+play sent without its table) is first completed in a worker, never on the
+event loop. A commit that fails leaves the room in memory ahead of the
+store: it is let go at once (connections are told to reconnect), so the
+table is loaded again as the store holds it.
+
+The room also keeps who is connected, the turn clock, the chat, and its
+:class:`~rummykit.server.driver.Driver` (bots, clocks, stand-ins).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rummykit.errors import ActionError, RuleError
+from rummykit.game import AnyAction
+from rummykit.server.fanout import Conn, StateMaker
+from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
+from rummykit.server.limits import Limits
+from rummykit.server.protocol import Close, ProtocolError, Ref, dumps
+from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, TableMeta
+from rummykit.server.workers import Workers, complete
+
+if TYPE_CHECKING:
+    from rummykit.server.driver import Driver
+
+__all__ = ["Room", "RoomHost"]
+
+log = logging.getLogger("rummykit.server")
+
+
+@dataclass(frozen=True)
+class RoomHost:
+    """What a room uses of its process: the store, the workers, the limits, the bots'
+    delay, and how to let the room go (its process forgets it)."""
+
+    store: Store
+    workers: Workers
+    limits: Limits
+    bot_delay: float
+    let_go: Callable[[Room], Awaitable[None]]
+    idle: Callable[[Room], None]
+
+
+class Room:
+    """One table in this process, and everything live about it (see the module docstring)."""
+
+    def __init__(self, table: HostedTable, host: RoomHost, presence: str | None = None) -> None:
+        self.table = table
+        self.host = host
+        self.lock = asyncio.Lock()
+        self.conns: list[Conn] = []
+        self.epoch = 0
+        self.deadline: float | None = None
+        self.deadline_version = -1
+        self.chat_count = 0
+        self.gone = False
+        self._later: asyncio.Future[None] | None = None
+        now = time.time()
+        self.away_since: list[float | None] = [
+            None if table.is_bot(s) else now for s in range(table.n_players)
+        ]
+        self._restore(presence)
+        from rummykit.server.driver import Driver
+
+        self.driver: Driver = Driver(self)
+        self.summary_text = dumps(self.summary())
+
+    # ------------------------------------------------------------ who is here
+
+    @property
+    def id(self) -> str:
+        """The table's id."""
+        return self.table.id
+
+    def connected(self) -> list[bool]:
+        """Per seat: does the player have a live connection?"""
+        here = {c.seat for c in self.conns}
+        return [s in here for s in range(self.table.n_players)]
+
+    def stand_ins(self) -> list[bool]:
+        """Per seat: is a bot playing for an away player now (away longer than the grace,
+        where the table has stand-ins)?"""
+        settings = self.table.settings
+        if not settings.stand_in:
+            return [False] * self.table.n_players
+        now, live = time.time(), self.connected()
+        return [
+            not self.table.is_bot(s)
+            and self.table.token_hashes[s] is not None
+            and not live[s]
+            and (since := self.away_since[s]) is not None
+            and now - since >= settings.grace
+            for s in range(self.table.n_players)
+        ]
+
+    def summary(self) -> dict[str, object]:
+        """The table's summary as it stands (PROTOCOL.md)."""
+        return self.table.summary(self.connected(), self.stand_ins())
+
+    def live_summary(self) -> str:
+        """The summary as JSON text: as it stands, unless a change is being committed (then
+        as it stood at the last commit: nothing is told before it is stored)."""
+        if not self.lock.locked():
+            self.summary_text = dumps(self.summary())
+        return self.summary_text
+
+    def meta(self) -> TableMeta:
+        """What the table's row says between loads (with the summary as it stands)."""
+        self.summary_text = dumps(self.summary())
+        presence = {
+            "away": self.away_since,
+            "deadline": self.deadline,
+            "deadline_version": self.deadline_version,
+        }
+        return TableMeta(
+            self.table.status,
+            self.table.version,
+            self.summary_text,
+            self.driver.wake_at(),
+            self.table.base,
+            dumps(presence),
+        )
+
+    def _restore(self, presence: str | None) -> None:
+        if not presence:
+            return
+        try:
+            data = json.loads(presence)
+            away = data.get("away")
+            if isinstance(away, list) and len(away) == self.table.n_players:
+                self.away_since = [
+                    None if self.table.is_bot(s) or a is None else float(a)
+                    for s, a in enumerate(away)
+                ]
+            if data.get("deadline_version") == self.table.version:
+                self.deadline = float(data["deadline"]) if data.get("deadline") else None
+                self.deadline_version = self.table.version
+        except (ValueError, TypeError, KeyError):
+            log.warning("table %s: its presence could not be read; starting afresh", self.id)
+
+    # ------------------------------------------------------------ connections
+
+    async def attach(self, conn: Conn) -> None:
+        """A connection that said hello: it gets the table's state at once, whole, and the
+        chat's last messages. ProtocolError ``too_many_connections`` past the limits
+        (spectators are counted apart: a seat's player always gets in)."""
+        limits = self.host.limits
+        same = [c for c in self.conns if c.seat == conn.seat]
+        if conn.seat is None and len(same) >= limits.spectators_per_table:
+            raise ProtocolError(
+                "too_many_connections", "this table has as many spectators as it may"
+            )
+        if conn.seat is not None and len(same) >= limits.seats_per_table:
+            # a seat's player always gets in: its oldest connection makes way
+            same[0].shut(Close.TOO_MANY, "replaced by a newer connection of this seat")
+            self.conns.remove(same[0])
+        async with self.lock:
+            first = conn.seat is not None and not self.connected()[conn.seat]
+            self.conns.append(conn)
+            conn.start()
+            if conn.seat is not None:
+                self.away_since[conn.seat] = None
+            self.send_state(conn)
+        await self.send_chat_history(conn)
+        if first:
+            await self.presence_changed()
+
+    async def detach(self, conn: Conn) -> None:
+        """A connection closed."""
+        if conn not in self.conns:
+            return
+        self.conns.remove(conn)
+        conn.stop()
+        seat = conn.seat
+        if seat is not None and not self.connected()[seat] and not self.gone:
+            self.away_since[seat] = time.time()
+            await self.presence_changed()
+        if not self.conns:
+            self.host.idle(self)
+
+    async def presence_changed(self) -> None:
+        """A player came or went: tell everyone, look at the driver again, and write the
+        summary (lists read it). Under the lock: no state is sent while a change is being
+        committed."""
+        async with self.lock:
+            self.broadcast(quiet=True)
+            if self.gone:
+                return
+            try:
+                await self.host.store.save_meta(self.id, self.meta())
+            except StoreBusy:
+                log.warning("table %s: its summary could not be written (busy)", self.id)
+
+    def send_state(self, conn: Conn, *, whole: bool = True) -> None:
+        """The table's state to one connection (whole: from the log's start)."""
+        conn.put(self._maker().text(conn, whole=whole))
+
+    def broadcast(self, *, quiet: bool = False) -> None:
+        """After a change: a state to every connection; the driver looks again (``quiet``: a
+        player came or went, which only moves the driver's stand-in timers)."""
+        maker = self._maker()
+        for conn in self.conns:
+            conn.put(maker.text(conn))
+        self.driver.schedule()
+
+    def _maker(self) -> StateMaker:
+        table, game = self.table, self.table.game
+        clock = None
+        if self.deadline is not None and game is not None and game.to_act is not None:
+            clock = {
+                "seat": game.to_act,
+                "seconds": table.settings.clock,
+                "deadline": self.deadline,
+                "remaining": max(0.0, self.deadline - time.time()),
+            }
+        envelope = {
+            "type": "state",
+            "version": table.version,
+            "status": table.status,
+            "seats": table.seats_json(self.connected(), self.stand_ins()),
+            "games_played": table.games_played,
+            "clock": clock,
+            "server_time": time.time(),
+        }
+        return StateMaker(game, envelope, self.epoch, [n or "" for n in table.names])
+
+    # ------------------------------------------------------------ changes
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Take a free human seat; the seat and its token (given only here, never again).
+
+        ValueError for a bad name (NameTaken: a player at the table has it); LookupError
+        when there is no such free seat.
+        """
+        limits = self.host.limits
+        name = " ".join(name.split())
+        if not name or len(name) > limits.max_name or not name.isprintable():
+            raise ValueError(f"a name is 1 to {limits.max_name} printable characters")
+        token = new_token()
+        async with self.lock:
+            free = self.table.free_seats()
+            if seat is None:
+                if not free:
+                    raise LookupError("no human seat is free at this table")
+                seat = free[0]
+            if seat not in free:
+                raise LookupError(f"seat {seat} is not a free human seat")
+            if self.table.name_taken(name):
+                raise NameTaken(f"a player at this table is already called {name}")
+            data = self.table.join(seat, name, hash_token(token))
+            self.away_since[seat] = time.time()
+            self._turn_changed()  # the last seat taken starts the game, and its clock
+            await self._commit("join", data)
+        log.info("table %s: seat %d taken", self.id, seat)
+        self.broadcast()
+        return seat, token
+
+    async def act(
+        self,
+        seat: int | None,
+        version: int,
+        raw: object,
+        *,
+        by: str = "player",
+        conn: Conn | None = None,
+        ref: Ref | None = None,
+    ) -> None:
+        """A seat's action (a player's, or the driver's for a bot, a stand-in or a clock).
+
+        The action is read once (the game's spec, with the seat), taken once by
+        the engine, committed, then sent to everyone. ProtocolError with
+        PROTOCOL.md's code if refused; nothing changed then.
+        """
+        table = self.table
+        async with self.lock:
+            self._check_turn(seat, version, ref)
+            assert seat is not None
+            try:
+                action = table.spec.action_from_json(raw, seat=seat)
+            except ActionError as exc:
+                raise ProtocolError("bad_message", exc.translated(_lang(conn)), ref=ref) from None
+            action = await self._completed(action, conn, ref)
+            try:
+                event = table.take(action)
+            except ActionError as exc:
+                raise ProtocolError("bad_message", exc.translated(_lang(conn)), ref=ref) from None
+            except RuleError as exc:
+                raise ProtocolError(
+                    "illegal", exc.translated(_lang(conn)), exc.rule, ref=ref
+                ) from None
+            self._turn_changed()
+            await self._commit("action", {"action": dict(event.record_json()), "by": by})
+            if conn is not None:
+                conn.ref = ref
+        self.broadcast()
+
+    async def _completed(self, action: AnyAction, conn: Conn | None, ref: Ref | None) -> AnyAction:
+        """``action`` complete, so that the engine takes it without searching: a play the
+        game would arrange itself is arranged in a worker first."""
+        spec, game = self.table.spec, self.table.game
+        assert game is not None
+        if not spec.searches(action.to_json()):
+            return action
+        try:
+            done = await self.host.workers.run(complete, game.copy(), action)
+        except ActionError as exc:
+            raise ProtocolError("bad_message", exc.translated(_lang(conn)), ref=ref) from None
+        except RuleError as exc:
+            raise ProtocolError("illegal", exc.translated(_lang(conn)), exc.rule, ref=ref) from None
+        return spec.action_from_json(done)
+
+    async def next_unit(self, seat: int | None, version: int, ref: Ref | None = None) -> None:
+        """The next game at the table (``next``), once this one is over."""
+        async with self.lock:
+            if version != self.table.version:
+                raise ProtocolError(
+                    "stale",
+                    f"version {version} is not the table's version {self.table.version}",
+                    ref=ref,
+                )
+            if seat is None:
+                raise ProtocolError("not_your_turn", "a spectator does not start games", ref=ref)
+            if self.table.status != "over":
+                raise ProtocolError(
+                    "not_over", "the next game starts only when this one is over", ref=ref
+                )
+            unit = self.table.games_played - 1
+            data, finished = self.table.next_unit(seat)
+            self.epoch += 1
+            self._turn_changed()
+            carried = data.get("carried")
+            if isinstance(carried, dict) and carried:  # the same record goes on
+                await self._keep_unit(unit, dumps(finished.to_json()))
+            await self._commit("next", data)
+            for conn in self.conns:
+                if conn.seat == seat:
+                    conn.ref = ref
+                    break
+        self.broadcast()
+
+    async def _keep_unit(self, unit: int, record: str) -> None:
+        try:
+            await self.host.store.add_unit(self.id, unit, record)
+        except StoreBusy as exc:
+            await self._failed(exc)
+            raise ProtocolError("unavailable", "the database is busy: try again") from None
+
+    def _check_turn(self, seat: int | None, version: int, ref: Ref | None) -> None:
+        table, game = self.table, self.table.game
+        if version != table.version:
+            raise ProtocolError(
+                "stale", f"version {version} is not the table's version {table.version}", ref=ref
+            )
+        if seat is None:
+            raise ProtocolError("not_your_turn", "a spectator does not play", ref=ref)
+        if game is None or game.to_act is None:
+            raise ProtocolError(
+                "not_your_turn", f"nobody may act now: the table is {table.status}", ref=ref
+            )
+        if game.to_act != seat:
+            raise ProtocolError(
+                "not_your_turn", f"it is {table.names[game.to_act]}'s turn", ref=ref
+            )
+
+    def _turn_changed(self) -> None:
+        """A new position: the turn clock starts again for a human seat to act."""
+        game, clock = self.table.game, self.table.settings.clock
+        seat = None if game is None else game.to_act
+        if clock and seat is not None and not self.table.is_bot(seat):
+            self.deadline = time.time() + clock
+        else:
+            self.deadline = None
+        self.deadline_version = self.table.version + 1
+
+    async def _commit(self, kind: str, data: Mapping[str, object]) -> None:
+        """Store the event the table just took (version ``table.version``) with the table's
+        meta; under the room's lock. On failure the room is let go (it is ahead of the
+        store) and the sender is told to try again."""
+        try:
+            await self.host.store.append(
+                self.id, self.table.version, kind, event_json(data), self.meta()
+            )
+        except (Conflict, StoreBusy) as exc:
+            await self._failed(exc)
+            raise ProtocolError("unavailable", "the database is busy: try again") from None
+
+    async def _failed(self, exc: Exception) -> None:
+        log.warning("table %s: a change could not be stored (%s); reloading it", self.id, exc)
+        self.gone = True
+        for conn in list(self.conns):
+            conn.shut(Close.MOVED, "the table is being reloaded: reconnect")
+        self._later = asyncio.ensure_future(self.host.let_go(self))
+
+    # ------------------------------------------------------------ chat
+
+    async def chat(self, conn: Conn, text: str, ref: Ref | None) -> None:
+        """A chat message to every connection (PROTOCOL.md, Chat), kept apart from the
+        game's events."""
+        if not conn.chat_bucket.take():
+            raise ProtocolError("rate_limited", "too many chat messages: slow down", ref=ref)
+        seat = conn.seat
+        name = None if seat is None else self.table.names[seat]
+        message = ChatRow(seat, name, text, round(time.time(), 3))
+        self.chat_count += 1
+        try:
+            await self.host.store.add_chat(
+                self.id, self.chat_count, message, self.host.limits.chat_kept
+            )
+        except StoreBusy:
+            self.chat_count -= 1
+            raise ProtocolError("unavailable", "the database is busy: try again", ref=ref) from None
+        out = dumps(_chat_json(message))
+        for other in self.conns:
+            other.put(out)
+
+    async def send_chat_history(self, conn: Conn) -> None:
+        """The table's last chat messages, after a hello's state."""
+        try:
+            kept = await self.host.store.chat(self.id, self.host.limits.chat_history)
+        except StoreBusy:
+            kept = []
+        if kept:
+            self.chat_count = max(self.chat_count, kept[-1][0])
+        conn.put(dumps({"type": "chat_history", "messages": [_chat_json(c) for _, c in kept]}))
+
+    # ------------------------------------------------------------ leaving memory
+
+    def close_all(self, code: int, reason: str) -> None:
+        """Close every connection (the room leaves this process)."""
+        self.gone = True
+        self.driver.stop()
+        for conn in list(self.conns):
+            conn.shut(code, reason)
+
+
+def _chat_json(chat: ChatRow) -> dict[str, object]:
+    return {"type": "chat", "seat": chat.seat, "name": chat.name, "text": chat.text, "at": chat.at}
+
+
+def _lang(conn: Conn | None) -> str:
+    return "en" if conn is None else conn.lang
+
+
+def limits_of(room: Room) -> Limits:
+    """The limits a room keeps."""
+    return room.host.limits
