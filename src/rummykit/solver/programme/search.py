@@ -4,8 +4,8 @@ A kernel module (:mod:`rummykit.solver.kernels`). :func:`depth_first` walks,
 per run position 1..npos (npos 14 where an ace may be high, V5), the four
 suits in turn, then the rank's groups (:mod:`.step` lists the choices at each
 step). Depth first, choices that use more cards first; a branch ends when even
-every hand card left and every joker could not beat the best answer so far
-(:func:`bound_fails`), or when its state was reached before at the same step
+every hand card left and every joker could not beat the best answer so far,
+or when its state was reached before at the same step
 with at least as many points (:func:`seen`, a memo of 2^16 entries of two
 words, forgotten when half full; states are remembered only at a position's
 start), or when a state one step above it in one suit, or the same state with
@@ -54,13 +54,12 @@ KERNELS = (
     "setup",
     "new_generation",
     "start",
-    "bound_fails",
     "seen",
     "remember",
     "depth_first",
 )
 """The functions numba compiles."""
-INLINE = ("setup", "bound_fails", "seen", "remember")
+INLINE = ("setup", "seen", "remember")
 
 
 def set_aside(cells: Ints, ranks: Ints, jokers: int, high: bool, distinct: bool) -> None:
@@ -188,13 +187,6 @@ def start(search: Search, c: Setup) -> None:
     progress[G_RUNNING] = 1
 
 
-def bound_fails(ahead: Ints, c: Setup, d: int, key: int, points: int, best: int) -> bool:
-    """Whether a state at depth ``d`` cannot beat ``best`` even with every hand card and
-    joker still to come."""
-    left = c.jtotal - ((key >> 32) & 7)
-    return points + ahead[d] + (left - c.wild_mand) * c.wjoker <= best
-
-
 def seen(memo: Ints, dominators: Ints, c: Setup, tag: int, points: int, gen: int) -> int:
     """Whether the state ``tag`` (its key and step) was reached before with as many points.
 
@@ -308,8 +300,9 @@ def depth_first(search: Search, t: Tables, budget: int) -> int:
                         search.path[u] = chosen[u]
                 d -= 1
                 continue
-            if bound_fails(ahead, c, d, key, points[d], best):
-                d -= 1
+            left = c.jtotal - ((key >> 32) & 7)
+            if points[d] + ahead[d] + (left - c.wild_mand) * c.wjoker <= best:
+                d -= 1  # even every hand card and joker to come cannot beat the best
                 continue
             n_choices[d] = choices(search, t, c, d)
             cursor[d] = 0
@@ -321,7 +314,8 @@ def depth_first(search: Search, t: Tables, budget: int) -> int:
         at = (d * OPTIONS + i) * 3
         nkey = opts[at]
         nsc = points[d] + opts[at + 1]
-        if bound_fails(ahead, c, d + 1, nkey, nsc, best):
+        left = c.jtotal - ((nkey >> 32) & 7)
+        if nsc + ahead[d + 1] + (left - c.wild_mand) * c.wjoker <= best:
             continue  # the child cannot beat the best answer: no need to remember it
         if (c.high and d < 4) or ((not c.high or d >= 4) and (d - 4 if c.high else d) % 5 < 4):
             # inside a position: on without the memo (remembering these states too cost
