@@ -41,6 +41,7 @@ from rummykit.solver.programme.question import (
     SEARCH_SIZES,
     search_at,
     tables_at,
+    work_at,
 )
 from rummykit.solver.programme.state import (
     G_RUNNING,
@@ -76,6 +77,8 @@ __all__ = [
     "codes",
     "compiled",
     "handles",
+    "last_path",
+    "search_case",
     "solve",
     "warm",
 ]
@@ -206,17 +209,11 @@ def _space() -> Space:
         if kernels.compiled:
             np = _numpy()
             arena, flat = _blank_arena(np)
-            at = 2 * SEARCH_SIZE
-            work = Work(
-                arena[at : at + MAX_STEPS],
-                arena[at + MAX_STEPS : at + MAX_STEPS + SCRATCH],
-                arena[at + MAX_STEPS + SCRATCH : at + MAX_STEPS + SCRATCH + OUT_SIZE],
-            )
             space = Space(
                 kernels,
                 search_at(arena, 0),
                 search_at(arena, SEARCH_SIZE),
-                work,
+                work_at(arena),
                 arena[ARENA_SIZE - INFO :],
                 tables_at(flat),
                 arena,

@@ -72,6 +72,7 @@ KERNELS = (
     "answer",
     "search_at",
     "tables_at",
+    "work_at",
     "answer_in",
     "search_in",
 )
@@ -376,21 +377,25 @@ def tables_at(flat: Ints) -> Tables:
     )
 
 
-def answer_in(arena: Ints, flat: Ints, cards: Ints, weights: Ints) -> int:
-    """:func:`answer`, compiled: every structure a view into ``arena`` (this thread's; see
-    :data:`ARENA_SIZE`; ``info`` at its end, filled by the caller) and ``flat`` (the
-    tables, :func:`tables_at`)."""
-    up = search_at(arena, 0)
-    down = search_at(arena, SEARCH_SIZE)
+def work_at(arena: Ints) -> Work:
+    """The :class:`.state.Work` in ``arena``, after the two searches (views, as
+    :func:`search_at`)."""
     at = 2 * SEARCH_SIZE
-    w = Work(
+    return Work(
         arena[at : at + MAX_STEPS],
         arena[at + MAX_STEPS : at + MAX_STEPS + SCRATCH],
         arena[at + MAX_STEPS + SCRATCH : at + MAX_STEPS + SCRATCH + OUT_SIZE],
     )
-    end = at + MAX_STEPS + SCRATCH + OUT_SIZE
-    q = Question(cards, weights, arena[end : end + INFO])
-    return answer(q, w, tables_at(flat), up, down)
+
+
+def answer_in(arena: Ints, flat: Ints, cards: Ints, weights: Ints) -> int:
+    """:func:`answer`, compiled: every structure a view into ``arena`` (this thread's; see
+    :data:`ARENA_SIZE`; ``info`` at its end, filled by the caller) and ``flat`` (the
+    tables, :func:`tables_at`)."""
+    q = Question(cards, weights, arena[ARENA_SIZE - INFO : ARENA_SIZE])
+    up = search_at(arena, 0)
+    down = search_at(arena, SEARCH_SIZE)
+    return answer(q, work_at(arena), tables_at(flat), up, down)
 
 
 def search_in(arena: Ints, flat: Ints, budget: int) -> int:
