@@ -187,7 +187,7 @@ def start(search: Search, c: Setup) -> None:
     progress[G_RUNNING] = 1
 
 
-def seen(memo: Ints, dominators: Ints, c: Setup, tag: int, points: int, gen: int) -> int:
+def seen(search: Search, t: Tables, c: Setup, tag: int, points: int) -> int:
     """Whether the state ``tag`` (its key and step) was reached before with as many points.
 
     Returns -1 when it was, or when a state that does at least as much was: the same
@@ -196,6 +196,9 @@ def seen(memo: Ints, dominators: Ints, c: Setup, tag: int, points: int, gen: int
     it: the free slot ``h`` (``h + 1``), or the slot that holds it with fewer points
     (``-(h + 2)``).
     """
+    memo = search.memo
+    dominators = t.dominators
+    gen = search.progress[G_GENERATION]
     mask = c.mask
     h = ((tag * MIX) >> 24) & mask
     while True:
@@ -270,7 +273,6 @@ def depth_first(search: Search, t: Tables, budget: int) -> int:
     chosen = search.chosen
     opts = search.opts
     ahead = search.ahead
-    memo = search.memo
     steps = c.steps
     nodes = progress[G_NODES]
     d = progress[G_DEPTH]
@@ -328,7 +330,7 @@ def depth_first(search: Search, t: Tables, budget: int) -> int:
             continue
         # at a position's start: this state at this step, seen with as many points?
         tag = nkey | (d << 57)
-        slot = seen(memo, t.dominators, c, tag, nsc, progress[G_GENERATION])
+        slot = seen(search, t, c, tag, nsc)
         if slot == -1:
             continue
         remember(search, c, slot, tag, nsc)
