@@ -269,7 +269,7 @@ def ask(
             space.arena, space.flat, np.array([*table, *hand], dtype=np.int64), _weights(weights)
         )
     else:
-        question = Question([*table, *hand], weights, info)  # type: ignore[arg-type]
+        question = Question([*table, *hand], list(weights), info)
         status = kernels["answer"](question, space.work, space.tables, space.up, space.down)
     if status == 2:
         return None
