@@ -48,7 +48,7 @@ from positions import Position, random_position
 from record_positions import read
 from rummykit.cards import Card
 from rummykit.melds import RUMMIKUB, VATIKANEN, Meld, MeldRules
-from rummykit.solver import best_play, big_kernel, warm
+from rummykit.solver import best_play, programme, warm
 
 DOCS = Path(__file__).parent.parent / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- solver:begin -->", "<!-- solver:end -->"
@@ -423,7 +423,7 @@ def _commit() -> str:
 
 
 def _engine() -> str:
-    if not big_kernel.compiled():
+    if not programme.compiled():
         return "Pure Python (numba not installed)"
     import numba
 

@@ -1,4 +1,4 @@
-"""The compiled programme over ranks (:mod:`rummykit.solver.big_search`) answers exactly (V5-V12).
+"""The programme over ranks (:mod:`rummykit.solver.programme`) answers exactly (V5-V12).
 
 It answers Vatikanen, Kontrakt and Rummikub questions with at most two jokers
 in play; the split search (and the joint programme) are the reference here,
@@ -23,10 +23,14 @@ from rummykit.bots.sampling import sample_vatikanen, vatikanen_unseen
 from rummykit.cards import Card, parse_cards
 from rummykit.games.vatikanen import VatikanenGame as Game
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, Meld, MeldRules, read_meld
-from rummykit.solver import arrange_play, best_play, big_kernel, can_arrange_play
-from rummykit.solver.dp import RUN_STATES, SUITS, Counts, solve
+from rummykit.solver import arrange_play, best_play, can_arrange_play, programme
+from rummykit.solver.counts import RUN_STATES, SUITS, Counts, TooHard
+from rummykit.solver.dp import solve
 from rummykit.solver.model import configure, forced_cards, freeing_cases, position_from
-from rummykit.solver.split import GiveUp, split_search
+from rummykit.solver.programme import cards as codes
+from rummykit.solver.programme import layout, state, tables
+from rummykit.solver.programme.question import SEARCH_SIZES
+from rummykit.solver.split import split_search
 from solver_oracle import assert_valid_meld
 from solver_positions import random_position
 
@@ -79,7 +83,7 @@ def test_V12_compiled_answers_equal_the_split_search_in_value(
         best_play(t, h, rules=rules, objective=objective, free_jokers=f)  # type: ignore[arg-type]
         for t, h, f in questions
     ]
-    monkeypatch.setattr(big_kernel, "ask", lambda *a, **k: None)  # the Python pipeline
+    monkeypatch.setattr(programme, "ask", lambda *a, **k: None)  # the paths in Python
     slow = [
         best_play(t, h, rules=rules, objective=objective, free_jokers=f)  # type: ignore[arg-type]
         for t, h, f in questions
@@ -131,16 +135,16 @@ def test_V5_V12_search_from_either_end_finds_the_same_value(name: str) -> None:
     checked = 0
     for table, hand, free in _questions(rules, f"mirror-{name}", 60):
         for cp in _cases(table, hand, rules, free):
-            if not big_kernel.applies(cp):
+            if not programme.applies(cp):
                 continue
             try:
-                a = big_kernel.solve(cp)
-                b = big_kernel.solve(_mirrored(cp))
-            except big_kernel.TooHard:
+                a = programme.solve(cp)
+                b = programme.solve(_mirrored(cp))
+            except TooHard:
                 continue
             try:
                 ref = split_search(cp).run(None)
-            except GiveUp:
+            except TooHard:
                 ref = solve(cp)
             want = None if ref is None else ref.score
             assert a == want
@@ -151,47 +155,21 @@ def test_V5_V12_search_from_either_end_finds_the_same_value(name: str) -> None:
 
 def test_search_paused_and_resumed_gives_the_same_answer() -> None:
     """Past its budget a search pauses; called again with a larger one it goes on."""
-    big_kernel.warm()
-    if not big_kernel.compiled():
-        pytest.skip("the pause is the same in plain Python; checked compiled here")
-    np = pytest.importorskip("numpy")
     free, table, hand = read()[2201]
     (cp,) = _cases(table, hand, VATIKANEN, free)[:1]
-    want = big_kernel.solve(cp)
+    want = programme.solve(cp)
     assert want is not None
-    memo, generation, opts, stack, path = big_kernel._space()
-    cells = []
-    for rank in range(14):
-        for s in range(SUITS):
-            cells += (cp.mand[rank][s], cp.opt[rank][s], cp.fixed[rank][s])
-    args = [
-        np.array(cells, dtype=np.int64),
-        np.array([*cp.gmand, *cp.natmin, *cp.weight], dtype=np.int64),
-        np.array([cp.wild_mand, cp.wild_opt, cp.wjoker, 0, 0, 1, RUN_STATES.index((0, 0, 0)), 0]),
-        *big_kernel._loaded["tables"],
-        memo,
-        generation,
-        opts,
-        stack,
-        path,
-    ]
-    generation[8] = 0
-    budget = 0
+    path = programme.last_path()
+    budget = 97
+    value = programme.search_case(cp, None, budget, resume=False)
     pauses = 0
-    while True:
-        budget += 97
-        value = big_kernel._loaded["fn"](*args, budget)
-        if value != -big_kernel.big_search.NOTHING:
-            break
+    while value == -state.NOTHING:
         pauses += 1
+        budget += 97
+        value = programme.search_case(cp, None, budget, resume=True)
     assert pauses > 3
     assert value + cp.base == want
-    assert path.tolist() == _path_of(cp)
-
-
-def _path_of(cp: Counts) -> list[int]:
-    big_kernel.solve(cp)
-    return big_kernel._space()[4].tolist()  # type: ignore[no-any-return]
+    assert programme.last_path() == path
 
 
 @pytest.mark.parametrize("name", list(RULES))
@@ -223,9 +201,9 @@ def test_V12_answers_do_not_depend_on_numba() -> None:
     code = (
         "import json, sys; sys.path.insert(0, 'benchmarks'); sys.path.insert(0, 'tests');"
         "from record_positions import read; from test_solver_big import _text;"
-        "from rummykit.solver import best_play, big_kernel;"
+        "from rummykit.solver import best_play, programme;"
         "qs = [(t, h, f) for f, t, h in read()[::97]];"
-        "assert not big_kernel.compiled();"
+        "assert not programme.compiled();"
         "print(json.dumps([_text(best_play(t, h, free_jokers=f)) for t, h, f in qs]))"
     )
     root = Path(__file__).resolve().parents[1]
@@ -243,7 +221,7 @@ def _text(play: solver.Play | None) -> str:
 
 
 def test_dominating_states_carry_on_at_least_as_well() -> None:
-    table = big_kernel._dominators()
+    table = tables.dominators()
     n = len(RUN_STATES)
     for st, (b1, b2, b3) in enumerate(RUN_STATES):
         for u in table[table[st] : table[st + 1]]:
@@ -258,8 +236,8 @@ def test_more_than_two_jokers_go_to_the_split_search() -> None:
     table = [read_meld(parse_cards("7h 8h *"), KONTRAKT)]
     play = best_play(table, parse_cards("* * 9h"), rules=KONTRAKT)
     assert play is not None and play.count == 3
-    assert big_kernel.ask([], big_kernel.codes(parse_cards("* * *")), (0,) * 29, free=False,
-                          all_table=False, high=False, layout=True) is None  # fmt: skip
+    assert programme.ask([], codes.codes(parse_cards("* * *")), (0,) * 29, free=False,
+                         all_table=False, high=False, layout=True) is None  # fmt: skip
 
 
 def test_strong_bot_deals_as_sample_vatikanen() -> None:
@@ -280,24 +258,18 @@ def test_strong_bot_deals_as_sample_vatikanen() -> None:
 def test_V5_spare_jokers_split_a_run_that_spans_every_position() -> None:
     """Two spare jokers and one run from ace to king (Kontrakt, K5): the run splits in two,
     each half takes a joker at the cut (a meld always has room for the spare jokers)."""
-    import importlib.util
-
-    from rummykit.solver import big_search
-
-    spec = importlib.util.spec_from_file_location("plain_big_search", big_search.__file__)
-    assert spec is not None and spec.loader is not None
-    plain = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plain)  # as plain Python, whatever numba compiled
-    path = [0] * plain.MAX_STEPS
+    path = [0] * state.MAX_STEPS
     for p in range(1, 14):
         path[(p - 1) * 5 + 2] = 1  # a heart in a run at every position
-    scratch = [0] * plain.SCRATCH
+    scratch = [0] * state.SCRATCH
     for rank in range(1, 14):
         scratch[rank * 4 + 2] = 1  # the table's hearts, ace to king
-    out = [0] * plain.OUT_SIZE
-    params = [0, 2, 4096, 0, 0, 0, RUN_STATES.index((0, 0, 0)), 0]
-    plain.lay_out(path, 0, 0, [0] * 42, params, [0] * 14, scratch, out)
-    melds = solver._melds_of(out[: out[3]])
+    out = [0] * state.OUT_SIZE
+    case = state.Search(*([0] * n for n in SEARCH_SIZES))
+    case.params[:] = [0, 2, 4096, 0, 0, 0, RUN_STATES.index((0, 0, 0)), 0]  # two spare jokers
+    question = state.Question([], [0] * 29, [0] * state.INFO)
+    layout.lay_out(question, state.Work(path, scratch, out), case, 0)  # as plain Python
+    melds = codes.melds_of(out[: out[3]])
     assert out[2] == 2  # both jokers laid
     assert sorted(len(m) for m in melds) == [7, 8]
     for meld in melds:

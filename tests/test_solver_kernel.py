@@ -13,12 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, MeldRules
-from rummykit.solver import best_play, split
+from rummykit.solver import best_play, programme, split
 from rummykit.solver import suit_kernel as kernel
-from rummykit.solver.dp import SUITS, Counts
+from rummykit.solver.counts import SUITS, Counts
 from solver_positions import random_positions
 
 np = pytest.importorskip("numpy", reason="the compiled programme needs numpy and numba")
+suit_search = pytest.importorskip("rummykit.solver.suit_search", reason="it needs numpy")
 
 RULES = {"vatikanen": VATIKANEN, "kontrakt": KONTRAKT, "rummikub": RUMMIKUB}
 
@@ -67,7 +68,7 @@ def test_V12_suit_kernel_matches_python_programme(case: tuple) -> None:
     got = kernel.solve_suit(base, bounds, npos, cp.ace_high, not cp.big_groups, jmax)
     assert got == want
     # the kernel's source, run as plain Python, is the same programme
-    found, best, value, paths = kernel._kernel(
+    found, best, value, paths = suit_search.suit_programme(
         kernel._work(npos, jmax, base[1, 1]),
         base,
         np.array(bounds, dtype=np.int64),
@@ -75,7 +76,7 @@ def test_V12_suit_kernel_matches_python_programme(case: tuple) -> None:
         cp.ace_high,
         not cp.big_groups,
         jmax,
-        *kernel._tables()["tables"],
+        *kernel._tables(),
     )
     for j, answer in enumerate(want):
         assert bool(found[j]) == (answer is not None)
@@ -88,7 +89,8 @@ def test_suit_kernel_is_compiled_where_ci_runs() -> None:
     """The dev extra installs numba; without it the solver is exact but slower."""
     if not kernel.AVAILABLE:
         pytest.skip("numba is not installed here (pip install -e '.[fast]')")
-    assert kernel._tables()["fn"] is not kernel._kernel
+    assert kernel.ready()
+    assert kernel.PROGRAMME.get().compiled
 
 
 @pytest.mark.parametrize("name", list(RULES))
@@ -97,6 +99,7 @@ def test_V12_same_play_with_and_without_the_kernel(
 ) -> None:
     rules: MeldRules = RULES[name]
     positions = random_positions(f"kernel-{name}", rules, 30, melds=8, hand=10)
+    monkeypatch.setattr(programme, "ask", lambda *a, **k: None)  # the split search answers
     fast = [best_play(t, h, rules=rules) for t, h in positions]
     monkeypatch.setattr(kernel, "AVAILABLE", False)
     slow = [best_play(t, h, rules=rules) for t, h in positions]

@@ -1,9 +1,10 @@
-"""The compiled programme over ranks answers Rummikub positions exactly (V9, V11, V12).
+"""The rank programme answers Rummikub cases exactly (V9, V11, V12).
 
-Under rules with groups of distinct suits (the ``rummikub`` preset) the solver
-answers with :mod:`rummykit.solver.rank_kernel`: a depth-first search, then
-past its budget a breadth-first one (or the split search on full tables). Both
-searches are checked here against the split search, the reference.
+Under rules with groups of distinct suits (the ``rummikub`` preset) the cases
+the programme over ranks declines go to :mod:`rummykit.solver.rank_kernel`: a
+depth-first search, then past its budget a breadth-first one (or the split
+search on full tables). Both searches are checked here against the split
+search, the reference, and the groups' automaton against the direct check.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import pytest
 
 from rummykit.cards import Card, parse_cards
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, classify
-from rummykit.solver import best_play
+from rummykit.solver import best_play, groups, programme
 from rummykit.solver import rank_kernel as ranks
-from rummykit.solver.dp import RUN_STATES, SUITS, Counts, solve
+from rummykit.solver.counts import RUN_STATES, SUITS, Counts, TooHard
+from rummykit.solver.dp import solve
 from rummykit.solver.model import configure, forced_cards, freeing_cases, position_from
-from rummykit.solver.split import GiveUp, split_search
+from rummykit.solver.split import split_search
 from solver_positions import random_position, random_positions
 
 np = pytest.importorskip("numpy", reason="the programme over ranks needs numpy and numba")
@@ -46,7 +48,7 @@ def _cases(table: list, hand: list[Card], objective: str, free: bool) -> list[Co
 def _reference(cp: Counts) -> int | None:
     try:
         sol = split_search(cp).run(None)
-    except GiveUp:  # the split search hands some positions to the joint programme
+    except TooHard:  # the split search hands some positions to the joint programme
         sol = solve(cp)
     return None if sol is None else sol.score
 
@@ -67,7 +69,7 @@ def test_V12_rank_programme_matches_the_split_search(
             assert ranks.applies(cp)
             try:
                 got = ranks.solve(cp)
-            except ranks.TooHard:
+            except TooHard:
                 assert search == "breadth" and sum(map(sum, cp.mand)) > ranks.BREADTH_TABLE
                 continue
             assert (None if got is None else got.score) == _reference(cp)
@@ -112,6 +114,7 @@ def test_V12_rank_programme_answers_equal_the_split_search_in_value(
 ) -> None:
     """Without numba the split search answers: the same count and points (ties may differ)."""
     positions = random_positions("ranks-fallback", RUMMIKUB, 60, melds=12, hand=12)
+    monkeypatch.setattr(programme, "ask", lambda *a, **k: None)  # past the first path
     fast = [best_play(t, h, rules=RUMMIKUB) for t, h in positions]
     monkeypatch.setattr(ranks, "AVAILABLE", False)
     slow = [best_play(t, h, rules=RUMMIKUB) for t, h in positions]
@@ -136,7 +139,7 @@ def test_V12_rank_programme_answers_equal_the_split_search_in_value(
     ],
 )
 def test_V6_group_check_of_distinct_suits(sizes: tuple[int, ...], jokers: int, fits: bool) -> None:
-    assert ranks._group_fits(sizes, jokers, 4) is fits
+    assert groups.group_fits(sizes, jokers, 4) is fits
 
 
 def test_rank_programme_applies_only_to_distinct_suit_groups_and_two_jokers() -> None:
@@ -165,20 +168,20 @@ def test_V12_a_hand_card_no_meld_can_hold_is_left_out_at_once() -> None:
 
 def test_V6_group_automaton_agrees_with_the_group_check() -> None:
     """Suit by suit in any order, the merged classes decide every rank as the check does."""
-    step, fits = ranks._group_automaton(4)
-    values = range(ranks.MAX_CELL + 1)
+    step, fits = groups.group_automaton(4)
+    values = range(groups.MAX_CELL + 1)
     for sizes in itertools.product(values, repeat=SUITS):
         cls = 0
         for s, g in enumerate(sizes):
             cls = step[s][cls][g] if cls >= 0 else -1
-        for jokers in range(2 * ranks.MAX_JOKERS + 1):
-            want = ranks._group_fits(tuple(sorted(sizes)), jokers, 4)
+        for jokers in range(2 * groups.MAX_JOKERS + 1):
+            want = groups.group_fits(tuple(sorted(sizes)), jokers, 4)
             assert (cls >= 0 and fits[cls][jokers]) is want, (sizes, jokers)
 
 
 def test_V5_runs_in_progress_are_cut_to_what_the_next_rank_carries() -> None:
     """Short runs must go on (or the branch ends); longer ones past the room end now."""
-    trim = ranks._trim_table()
+    trim = ranks.trim_table()
     index = {st: i for i, st in enumerate(RUN_STATES)}
     assert trim[index[(0, 0, 2)]][1] == index[(0, 0, 1)]  # one card next: one run goes on
     assert trim[index[(0, 0, 2)]][0] == index[(0, 0, 0)]

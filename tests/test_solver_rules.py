@@ -6,10 +6,19 @@ from collections import Counter
 
 import pytest
 
-import rummykit.solver as solver
 from rummykit.cards import Card, parse_cards
 from rummykit.melds import KONTRAKT, RUMMIKUB, VATIKANEN, Meld, MeldKind, MeldRules, read_meld
-from rummykit.solver import Play, arrange, arrange_play, best_opening, best_play, split
+from rummykit.solver import (
+    Play,
+    arrange,
+    arrange_play,
+    best_opening,
+    best_play,
+    chain,
+    dp,
+    programme,
+    split,
+)
 from solver_oracle import assert_valid_meld
 
 
@@ -183,18 +192,17 @@ def test_V11_a_group_of_table_jokers_needs_a_natural_card(monkeypatch: pytest.Mo
     table = [read_meld(parse_cards(m), VATIKANEN) for m in melds.split("|")]
     hand = parse_cards("Qs Th 5h 8h")
 
-    def give_up(_cp: object) -> None:
-        raise split.GiveUp("use the joint programme")
-
-    def joint(*_args: object) -> None:
-        raise AssertionError("the split search gave the position up")
-
+    first = best_play(table, hand, rules=VATIKANEN)  # the programme over ranks
+    monkeypatch.setattr(programme, "ask", lambda *a, **k: None)  # the paths in Python
     with monkeypatch.context() as m:
-        m.setattr(solver, "split_search", give_up)
+        m.setattr(chain, "CASE_PATHS", (dp.solve_case,))  # the joint programme alone
         want = best_play(table, hand, rules=VATIKANEN)
-    monkeypatch.setattr(solver, "solve", joint)
+    # the split search alone: giving the position up fails the chain
+    monkeypatch.setattr(chain, "CASE_PATHS", (split.solve_case,))
     play = best_play(table, hand, rules=VATIKANEN)
-    assert play is not None and want is not None
+    assert play is not None and want is not None and first is not None
     assert (play.count, play.points) == (want.count, want.points) == (2, 20)
-    for meld in play.table:
-        assert any(not c.is_joker for c in meld.cards)
+    assert (first.count, first.points) == (2, 20)
+    for answer in (first, play):
+        for meld in answer.table:
+            assert any(not c.is_joker for c in meld.cards)

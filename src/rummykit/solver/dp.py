@@ -1,104 +1,21 @@
-"""The exact dynamic programme over run positions, on card counts (V5, V6, V12).
+"""The joint programme: the exact dynamic programme over run positions, the chain's last path.
 
-The table and the hand are reduced to counts per (rank, suit) cell; the
-programme walks the run positions 1..13 (1..14 when an ace may be high, V5)
-and decides, per suit, how many cards of the cell sit in runs; what is left of
-a rank goes to its group. See ``docs/solver.md`` for the design.
-
-A suit's runs in progress are kept canonical: runs start only where the number
-of cells in runs rises and end only where it falls, and the oldest runs end
-first. The state of a suit is then the triple ``(n1, n2, n3)``: open runs of
-length 1, 2 and 3 or more, numbered once in :data:`RUN_STATES`. Within a
-position the suits are decided one after another, so that partial choices
-that agree merge; choices that are dominated (a run ended that could go on at
-no cost) are never made.
+The table and the hand are reduced to counts per (rank, suit) cell
+(:class:`.counts.Counts`); the programme walks the run positions 1..13 (1..14
+when an ace may be high, V5) and decides, per suit, how many cards of the cell
+sit in runs; what is left of a rank goes to its group. A suit's runs in
+progress are the canonical states of :mod:`.counts`. Within a position the
+suits are decided one after another, so that partial choices that agree
+merge; choices that are dominated (a run ended that could go on at no cost)
+are never made. Exact whatever the jokers and copies, and slow: it answers
+what the faster paths decline. See ``docs/solver.md`` for the design.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from rummykit.solver.counts import CLOSED, MAX_OPEN, NEXT, OPEN, RUN_STATES, SUITS, Counts, Solution
 
-SUITS = 4
-MAX_OPEN = 8
-"""Most runs of one suit open at once (copies of a card plus jokers)."""
-
-
-def _run_states() -> list[tuple[int, int, int]]:
-    out = []
-    for total in range(MAX_OPEN + 1):
-        for n1 in range(total + 1):
-            for n2 in range(total - n1 + 1):
-                out.append((n1, n2, total - n1 - n2))
-    return out
-
-
-RUN_STATES = _run_states()
-"""Every suit state ``(n1, n2, n3)``; a suit's state is its index here."""
-_INDEX = {st: i for i, st in enumerate(RUN_STATES)}
-OPEN = [n1 + n2 + n3 for n1, n2, n3 in RUN_STATES]
-"""Runs open in each state."""
-MUST = [n1 + n2 for n1, n2, _ in RUN_STATES]
-"""Runs in each state that must go on (shorter than three)."""
-
-
-def _next(i: int, x: int) -> int:
-    n1, n2, n3 = RUN_STATES[i]
-    have = n1 + n2 + n3
-    if x < n1 + n2 or x > MAX_OPEN:
-        return -1
-    if x >= have:
-        return _INDEX[(x - have, n1, n2 + n3)]
-    return _INDEX[(0, n1, n2 + n3 - (have - x))]
-
-
-NEXT = [[_next(i, x) for x in range(MAX_OPEN + 1)] for i in range(len(RUN_STATES))]
-"""``NEXT[state][x]``: the suit's state after ``x`` cells in runs at the next position, or -1."""
-CLOSED = frozenset(i << 1 for i, (n1, n2, _) in enumerate(RUN_STATES) if n1 == 0 and n2 == 0)
-"""Suit states (with the jokers-only flag clear) where every open run may end."""
-
-
-@dataclass(slots=True)
-class Counts:
-    """One solver problem on counts. Lists are indexed ``[rank][suit]``, rank 1..13.
-
-    ``mand`` cards must be placed (table cards, table jokers that keep standing
-    for a card, hand cards forced in to free a joker); ``opt`` cards may be
-    (hand cards). ``fixed`` counts the table jokers inside ``mand``. ``gmand``
-    are table jokers that stand for a rank (group only, V11); ``natmin`` the
-    fewest natural cards a rank must have on the final table (to free them).
-    Wild jokers: ``wild_mand`` must be placed, ``wild_opt`` may be.
-    ``weight[rank]`` is the gain of an optional card, ``wjoker`` of a joker.
-    """
-
-    ace_high: bool
-    big_groups: bool
-    max_group: int
-    distinct: bool
-    mand: list[list[int]]
-    opt: list[list[int]]
-    fixed: list[list[int]]
-    gmand: list[int]
-    natmin: list[int]
-    wild_mand: int
-    wild_opt: int
-    weight: list[int]
-    wjoker: int
-    base: int = 0
-    joker_runs: bool = False
-    """Whether three or more jokers are in play, so a run could hold jokers only."""
-
-
-@dataclass(slots=True)
-class Solution:
-    """Where the cards go: per position and suit, per rank and suit."""
-
-    score: int
-    run_cards: list[list[int]] = field(default_factory=list)
-    run_jokers: list[list[int]] = field(default_factory=list)
-    group_cards: list[list[int]] = field(default_factory=list)
-    group_jokers: list[int] = field(default_factory=list)
-    hand_jokers: int = 0
-
+__all__ = ["solve", "solve_case"]
 
 # An option for one suit at one position:
 # (new state, cards in runs, jokers in runs, cards in group, gain, group naturals,
@@ -107,6 +24,8 @@ Option = tuple[int, int, int, int, int, int, int, int]
 
 
 def _group_ok(cp: Counts, total: int, nat: int, cmax: int) -> bool:
+    """Whether a rank's ``total`` group cards (``nat`` natural, at most ``cmax`` of one suit)
+    form its group, or groups of distinct suits."""
     if nat < 1 or total < 3:
         return False
     if cp.big_groups:
@@ -172,7 +91,18 @@ def _options(
 
 
 Key = tuple[int, ...]
+"""A state: four suit states, four counts of aces used low, jokers placed, a group exists."""
 Back = tuple[Key, tuple[int, ...]] | None
+"""The way back to a state: the state before it and the choice made, or None at the start."""
+
+
+def solve_case(cp: Counts, floor: int | None = None) -> Solution | None:
+    """The chain's last path (:mod:`.chain`): the best answer of one freeing case, or None.
+
+    ``floor`` is not used: the programme finds the best answer in any case, and
+    the chain keeps it only when it beats the best so far.
+    """
+    return solve(cp)
 
 
 def solve(cp: Counts) -> Solution | None:
@@ -293,6 +223,7 @@ def _walk_back(
     partials: dict[tuple[int, int], list[dict[Key, tuple[int, Back]]]],
     npos: int,
 ) -> Solution:
+    """The answer of the best final state ``best``: its choices, read back position by position."""
     total, key = best
     jmax = cp.wild_mand + cp.wild_opt
     extra = jmax - key[8] if (key[9] and cp.big_groups) else 0

@@ -14,7 +14,49 @@ from collections.abc import Collection, Sequence
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.melds import Meld, MeldKind, MeldRules
-from rummykit.solver.dp import SUITS, Solution
+from rummykit.solver.counts import SUITS, Solution
+from rummykit.solver.model import Freeing, Position
+
+__all__ = ["build_melds", "lay_out"]
+
+_NATURAL = [[Card(max(rank, 1), Suit(s)) for s in range(SUITS)] for rank in range(14)]
+"""Every natural card by [rank][suit] (cards are immutable, so one of each will do)."""
+
+
+def lay_out(
+    sol: Solution, fr: Freeing, pos: Position, rules: MeldRules
+) -> tuple[list[Meld], list[Card]]:
+    """The melds of a solution of the freeing case ``fr`` of ``pos``, and the hand cards it
+    plays (natural ones by suit and rank, then the jokers)."""
+    fixed_run: dict[tuple[int, int], list[Card]] = {}
+    group_only: list[list[Card]] = [[] for _ in range(14)]
+    for i, (rank, s) in enumerate(pos.run_jokers):
+        if i not in fr.runs:
+            fixed_run.setdefault((rank, s), []).append(Card(0, None, Meaning(rank, Suit(s))))
+    for i, rank in enumerate(pos.group_jokers):
+        if i not in fr.groups:
+            group_only[rank].append(Card(0, None, Meaning(rank)))
+    high = sol.run_cards[14] if rules.ace_high else None  # aces at the top of runs
+    pools: list[list[list[Card]]] = [[[] for _ in range(SUITS)] for _ in range(14)]
+    played: list[Card] = []
+    for rank in range(1, 14):
+        in_runs = sol.run_cards[rank]
+        in_groups = sol.group_cards[rank]
+        for s in range(SUITS):
+            used = in_runs[s] + in_groups[s] + (high[s] if high is not None and rank == 1 else 0)
+            if not used:
+                continue  # every table card and fixed joker of a cell is used
+            cell = list(fixed_run.get((rank, s), ()))
+            natural = _NATURAL[rank][s]
+            on_table = pos.table[rank][s]
+            from_hand = used - len(cell) - on_table
+            cell += [natural] * (on_table + from_hand)
+            if from_hand:
+                played += [natural] * from_hand
+            pools[rank][s] = cell
+    played += [JOKER] * sol.hand_jokers
+    melds = build_melds(sol, pools, group_only, rules, {s for _, s in fixed_run})
+    return melds, played
 
 
 def build_melds(
@@ -93,6 +135,7 @@ def build_melds(
 
 
 def _is_joker(card: Card) -> bool:
+    """Whether ``card`` is a joker (a sort key: natural cards first)."""
     return card.is_joker
 
 

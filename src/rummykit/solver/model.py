@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rummykit.cards import JOKER, Card, Suit
 from rummykit.melds import Meld, MeldRules
-from rummykit.solver.dp import SUITS, Counts
+from rummykit.solver.counts import SUITS, Counts
 
 BIG = 4096
 """Weight of the first criterion over the second (more than any points total)."""
@@ -34,6 +34,7 @@ class Position:
 
 
 def _grid() -> list[list[int]]:
+    """Zero per rank 0..13 and suit."""
     return [[0] * SUITS for _ in range(14)]
 
 
@@ -106,6 +107,8 @@ def freeing_cases(
 
 
 def _counts(pos: Position, fr: Freeing) -> Counts | None:
+    """The counts of one freeing case of ``pos``, or None when the hand and table lack the
+    natural cards that free its jokers (V12)."""
     mand = [row[:] for row in pos.table]
     opt = [row[:] for row in pos.hand]
     fixed = _grid()
@@ -165,19 +168,19 @@ def configure(cp: Counts, rules: MeldRules, objective: str) -> None:
     cp.big_groups = rules.max_group_size is None and not rules.group_distinct_suits
     cp.max_group = rules.max_group_size or 10**6
     cp.distinct = rules.group_distinct_suits
-    weights, cp.wjoker = _weights(rules, objective)
-    cp.weight = list(weights)
+    gains, cp.wjoker = weights(rules, objective)
+    cp.weight = list(gains)
 
 
 @functools.lru_cache(maxsize=16)
-def _weights(rules: MeldRules, objective: str) -> tuple[tuple[int, ...], int]:
+def weights(rules: MeldRules, objective: str) -> tuple[tuple[int, ...], int]:
     """The gain of a card per rank, and of a joker: the objective first, then the other."""
-    weights = [0] * 14
+    gains = [0] * 14
     for rank in range(1, 14):
         value = rules.value(Card(rank, Suit.CLUBS))
-        weights[rank] = BIG + value if objective == "cards" else value * BIG + 1
+        gains[rank] = BIG + value if objective == "cards" else value * BIG + 1
     jv = rules.value(JOKER)
-    return tuple(weights), BIG + jv if objective == "cards" else jv * BIG + 1
+    return tuple(gains), BIG + jv if objective == "cards" else jv * BIG + 1
 
 
 def forced_cards(pos: Position, fr: Freeing) -> list[list[int]]:
@@ -190,8 +193,3 @@ def forced_cards(pos: Position, fr: Freeing) -> list[list[int]]:
         for s in range(SUITS):
             forced[rank][s] = max(0, forced[rank][s] - pos.table[rank][s])
     return forced
-
-
-def meld_cards(melds: Sequence[Meld]) -> list[Card]:
-    """All cards of some melds, in order."""
-    return [c for m in melds for c in m.cards]

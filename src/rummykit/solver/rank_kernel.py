@@ -1,65 +1,58 @@
-"""The joint programme over ranks for groups of distinct suits, compiled with numba.
+"""The rank programme for groups of distinct suits: Rummikub cases past the first path's budget.
 
-Rummikub-like rules (groups of distinct suits, no high ace, at most two jokers
-in play) keep the joint programme of :mod:`.dp` small enough to run whole in
-compiled code: per rank the four suits are decided one after another (how
-many cards of the cell go on in runs, how many join the rank's groups, how
-many wild jokers take a run cell), then the rank's groups are checked at
-once from the sizes per suit and the jokers given to them. Those sizes are
-kept as a class of a small automaton (:func:`_group_automaton`), so partial
-choices that fit the same ways merge. With at most two jokers every run and
-group of three or more holds a natural card, so the state needs no
-joker-only flag; a suit's runs in progress use the canonical states of
-:mod:`.dp`.
+A path of the chain (:mod:`.chain`) for one freeing case, under Rummikub-like
+rules (groups of distinct suits, no high ace, at most two jokers in play) and
+only with numba. The programme over ranks (:mod:`.programme`) answers nearly
+every Rummikub question; the few it declines (past its budget: 28 of 71,600
+random positions of 0-80 table cards, measured) come here before the split
+search, which answers them about three times slower (9 against 28 ms a
+position). It is kept for those, and because the answers to them (which of
+equal plays) would change without it; the games (Vatikanen, Kontrakt) never
+reach it. See docs/solver.md.
+
+Per rank the four suits are decided one after another (how many cards of the
+cell go on in runs, how many join the rank's groups, how many wild jokers take
+a run cell), then the rank's groups are checked at once from the sizes per
+suit and the jokers given to them. Those sizes are kept as a class of a small
+automaton (:func:`rummykit.solver.groups.group_automaton`), so partial choices
+that fit the same ways merge. With at most two jokers every run and group of
+three or more holds a natural card, so the state needs no joker-only flag; a
+suit's runs in progress use the canonical states of :mod:`.counts`.
 
 Two searches walk that graph (:mod:`.rank_search`): depth first with branch
 and bound and a memo, which finds full tables' answers at once; and, past
 :data:`DEPTH_BUDGET` states on tables of up to :data:`BREADTH_TABLE` cards,
-breadth first in passes that allow more and more hand points to be left
-out. Hand cards that no meld could hold are set aside first. On fuller tables
-a position past the budget goes back to the split search (:class:`TooHard`).
-See docs/solver.md for the measurements behind these choices.
-
-Both keep their answers deterministic. Used by
-:func:`rummykit.solver._solve_position` where :func:`applies`; without numba
-it is never used (the split search answers instead, with the same values).
+breadth first in passes that allow more and more hand points to be left out.
+Hand cards that no meld could hold are set aside first. On fuller tables a
+case past the budget goes on to the split search (:class:`.counts.TooHard`).
+Both keep their answers deterministic.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import itertools
-import os
 import threading
-import warnings
 from typing import Any
 
 from rummykit.melds import MeldRules
-from rummykit.solver.dp import NEXT, RUN_STATES, SUITS, Counts, Solution
+from rummykit.solver.counts import NEXT, RUN_STATES, SUITS, Counts, Solution, TooHard
+from rummykit.solver.groups import MAX_CELL, MAX_JOKERS, group_automaton
+from rummykit.solver.kernels import COMPILE, Kernels, Programme
 
 __all__ = [
     "AVAILABLE",
     "BREADTH_TABLE",
     "DEPTH_BUDGET",
-    "TooHard",
     "answers",
     "applies",
     "solve",
+    "solve_case",
     "warm",
 ]
 
-AVAILABLE = (
-    importlib.util.find_spec("numba") is not None
-    and importlib.util.find_spec("numpy") is not None
-    and os.environ.get("RUMMYKIT_PURE_PYTHON", "") in ("", "0")
-)
+AVAILABLE = COMPILE
 """Whether the compiled programme can run (numba and numpy installed)."""
 
-MAX_JOKERS = 2
-"""Most jokers in play for this programme: more would allow melds of jokers only."""
-MAX_CELL = 4
-"""Most cards of one cell (two natural copies and two fixed jokers)."""
 _OVERFLOW = -2
 """The breadth-first search's answer when its scratch space is too small (it is then grown)."""
 DEPTH_BUDGET = 20_000
@@ -69,9 +62,9 @@ BREADTH_TABLE = 64
 MEMO_BITS = 18
 """The depth-first memo holds 2**MEMO_BITS states (half of them before it is forgotten)."""
 
-_loaded: dict[str, Any] = {}
-_lock = threading.Lock()
 _scratch = threading.local()
+_TABLES: list[Any] = []
+"""The state tables (:class:`.rank_search.RankTables`), made once."""
 
 
 def answers(rules: MeldRules) -> bool:
@@ -82,8 +75,8 @@ def answers(rules: MeldRules) -> bool:
 def applies(cp: Counts) -> bool:
     """Whether this programme answers ``cp``: distinct-suit groups, no high ace, few jokers.
 
-    (A cell with more cards than :data:`MAX_CELL` is found by :func:`solve`, which
-    then raises :class:`TooHard`.)
+    (A cell with more cards than :data:`.groups.MAX_CELL` is found by :func:`solve`,
+    which then raises :class:`.counts.TooHard`.)
     """
     if not AVAILABLE or not cp.distinct or cp.ace_high or cp.max_group < SUITS:
         return False
@@ -91,124 +84,37 @@ def applies(cp: Counts) -> bool:
     return jokers <= MAX_JOKERS
 
 
-def _group_fits(sizes: tuple[int, ...], jokers: int, max_group: int) -> bool:
-    """Whether per-suit group cards ``sizes`` and ``jokers`` form groups of distinct suits."""
-    total = sum(sizes) + jokers
-    if total == 0:
-        return True
-    top = max(sizes)
-    for k in range(max(top, 1), total // 3 + 1):
-        # each suit's cards go to distinct groups: try every way for every suit
-        ways = [list(itertools.combinations(range(k), g)) for g in sizes]
-        for pick in itertools.product(*ways):
-            naturals = [0] * k
-            for chosen in pick:
-                for i in chosen:
-                    naturals[i] += 1
-            if min(naturals) < 1 or max(naturals) > max_group:
-                continue
-            low = sum(max(0, 3 - n) for n in naturals)
-            high = sum(max_group - n for n in naturals)
-            if low <= jokers <= high:
-                return True
-    return False
+def _numpy() -> Any:
+    """numpy (installed with numba)."""
+    return importlib.import_module("numpy")
 
 
-def _group_automaton(max_group: int) -> tuple[list[list[list[int]]], list[list[bool]]]:
-    """The rank's group check as a small automaton over the suits, taken in turn.
-
-    After ``s`` suits, partial multisets of group sizes that fit the same ways for
-    every rest of the rank (sizes of the other suits, jokers) share one class, so
-    the programme keeps one state for them. Returns ``step[s][class][g]`` (the
-    class after the next suit gives ``g`` cards, -1 when no rest can fit) and
-    ``fits[class][jokers]`` for the classes after the last suit.
-    """
-    values = range(MAX_CELL + 1)
-    jokers = range(2 * MAX_JOKERS + 1)
-    memo: dict[tuple[tuple[int, ...], int], bool] = {}
-
-    def fits(sizes: tuple[int, ...], j: int) -> bool:
-        key = (tuple(sorted(sizes)), j)
-        if key not in memo:
-            memo[key] = _group_fits(key[0], j, max_group)
-        return memo[key]
-
-    classes: list[dict[tuple[int, ...], int]] = []
-    for done in range(SUITS + 1):
-        rests = list(itertools.combinations_with_replacement(values, SUITS - done))
-        by_sig: dict[tuple[bool, ...], int] = {}
-        ids: dict[tuple[int, ...], int] = {}
-        for part in itertools.combinations_with_replacement(values, done):
-            sig = tuple(fits(part + r, j) for r in rests for j in jokers)
-            if any(sig):
-                ids[part] = by_sig.setdefault(sig, len(by_sig))
-        classes.append(ids)
-    step: list[list[list[int]]] = []
-    for done in range(SUITS):
-        width = 1 + max(classes[done].values(), default=0)
-        row = [[-1] * len(values) for _ in range(width)]
-        for part, cid in classes[done].items():
-            for g in values:
-                nxt = classes[done + 1].get(tuple(sorted((*part, g))))
-                row[cid][g] = -1 if nxt is None else nxt
-        step.append(row)
-    last = classes[SUITS]
-    table = [[False] * len(jokers) for _ in range(1 + max(last.values(), default=0))]
-    for part, cid in last.items():
-        for j in jokers:
-            table[cid][j] = fits(part, j)
-    return step, table
+def _search() -> Any:
+    """The kernel module (imported only where numpy is)."""
+    return importlib.import_module("rummykit.solver.rank_search")
 
 
-_SEARCHES = ("settle", "set_aside", "breadth_pass", "breadth_first", "depth_first")
-"""The compiled functions of :mod:`.rank_search`, callees before their callers."""
-
-
-def _tables() -> dict[str, Any]:
-    """numpy, the state tables, and the compiled searches (loaded once)."""
-    with _lock:
-        if not _loaded:
-            np = importlib.import_module("numpy")
-            numba = importlib.import_module("numba")
-            search = importlib.import_module("rummykit.solver.rank_search")
-            _loaded["np"] = np
-            step, table = _group_automaton(SUITS)
-            steps = np.full((SUITS, max(map(len, step)), MAX_CELL + 1), -1, dtype=np.int64)
-            for s, row in enumerate(step):
-                steps[s, : len(row)] = row
-            _loaded["tables"] = (
+def _tables() -> Any:
+    """The state tables as arrays (made on the first call)."""
+    if not _TABLES:
+        np = _numpy()
+        step, table = group_automaton(SUITS)
+        steps = np.full((SUITS, max(map(len, step)), MAX_CELL + 1), -1, dtype=np.int64)
+        for s, row in enumerate(step):
+            steps[s, : len(row)] = row
+        _TABLES.append(
+            _search().RankTables(
                 np.array(NEXT, dtype=np.int64),
-                np.array(_trim_table(), dtype=np.int64),
+                np.array(trim_table(), dtype=np.int64),
                 steps,
                 np.array(table, dtype=np.bool_),
                 np.array([sum(st) for st in RUN_STATES], dtype=np.int64),
-                RUN_STATES.index((0, 0, 0)),
             )
-            _loaded["search"] = None
-            sources = {name: getattr(search, name) for name in _SEARCHES}
-            for cache in (True, False):
-                try:
-                    # numba resolves the callees by their global names in the module
-                    for name in _SEARCHES:
-                        setattr(search, name, numba.njit(cache=cache, nogil=True)(sources[name]))
-                    _loaded["search"] = search
-                    # load (or compile) both searches now
-                    _solve(_blank(), None)
-                    blank = np.zeros((14, SUITS, 3), dtype=np.int64)
-                    params = np.zeros(5, dtype=np.int64)
-                    path = np.zeros((14, SUITS + 1), dtype=np.int64)
-                    _breadth_first(blank, np.zeros((3, 14), dtype=np.int64), params, path)
-                except Exception as exc:  # pragma: no cover - depends on the machine
-                    warnings.warn(f"numba could not compile the solver: {exc}", stacklevel=2)
-                    _loaded["search"] = None
-                    for name in _SEARCHES:
-                        setattr(search, name, sources[name])
-                else:
-                    break
-    return _loaded
+        )
+    return _TABLES[0]
 
 
-def _trim_table() -> list[list[int]]:
+def trim_table() -> list[list[int]]:
     """``[state][room]``: a suit's runs in progress cut to ``room`` runs going on, or -1.
 
     Runs shorter than three must all go on; runs of three or more beyond the
@@ -226,35 +132,55 @@ def _trim_table() -> list[list[int]]:
 
 
 def _blank() -> Counts:
+    """A case with no cards (for the first call, which loads the programme)."""
     grid = [[0] * SUITS for _ in range(14)]
     weight = [0] * 14
     return Counts(False, False, SUITS, True, grid, grid, grid, weight, weight, 0, 1, weight, 1)
 
 
+def _warm_up(kernels: Kernels) -> None:
+    """Run both searches once on an empty case, so that numba loads them now."""
+    np = _numpy()
+    _solve(kernels, _blank(), None)
+    case = _search().Case(
+        np.zeros((14, SUITS, 3), dtype=np.int64),
+        np.zeros((3, 14), dtype=np.int64),
+        np.zeros(5, dtype=np.int64),
+        np.zeros((14, SUITS + 1), dtype=np.int64),
+    )
+    _breadth_first(kernels, case)
+
+
+PROGRAMME = Programme(("rummykit.solver.rank_search",), _warm_up, allocates=True)
+"""The compiled searches (loaded on first use, only where :data:`AVAILABLE`)."""
+
+
 def warm() -> None:
     """Load (or compile) the programme now, so that no later solve pays for it."""
     if AVAILABLE:
-        _tables()
+        PROGRAMME.get()
 
 
-def _scratch_arrays(cap: int) -> tuple[Any, Any, Any, Any, Any]:
-    np = _loaded["np"]
-    pool = np.empty((4, cap), dtype=np.int64)
-    slots = np.full(2 * cap, -1, dtype=np.int64)
-    stamp = np.zeros(2 * cap, dtype=np.int64)
-    clock = np.zeros(1, dtype=np.int64)
-    info = np.zeros(1, dtype=np.int64)
-    return pool, slots, stamp, clock, info
+def _pool(cap: int) -> Any:
+    """Scratch space for the breadth-first search, for ``cap`` states."""
+    np = _numpy()
+    return _search().Pool(
+        np.empty((4, cap), dtype=np.int64),
+        np.full(2 * cap, -1, dtype=np.int64),
+        np.zeros(2 * cap, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
-def _memo() -> tuple[Any, Any, Any]:
+def _memo() -> Any:
     """The depth-first search's memo (keys, points, generation), its generation counter
     and its choices per step: one set per thread, kept between solves."""
     memo = getattr(_scratch, "memo", None)
     if memo is None:
-        np = _loaded["np"]
-        search = _loaded["search"]
-        memo = (
+        np = _numpy()
+        search = _search()
+        memo = search.Memo(
             np.zeros((3, 1 << MEMO_BITS), dtype=np.int64),
             np.zeros(1, dtype=np.int64),
             np.zeros((search.STEPS, search.OPTIONS, 3), dtype=np.int64),
@@ -263,8 +189,12 @@ def _memo() -> tuple[Any, Any, Any]:
     return memo
 
 
-class TooHard(Exception):
-    """The depth-first search ran past its budget on a table too full for the breadth-first one."""
+def solve_case(cp: Counts, floor: int | None = None) -> Solution | None:
+    """A path of the chain (:mod:`.chain`): :func:`solve` where :func:`applies` and the
+    programme is compiled, else :class:`.counts.TooHard`."""
+    if not applies(cp):
+        raise TooHard("not a case of the rank programme")
+    return solve(cp, floor)
 
 
 def solve(cp: Counts, floor: int | None = None) -> Solution | None:
@@ -275,55 +205,56 @@ def solve(cp: Counts, floor: int | None = None) -> Solution | None:
 
     The depth-first search answers first; past :data:`DEPTH_BUDGET` states it
     hands over to the breadth-first one on tables of up to
-    :data:`BREADTH_TABLE` cards, and raises :class:`TooHard` on fuller ones
-    (the split search's bound does better there).
+    :data:`BREADTH_TABLE` cards, and raises :class:`.counts.TooHard` on fuller
+    ones (the split search's bound does better there).
     """
-    if _tables()["search"] is None:  # pragma: no cover - numba failed to compile
-        raise RuntimeError("the compiled rank programme is not available")
-    return _solve(cp, floor)
+    kernels = PROGRAMME.get()
+    if not kernels.compiled:  # pragma: no cover - numba failed to compile
+        raise TooHard("the compiled rank programme is not available")
+    return _solve(kernels, cp, floor)
 
 
-def _solve(cp: Counts, floor: int | None) -> Solution | None:
-    np = _loaded["np"]
-    search = _loaded["search"]
-    tables = _loaded["tables"]
+def _solve(kernels: Kernels, cp: Counts, floor: int | None) -> Solution | None:
+    """:func:`solve` with the kernels at hand."""
+    np = _numpy()
+    search = _search()
     cells = np.empty((14, SUITS, 3), dtype=np.int64)
     cells[:, :, 0] = cp.mand
     cells[:, :, 1] = cp.opt
     cells[:, :, 2] = cp.fixed
     if (cells[:, :, 0] + cells[:, :, 1]).max() > MAX_CELL:
-        raise TooHard  # more copies of a card than the programme's states allow
+        raise TooHard("more copies of a card than the programme's states allow")
     ranks = np.array([cp.gmand, cp.natmin, cp.weight], dtype=np.int64)
     limit = 0 if floor is None else floor - cp.base
     params = np.array(
         [cp.wild_mand, cp.wild_opt, cp.wjoker, floor is not None, limit], dtype=np.int64
     )
     path = np.zeros((14, SUITS + 1), dtype=np.int64)
-    value = search.depth_first(cells.copy(), ranks, params, *_memo(), *tables, path, DEPTH_BUDGET)
+    case = search.Case(cells.copy(), ranks, params, path)
+    value = kernels["depth_first"](case, _memo(), _tables(), DEPTH_BUDGET)
     if value == search.NOTHING:
         return None
     if value != -search.NOTHING:
         return _solution(cp, path.tolist(), int(value) + cp.base)
     if sum(map(sum, cp.mand)) > BREADTH_TABLE:
-        raise TooHard
-    points = _breadth_first(cells, ranks, params, path)
+        raise TooHard("past the depth-first budget on a table too full for breadth first")
+    points = _breadth_first(kernels, search.Case(cells, ranks, params, path))
     if points is None:
         return None
     return _solution(cp, path.tolist(), points - cp.wild_mand * cp.wjoker + cp.base)
 
 
-def _breadth_first(cells: Any, ranks: Any, params: Any, path: Any) -> int | None:
+def _breadth_first(kernels: Kernels, case: Any) -> int | None:
     """The breadth-first search, its scratch space grown as it needs: the answer's points."""
-    search = _loaded["search"]
     while True:
-        scratch = getattr(_scratch, "arrays", None)
-        if scratch is None:
-            scratch = _scratch.arrays = _scratch_arrays(1 << 14)
-        found = search.breadth_first(cells, ranks, params, *scratch, *_loaded["tables"], path)
+        space = getattr(_scratch, "pool", None)
+        if space is None:
+            space = _scratch.pool = _pool(1 << 14)
+        found = kernels["breadth_first"](case, space, _tables())
         if found != _OVERFLOW:
             break
-        _scratch.arrays = _scratch_arrays(4 * scratch[0].shape[1])
-    return None if found < 0 else int(scratch[0][1, found])
+        _scratch.pool = _pool(4 * space.pool.shape[1])
+    return None if found < 0 else int(space.pool[1, found])
 
 
 def _solution(cp: Counts, choices: list[list[int]], score: int) -> Solution:

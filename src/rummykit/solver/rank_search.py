@@ -1,4 +1,4 @@
-"""The compiled searches of the programme over ranks (numba sources; see :mod:`.rank_kernel`).
+"""The searches of the rank programme for groups of distinct suits (a kernel module).
 
 Both walk the same graph: per rank, the four suits in turn (how many cards of
 the cell go on in runs, how many join the rank's groups, how many wild jokers
@@ -17,15 +17,19 @@ bound to end anyway merge.
 - :func:`breadth_first` keeps every state of a step, in passes that allow more
   and more hand points to be left out. Steadier on half-full tables.
 
-These functions are plain Python that :mod:`.rank_kernel` compiles; the names
-they call are looked up in this module, where the compiled versions replace them.
+:mod:`.rank_kernel` compiles them (:mod:`.kernels`); they work on numpy arrays.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from rummykit.solver.counts import RUN_STATES
+
+KERNELS = ("breadth_pass", "settle", "set_aside", "breadth_first", "depth_first")
+"""The functions numba compiles."""
 
 NOTHING = 1 << 62
 """No answer, or no partial answer dropped."""
@@ -33,30 +37,66 @@ OPTIONS = 96
 """Most choices at one step (cards used x cards in runs x jokers in runs)."""
 STEPS = 13 * 5
 """Four suits and the groups, for each of the 13 ranks."""
+EMPTY = RUN_STATES.index((0, 0, 0))
+"""The run state with no run open."""
 _MIX = -7046029254386353131
 """An odd multiplier for hashing keys (2**64 / golden ratio, as a signed integer)."""
 
 
-def breadth_pass(
-    cells: Any,
-    ranks: Any,
-    wild_mand: int,
-    wild_opt: int,
-    wjoker: int,
-    pool: Any,
-    slots: Any,
-    stamp: Any,
-    clock: Any,
-    nxt: Any,
-    trim: Any,
-    gstep: Any,
-    fits: Any,
-    opened: Any,
-    empty: int,
-    lost: Any,
-    slack: int,
-    info: Any,
-) -> int:
+class RankTables(NamedTuple):
+    """The state tables both searches read (:func:`.rank_kernel._tables` builds them)."""
+
+    nxt: Any
+    """``[state, cells in runs]``: a suit's state at the next rank, or -1."""
+    trim: Any
+    """``[state, room]``: a state cut to the runs the next rank can carry, or -1."""
+    gstep: Any
+    """``[suit, class, cards]``: the groups' automaton's step (-1: no rest fits)."""
+    fits: Any
+    """``[class, jokers]``: whether a final class fits with that many jokers."""
+    opened: Any
+    """Runs open in each state."""
+
+
+class Case(NamedTuple):
+    """One freeing case and where its answer goes."""
+
+    cells: Any
+    """``[rank, suit]``: must-place cards, hand cards, fixed jokers among the first."""
+    ranks: Any
+    """``[0, rank]`` table group jokers, ``[1, rank]`` naturals the rank must hold,
+    ``[2, rank]`` a hand card's gain."""
+    params: Any
+    """Wild jokers that must be placed, that may be, a joker's gain, whether there is a
+    floor, the floor."""
+    path: Any
+    """``[rank, suit or 4]``: the best answer's choices."""
+
+
+class Memo(NamedTuple):
+    """The depth-first search's memory, kept between searches (one per thread)."""
+
+    memo: Any
+    """``[keys, points, generation]`` per slot."""
+    generation: Any
+    """The memo's generation."""
+    opts: Any
+    """``[step, choice, (key, gain, choice)]``."""
+
+
+class Pool(NamedTuple):
+    """The breadth-first search's scratch space (one per thread, grown as needed)."""
+
+    pool: Any
+    """``[key, score, parent, choice]`` per state."""
+    slots: Any
+    stamp: Any
+    clock: Any
+    info: Any
+    """``info[0]``: the least loss a pass dropped."""
+
+
+def breadth_pass(case: Case, space: Pool, tables: RankTables, lost: Any, slack: int) -> int:
     """One pass: fill ``pool`` (key, score, parent, choice) step by step; the best entry or -1.
 
     A key holds the four suit states (8 bits each), the jokers placed (bits 32-34),
@@ -65,6 +105,22 @@ def breadth_pass(
     least such loss goes to ``info[0]``. Returns -2 when ``pool`` or the merge
     table is too small.
     """
+    cells = case.cells
+    ranks = case.ranks
+    wild_mand = case.params[0]
+    wild_opt = case.params[1]
+    wjoker = case.params[2]
+    pool = space.pool
+    slots = space.slots
+    stamp = space.stamp
+    clock = space.clock
+    info = space.info
+    nxt = tables.nxt
+    trim = tables.trim
+    gstep = tables.gstep
+    fits = tables.fits
+    opened = tables.opened
+    empty = EMPTY
     cap = pool.shape[1]
     nslots = slots.shape[0]
     mask = nslots - 1
@@ -273,23 +329,7 @@ def set_aside(cells: Any, ranks: Any, jokers: int) -> None:
                 cells[rank, s, 1] = 0
 
 
-def breadth_first(
-    cells: Any,
-    ranks: Any,
-    params: Any,
-    pool: Any,
-    slots: Any,
-    stamp: Any,
-    clock: Any,
-    info: Any,
-    nxt: Any,
-    trim: Any,
-    gstep: Any,
-    fits: Any,
-    opened: Any,
-    empty: int,
-    path: Any,
-) -> int:
+def breadth_first(case: Case, space: Pool, tables: RankTables) -> int:
     """The whole search: passes with a growing allowance of hand points left out.
 
     A pass keeps only the partial answers that have left out at most ``slack``
@@ -300,6 +340,12 @@ def breadth_first(
     the best answer's choices to ``path`` and returns its entry; -1 when there
     is none, -2 when the scratch space is too small.
     """
+    cells = case.cells
+    ranks = case.ranks
+    params = case.params
+    path = case.path
+    pool = space.pool
+    info = space.info
     wild_mand = params[0]
     wild_opt = params[1]
     wjoker = params[2]
@@ -318,26 +364,7 @@ def breadth_first(
     slack = 0
     while True:
         info[0] = NOTHING
-        found = breadth_pass(
-            cells,
-            ranks,
-            wild_mand,
-            wild_opt,
-            wjoker,
-            pool,
-            slots,
-            stamp,
-            clock,
-            nxt,
-            trim,
-            gstep,
-            fits,
-            opened,
-            empty,
-            lost,
-            slack,
-            info,
-        )
+        found = breadth_pass(case, space, tables, lost, slack)
         if found == -2:
             return -2
         dropped = info[0]
@@ -364,22 +391,7 @@ def breadth_first(
             slack = most
 
 
-def depth_first(
-    cells: Any,
-    ranks: Any,
-    params: Any,
-    memo: Any,
-    generation: Any,
-    opts: Any,
-    nxt: Any,
-    trim: Any,
-    gstep: Any,
-    fits: Any,
-    opened: Any,
-    empty: int,
-    path: Any,
-    budget: int,
-) -> int:
+def depth_first(case: Case, memory: Memo, tables: RankTables, budget: int) -> int:
     """The best answer's value (its choices in ``path``), NOTHING, or -NOTHING past ``budget``.
 
     Branch and bound: a branch ends when even every hand card after it could
@@ -388,6 +400,19 @@ def depth_first(
     that wrote them; forgetting it only costs time). Choices that use more
     cards come first, so a full table finds its answer at once.
     """
+    cells = case.cells
+    ranks = case.ranks
+    params = case.params
+    path = case.path
+    memo = memory.memo
+    generation = memory.generation
+    opts = memory.opts
+    nxt = tables.nxt
+    trim = tables.trim
+    gstep = tables.gstep
+    fits = tables.fits
+    opened = tables.opened
+    empty = EMPTY
     wild_mand = params[0]
     wild_opt = params[1]
     wjoker = params[2]

@@ -18,8 +18,8 @@ check asks whether the rank's counts split into groups, and the search
 branches on the exact count vectors of a rank that does not.
 
 Late in a game almost every rank is thick with cards and the first node
-checks; in the rare position where the search grows, :class:`GiveUp` hands
-the position back to the joint programme of :mod:`.dp`.
+checks; in the rare position where the search grows, it raises
+:class:`.counts.TooHard` and the joint programme of :mod:`.dp` answers.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ import itertools
 from collections.abc import Iterator, Sequence
 
 from rummykit.solver import suit_kernel
-from rummykit.solver.dp import MUST, NEXT, RUN_STATES, SUITS, Counts, Solution
+from rummykit.solver.counts import MUST, NEXT, RUN_STATES, SUITS, Counts, Solution, TooHard
 
-__all__ = ["GiveUp", "solve_split", "split_bound", "split_search"]
+__all__ = ["solve_case", "split_search"]
 
 _EMPTY = RUN_STATES.index((0, 0, 0))
 _CLOSED = frozenset(i for i, (n1, n2, _) in enumerate(RUN_STATES) if n1 == 0 and n2 == 0)
@@ -40,10 +40,6 @@ _TIE = 1024
 """Scale of the objective over the tie-break that keeps cards out of runs."""
 MAX_NODES = 2000
 """Nodes the search may open before it gives the position to the joint programme."""
-
-
-class GiveUp(Exception):
-    """The split search cannot settle this position cheaply: use the joint programme."""
 
 
 class _Spare(Exception):
@@ -197,6 +193,7 @@ def _suit(
 
 
 def _walk(layers: list[Layer], key: int) -> Path:
+    """The path to the final state ``key``, read back through the layers."""
     path: list[tuple[int, int, int]] = []
     for p in range(len(layers) - 1, 0, -1):
         back = layers[p][key][2]
@@ -212,6 +209,7 @@ class _Search:
     """Best-bound-first branch and bound over the rank groups."""
 
     def __init__(self, cp: Counts) -> None:
+        """A search of the freeing case ``cp`` (nothing is solved yet)."""
         self.cp = cp
         self.npos = 14 if cp.ace_high else 13
         self.jmax = cp.wild_mand + cp.wild_opt
@@ -230,6 +228,7 @@ class _Search:
         return self._root
 
     def _make_root(self) -> tuple[Bounds, ...]:
+        """:meth:`root`, worked out."""
         cp = self.cp
         distinct = self.bounded and cp.distinct
         cells = [[0] * SUITS] + [
@@ -291,6 +290,8 @@ class _Search:
         return out
 
     def suit(self, s: int, bounds: Bounds) -> SuitAnswer:
+        """Suit ``s``'s answers under its group bounds, per jokers in its runs (cached):
+        the compiled suit programme where it is ready, else the Python one."""
         key = (s, bounds)
         got = self.cache.get(key)
         if got is None:
@@ -334,7 +335,7 @@ class _Search:
 
     def tally(self, paths: list[Path]) -> tuple[list[int], list[int], list[int], list[list[int]]]:
         """Per rank: cards in its groups, natural ones among them, the most from one
-        suit; and per rank and suit the cards used. :class:`GiveUp` when a freed
+        suit; and per rank and suit the cards used. :class:`TooHard` when a freed
         joker lacks its natural card."""
         cp = self.cp
         fixed = cp.fixed
@@ -361,7 +362,7 @@ class _Search:
         for rank in self.natmin_ranks:
             nat_used = sum(used[rank][s] - fixed[rank][s] for s in range(SUITS))
             if nat_used < cp.natmin[rank]:
-                raise GiveUp("a freed joker lacks its natural card on this rank")
+                raise TooHard("a freed joker lacks its natural card on this rank")
         return totals, naturals, gmax, used
 
     def check(
@@ -394,7 +395,7 @@ class _Search:
         if free:
             host = next((r for r in range(1, 14) if totals[r] + cp.gmand[r] + jg[r] >= 3), None)
             if host is None:
-                raise GiveUp("no group to take the spare jokers")
+                raise TooHard("no group to take the spare jokers")
             jg[host] += free
         return self.solution(paths, js, jg, used)
 
@@ -581,7 +582,7 @@ class _Search:
 
     def other_checks(self, node: Node, known: Relaxed) -> list[Split] | Solution:
         """Where spare jokers found no room: the node's other answers of equal value,
-        with more jokers in runs; :class:`GiveUp` when none settles it."""
+        with more jokers in runs; :class:`TooHard` when none settles it."""
         for alt in self.relax_all(node):
             if alt[1] < known[1]:
                 break
@@ -593,7 +594,7 @@ class _Search:
                 continue
             if isinstance(verdict, Solution):
                 return verdict
-        raise GiveUp("spare jokers find no group with room")
+        raise TooHard("spare jokers find no group with room")
 
     @property
     def constant(self) -> int:
@@ -632,7 +633,7 @@ class _Search:
                     continue
             nodes += 1
             if nodes > MAX_NODES:
-                raise GiveUp("the search grew past its node limit")
+                raise TooHard("the search grew past its node limit")
             _score, _value, paths, js = known
             try:
                 verdict = self.check(paths, js, node[1])
@@ -648,7 +649,7 @@ class _Search:
                     if count <= 2:
                         break  # few enough: no need to look further
             if not options:
-                raise GiveUp("no rank left to split")
+                raise TooHard("no rank left to split")
             _count, rank, nat, built = min(options, key=lambda o: o[0])
             cells = self.children(node, rank, nat) if built is None else built
             for cell, more in cells:
@@ -679,6 +680,7 @@ def _place(node: tuple[Bounds, ...], rank: int, cells: tuple[Cell, ...]) -> tupl
 def _with(
     node: tuple[Bounds, ...], rank: int, cells: Sequence[tuple[int, int]]
 ) -> tuple[Bounds, ...]:
+    """``node`` with each suit's group bounds at ``rank`` set to ``cells`` (fewest, most)."""
     return _place(node, rank, _cells(node, rank, cells))
 
 
@@ -730,6 +732,7 @@ def _compositions(total: int, caps: Sequence[int]) -> tuple[tuple[int, ...], ...
 
 @functools.lru_cache(maxsize=4096)
 def _compositions_of(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """:func:`_compositions`, remembered."""
     out = []
     for w in itertools.product(*(range(min(c, total) + 1) for c in caps)):
         if sum(w) == total:
@@ -740,24 +743,23 @@ def _compositions_of(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...]
 def split_search(cp: Counts) -> _Search:
     """A split search for ``cp`` (its suit programmes are cached between calls).
 
-    Raises :class:`GiveUp` where the split search does not apply.
+    Raises :class:`TooHard` where the split search does not apply.
     """
     if cp.joker_runs:
-        raise GiveUp("a run could be jokers only")
+        raise TooHard("a run could be jokers only")
     if not cp.big_groups and cp.max_group < 3:
-        raise GiveUp("groups too small to hold three cards")
+        raise TooHard("groups too small to hold three cards")
     return _Search(cp)
 
 
-def solve_split(cp: Counts, floor: int | None = None) -> Solution | None:
-    """The best placement by the split search, or None when none scores more than ``floor``.
+def solve_case(cp: Counts, floor: int | None = None) -> Solution | None:
+    """A path of the chain (:mod:`.chain`): the best answer of one freeing case scoring more
+    than ``floor``, or None; :class:`.counts.TooHard` where the split search cannot tell.
 
-    Raises :class:`GiveUp` where it cannot settle the position cheaply, and
-    where three or more jokers are in play (a run could be jokers only).
+    The root's bound first: a case that cannot beat ``floor`` is not searched.
     """
-    return split_search(cp).run(floor)
-
-
-def split_bound(cp: Counts) -> int | None:
-    """An upper bound on the best score (None: no answer); :class:`GiveUp` where unknown."""
-    return split_search(cp).bound()
+    search = split_search(cp)
+    bound = search.bound()
+    if bound is None or (floor is not None and bound <= floor):
+        return None
+    return search.run(floor)
