@@ -1,24 +1,32 @@
-"""The game server under load: N tables, four WebSocket connections each, a move every 2 s.
+"""The game server under load, measured by its CPU: N tables, four connections each, a move
+every 2 s; one process or several behind a router; and a start on 100,000 stored tables.
 
-A real ``rummykit serve`` runs in its own process (SQLite, or PostgreSQL with
-``--db``); this script is the load: it makes N tables (half Vatikanen, half
-Kontraktsrummy), each with two human seats played by simulated clients over
-real WebSockets on loopback, two bot seats played by the server, and two
-spectators, so four connections a table. Every move comes about 2 s after the
-table's last one: the clients wait for it, and the server's bots have
-``--bot-delay 2``. It prints, over the measured window:
+The server runs as real ``rummykit serve`` processes pinned to one core (``taskset -c 0``,
+their worker processes with them); this script is the load, pinned to the other core, and
+written from the protocol alone (``tests/protocol_client.py``'s moves). Each table has two
+human seats played by simulated clients over real WebSockets on loopback, two bot seats
+played by the server, and two spectators: four connections. Every change at a table comes
+about 2 s after its last one (the clients wait for it; the bots have ``--bot-delay 2``).
 
-- actions per second (all tables, bots and clients);
-- the clients' action latency: from sending an action to receiving the state
-  that holds it (p50, p99, max);
-- the server's memory per table (its resident memory after the tables were
-  made and joined, less before, divided by N).
+Over the measured window it prints:
 
-The baseline in the same run is one table alone (the latency without load).
-The figures go to the Server section of ``docs/benchmarks.md`` unless
-``--no-write``::
+- changes per second (every table's version, bots and clients);
+- the server's CPU per change: the user and system time of every server process and its
+  workers, from ``/proc``, divided by the changes: steady where wall times are not;
+- the clients' latency: from sending an action to the state acknowledging it (its
+  ``ref``), p50 and p99;
+- with ``--processes 2`` or ``4`` (PostgreSQL), the processes sit behind HAProxy (Debian's
+  ``haproxy``) routing by table id as docs/hosting.md gives it.
 
-    python benchmarks/server.py --tables 1000 [--seconds 40] [--db postgresql://...]
+``--stored N`` measures the start instead: N finished tables written into a new database,
+then the time from starting the server to its first answer, its resident memory before
+anyone connects, and the time a table mid-play takes to answer its first hello after a
+restart. The baseline of each table is measured in the same run (one table alone). The
+figures go to the Server section of ``docs/benchmarks.md`` unless ``--no-write``::
+
+    python benchmarks/server.py --tables 1000 --seconds 40
+    python benchmarks/server.py --tables 1000 --postgres postgresql://... --processes 1,2,4
+    python benchmarks/server.py --stored 100000
 """
 
 from __future__ import annotations
@@ -30,7 +38,9 @@ import os
 import platform
 import re
 import secrets
+import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -52,7 +62,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 from protocol_client import simple_move  # noqa: E402  (the protocol client's moves)
 
 PACE = 2.0
-"""Seconds between two moves at a table."""
+"""Seconds between two changes at a table."""
+SERVER_CORE, LOAD_CORE = 0, 1
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -61,20 +73,172 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def post(base: str, path: str, body: object) -> Any:
+def http(base: str, method: str, path: str, body: object = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(
-        base + path, json.dumps(body).encode(), {"content-type": "application/json"}
+        base + path, data, {"content-type": "application/json"}, method=method
     )
-    with urllib.request.urlopen(req, timeout=60) as answer:
+    with urllib.request.urlopen(req, timeout=120) as answer:
         return json.loads(answer.read())
 
 
-def rss_kib(pid: int) -> int:
-    """A process's resident memory."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+# ---------------------------------------------------------------- the server's processes
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process under it."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children.get(p, [])
+    return out
+
+
+def cpu_seconds(pids: list[int], *, workers: bool = True) -> float:
+    """User and system CPU of these processes and (``workers``) everything under them."""
+    total = 0
+    for root in pids:
+        for p in descendants(root) if workers else [root]:
+            try:
+                fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICKS
+
+
+def rss_mib(pids: list[int]) -> float:
+    """Resident memory of these processes and their workers."""
+    kib = 0
+    for root in pids:
+        for p in descendants(root):
+            try:
+                for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        kib += int(line.split()[1])
+            except OSError:
+                continue
+    return kib / 1024
+
+
+@dataclass
+class Servers:
+    """The server processes (and the router in front of several)."""
+
+    procs: list[subprocess.Popen[bytes]]
+    base: str
+    router: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.send_signal(2)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if self.router is not None:
+            self.router.kill()
+            self.router.wait()
+
+
+def serve(db: str, port: int, extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
+    cmd = [
+        "taskset",
+        "-c",
+        str(SERVER_CORE),
+        str(Path(sys.executable).with_name("rummykit")),
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--bot-delay",
+        str(PACE),
+        "--workers",
+        "1",
+        "--tables-per-hour",
+        "1000000",
+        *extra,
+    ]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_up(base: str, timeout: float = 120) -> float:
+    """Seconds until the server answers."""
+    start = time.monotonic()
+    while True:
+        try:
+            urllib.request.urlopen(base + "/api/games", timeout=5).read()
+            return time.monotonic() - start
+        except OSError:
+            if time.monotonic() - start > timeout:
+                raise RuntimeError(f"{base} did not answer") from None
+            time.sleep(0.02)
+
+
+def haproxy(port: int, backends: list[int]) -> subprocess.Popen[bytes]:
+    """HAProxy routing by table id (docs/hosting.md), pinned with the load."""
+    folder = Path(tempfile.mkdtemp(prefix="rummykit-haproxy-"))
+    servers = "\n".join(
+        f"    server p{i} 127.0.0.1:{b} check inter 1s fall 2 rise 2"
+        for i, b in enumerate(backends)
+    )
+    config = f"""global
+    maxconn 20000
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+frontend rummykit
+    bind 127.0.0.1:{port}
+    default_backend tables
+backend tables
+    balance uri depth 3
+    hash-type consistent
+    option httpchk GET /api/games
+    http-check expect status 200
+{servers}
+"""
+    (folder / "haproxy.cfg").write_text(config)
+    cmd = ["taskset", "-c", str(LOAD_CORE), "haproxy", "-f", str(folder / "haproxy.cfg")]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def start_servers(db: str, processes: int) -> Servers:
+    ports = [free_port() for _ in range(processes)]
+    procs = [serve(db, port) for port in ports]
+    for port in ports:
+        wait_up(f"http://127.0.0.1:{port}")
+    if processes == 1:
+        return Servers(procs, f"http://127.0.0.1:{ports[0]}")
+    if shutil.which("haproxy") is None:
+        raise SystemExit("several processes need Debian's haproxy: apt-get install haproxy")
+    front = free_port()
+    router = haproxy(front, ports)
+    servers = Servers(procs, f"http://127.0.0.1:{front}", router)
+    wait_up(servers.base)
+    time.sleep(2.5)  # the router's health checks see every process up
+    return servers
+
+
+# ---------------------------------------------------------------- the load
 
 
 @dataclass
@@ -82,41 +246,48 @@ class Load:
     """What the clients measured."""
 
     latencies: list[float] = field(default_factory=list)
-    actions: int = 0
+    versions: dict[str, int] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
+    main_cpu: float = 0.0
 
 
-async def player(url: str, token: str, load: Load, pace: float, stop: asyncio.Event) -> None:
-    """One human seat: acts on its turn, ``pace`` seconds after the table's last move."""
-    async with websockets.connect(url, max_size=None, open_timeout=120) as ws:
+async def player(url: str, table: str, token: str, load: Load, stop: asyncio.Event) -> None:
+    """One human seat: acts on its turn, ``PACE`` seconds after the table's last change, and
+    times the acknowledgement of each action (its ``ref``)."""
+    async with websockets.connect(url, max_size=None, open_timeout=300) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
         log: list[Any] = []
-        sent: tuple[int, float] | None = None
+        sent: dict[str, float] = {}
         acted = -1
-        last_move = time.monotonic()
+        last = time.monotonic()
+        n = 0
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=1.0)
             except TimeoutError:
                 continue
             message = json.loads(text)
-            if message["type"] == "error":
+            kind = message["type"]
+            if kind == "error":
                 load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
-                sent = None
+                acted = -1
                 continue
-            if message["type"] != "state" or message["view"] is None:
+            if kind != "state" or message["view"] is None:
                 continue
+            now = time.monotonic()
+            ref = message.get("ref")
+            if ref is not None and ref in sent:
+                took = now - sent.pop(ref)
+                if load.measuring:
+                    load.latencies.append(took)
             view = message["view"]
             log = [] if message["log_start"] == 0 else log
             log += view["log"]
             view["log"] = log
-            now = time.monotonic()
-            if sent is not None and message["version"] > sent[0]:
-                if load.measuring:
-                    load.latencies.append(now - sent[1])
-                sent = None
-            last_move = now
+            if message["version"] > load.versions.get(table, 0):
+                load.versions[table] = message["version"]
+                last = now
             if message["status"] == "over":
                 await ws.send(json.dumps({"type": "next", "version": message["version"]}))
                 continue
@@ -124,22 +295,21 @@ async def player(url: str, token: str, load: Load, pace: float, stop: asyncio.Ev
                 continue
             if message["version"] <= acted:  # the same state again (someone came or went)
                 continue
-            wait = pace - (time.monotonic() - last_move)
+            wait = PACE - (time.monotonic() - last)
             if wait > 0:
                 await asyncio.sleep(wait)
-            sent = (message["version"], time.monotonic())
+            n += 1
+            ref = f"{table}-{message['seat']}-{n}"
+            sent[ref] = time.monotonic()
             acted = message["version"]
-            action = simple_move(view)
-            await ws.send(
-                json.dumps({"type": "action", "version": message["version"], "action": action})
-            )
-            if load.measuring:
-                load.actions += 1
+            action = {"type": "action", "version": message["version"], "ref": ref}
+            action["action"] = simple_move(view)
+            await ws.send(json.dumps(action))
 
 
 async def watcher(url: str, stop: asyncio.Event) -> None:
-    """A spectator: takes every state."""
-    async with websockets.connect(url, max_size=None, open_timeout=120) as ws:
+    """A spectator: takes every state, reads none."""
+    async with websockets.connect(url, max_size=None, open_timeout=300) as ws:
         await ws.send(json.dumps({"type": "hello", "token": None, "version": None}))
         while not stop.is_set():
             try:
@@ -148,140 +318,165 @@ async def watcher(url: str, stop: asyncio.Event) -> None:
                 continue
 
 
-async def run_load(base: str, ws_base: str, tables: int, seconds: float, warm: float) -> Load:
-    """Make ``tables`` tables, connect four clients to each, play for ``warm`` + ``seconds``."""
-    load = Load()
-    stop = asyncio.Event()
+async def run_load(
+    servers: Servers, tables: int, seconds: float, warm: float
+) -> tuple[Load, float, float]:
+    """Make the tables, connect four clients to each, play for ``warm`` + ``seconds``.
+    Answers what the clients saw, and the server's CPU and the wall time of the window."""
+    base = servers.base
+    ws_base = base.replace("http://", "ws://")
+    load, stop = Load(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     loop = asyncio.get_running_loop()
     for i in range(tables):
         game = ("vatikanen", "kontrakt")[i % 2]
         bot = "bot:greedy" if game == "vatikanen" else "bot:basic"
+        seats = ["human", bot, "human", bot]
         made = await loop.run_in_executor(
-            None, post, base, "/api/tables", {"game": game, "seats": ["human", bot, "human", bot]}
+            None, http, base, "POST", "/api/tables", {"game": game, "seats": seats}
         )
-        url = f"{ws_base}/api/tables/{made['id']}/live"
+        table = made["id"]
+        url = f"{ws_base}/api/tables/{table}/live"
         for seat in (0, 2):
             joined = await loop.run_in_executor(
-                None, post, base, f"/api/tables/{made['id']}/join", {"name": f"P{seat}"}
+                None, http, base, "POST", f"/api/tables/{table}/join", {"name": f"P{seat}"}
             )
-            tasks.append(asyncio.create_task(player(url, joined["token"], load, PACE, stop)))
+            tasks.append(asyncio.create_task(player(url, table, joined["token"], load, stop)))
         tasks += [asyncio.create_task(watcher(url, stop)) for _ in range(2)]
         if i % 50 == 49:
-            await asyncio.sleep(0.5)  # let the connections open
+            await asyncio.sleep(0.2)  # let the connections open
     await asyncio.sleep(warm)
+    before_versions = sum(load.versions.values())
+    profiler = profile(servers.pids, seconds)
+    main_before = cpu_seconds(servers.pids, workers=False)
+    cpu_before, wall_before = cpu_seconds(servers.pids), time.monotonic()
     load.measuring = True
     await asyncio.sleep(seconds)
     load.measuring = False
+    cpu, wall = cpu_seconds(servers.pids) - cpu_before, time.monotonic() - wall_before
+    load.main_cpu = cpu_seconds(servers.pids, workers=False) - main_before
+    load.versions["_changes"] = sum(load.versions.values()) - before_versions
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return load
+    if profiler is not None:
+        profiler.wait()
+    return load, cpu, wall
 
 
-def total_actions(base: str) -> int:
-    with urllib.request.urlopen(base + "/api/tables?status=all", timeout=60) as answer:
-        return sum(t["version"] for t in json.loads(answer.read())["tables"])
+def profile(pids: list[int], seconds: float) -> subprocess.Popen[bytes] | None:
+    """With ``RUMMYKIT_PROFILE=PATH``: py-spy samples the first server process and its
+    workers over the measured window into PATH (raw, collapsed stacks)."""
+    path = os.environ.get("RUMMYKIT_PROFILE")
+    if not path:
+        return None
+    spy = Path(sys.executable).with_name("py-spy")
+    cmd = [str(spy), "record", "-p", str(pids[0]), "--subprocesses", "-d", str(int(seconds))]
+    cmd += ["-r", "200", "-f", "raw", "-o", path, "--nonblocking"]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def measure(tables: int, seconds: float, db: str | None, bot_delay: float) -> dict[str, Any]:
-    """Start a server, put the load on it, stop it; the figures."""
-    port = free_port()
-    folder = tempfile.mkdtemp(prefix="rummykit-bench-")
-    url = db or f"sqlite:///{folder}/server.sqlite3"
-    cmd = [
-        str(Path(sys.executable).with_name("rummykit")),
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        url,
-        "--bot-delay",
-        str(bot_delay),
-        "--workers",
-        "1",
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+def measure(tables: int, seconds: float, db: str, processes: int) -> dict[str, Any]:
+    """Start the servers, put the load on them, stop them; the figures."""
+    servers = start_servers(db, processes)
     try:
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(base + "/api/tables", timeout=5)
-                break
-            except OSError:
-                time.sleep(0.1)
-        before = rss_kib(proc.pid)
-        start_actions = total_actions(base)
-        started = time.monotonic()
-        warm = min(20.0, 5.0 + tables / 100)
-        load = asyncio.run(run_load(base, ws_base, tables, seconds, warm))
-        wall = time.monotonic() - started
-        after = rss_kib(proc.pid)
-        moved = total_actions(base) - start_actions
+        warm = min(30.0, 6.0 + tables / 50)
+        load, cpu, wall = asyncio.run(run_load(servers, tables, seconds, warm))
     finally:
-        proc.send_signal(2)
-        proc.wait(timeout=60)
+        servers.stop()
+    changes = load.versions.pop("_changes")
     lat = sorted(load.latencies) or [float("nan")]
     return {
         "tables": tables,
-        "db": "postgresql" if db and db.startswith("postgres") else "sqlite",
-        "actions_per_second": moved / wall,
-        "client_actions_per_second": load.actions / seconds,
+        "db": "postgresql" if db.startswith("postgres") else "sqlite",
+        "processes": processes,
+        "changes_per_second": changes / wall,
+        "cpu_ms_per_change": 1000 * cpu / max(1, changes),
+        "main_ms_per_change": 1000 * load.main_cpu / max(1, changes),
+        "cpu_share": cpu / wall,
         "p50_ms": 1000 * statistics.median(lat),
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
-        "max_ms": 1000 * lat[-1],
         "samples": len(load.latencies),
-        "kib_per_table": (after - before) / max(1, tables),
         "errors": load.errors,
     }
 
 
-def table(rows: list[dict[str, Any]]) -> str:
-    out = [
-        "| db | tables | connections | actions/s (all) | client actions/s | latency p50 | p99 |"
-        " max | memory per table | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
-        out.append(
-            f"| {r['db']} | {r['tables']} | {4 * r['tables']} | {r['actions_per_second']:.0f} |"
-            f" {r['client_actions_per_second']:.0f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms |"
-            f" {r['max_ms']:.0f} ms | {r['kib_per_table']:.0f} KiB | {errors} |"
+# ---------------------------------------------------------------- start on stored tables
+
+
+def store_finished(db_file: Path, n: int) -> None:
+    """``n`` finished tables written straight into a SQLite database of the current
+    schema (a server made it): rows and summaries as the server writes them."""
+    db = sqlite3.connect(db_file)
+    (settings, summary, created) = db.execute(
+        "SELECT settings, summary, created FROM game_tables LIMIT 1"
+    ).fetchone()
+    base = json.loads(summary)
+    rows = []
+    for i in range(n):
+        table_id = f"stored{i:07d}"
+        base.update(id=table_id, status="over", version=120, created=created - n + i)
+        rows.append(
+            (table_id, "vatikanen", settings, created - n + i, "over", 120, json.dumps(base))
         )
-    return "\n".join(out)
-
-
-def write_doc(text: str, args: argparse.Namespace) -> None:
-    doc = DOC.read_text(encoding="utf-8")
-    body = (
-        f"{START}\n## Server\n\n"
-        f"`python benchmarks/server.py --tables {args.tables} --seconds {args.seconds:g}` on"
-        f" {platform.machine()} / Python {platform.python_version()}, {time.strftime('%Y-%m-%d')},"
-        f" {os.cpu_count()} cores shared by the server, its bot worker and the clients. Half the"
-        " tables Vatikanen (greedy bots), half Kontraktsrummy (basic bots); each has two human"
-        " seats played by simulated clients over WebSockets on loopback, two bot seats and two"
-        " spectators (four connections), and a move about every 2 s. *Latency*: a client's"
-        " action sent to the state holding it received. Each database's first row is its baseline,"
-        " measured in the same run: one table alone. Each row starts on an empty database (a new"
-        " SQLite file, a new PostgreSQL schema). *stale*: at a game's end both players ask for"
-        " the next game with the same version, and the second is told the first was first.\n\n"
-        f"{text}\n{END}"
+    db.executemany(
+        "INSERT INTO game_tables (id, game, settings, created, status, version, summary)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        rows,
     )
-    if START in doc:
-        doc = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: body, doc, flags=re.S)
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + body + "\n"
-    DOC.write_text(doc, encoding="utf-8")
+    db.commit()
+    db.close()
+
+
+def measure_start(stored: int) -> dict[str, Any]:
+    """Start time and memory on ``stored`` finished tables (and on none, the baseline), and
+    the first answer of a table mid-play after a restart."""
+    folder = Path(tempfile.mkdtemp(prefix="rummykit-start-"))
+    out: dict[str, Any] = {"stored": stored}
+    for label, count in (("empty", 0), ("stored", stored)):
+        db_file = folder / f"{label}.sqlite3"
+        db = f"sqlite:///{db_file}"
+        port = free_port()
+        proc = serve(db, port)
+        base = f"http://127.0.0.1:{port}"
+        wait_up(base)
+        made = http(base, "POST", "/api/tables", {"game": "vatikanen", "seats": ["human", "human"]})
+        table = made["id"]
+        tokens = [
+            http(base, "POST", f"/api/tables/{table}/join", {"name": f"P{s}"})["token"]
+            for s in (0, 1)
+        ]
+        proc.send_signal(2)
+        proc.wait(timeout=60)
+        if count:
+            store_finished(db_file, count)
+        started = time.monotonic()
+        proc = serve(db, port)
+        out[f"{label}_start_s"] = wait_up(base)
+        time.sleep(1.0)
+        out[f"{label}_rss_mib"] = rss_mib([proc.pid])
+        first = time.monotonic()
+
+        async def hello(base: str = base, table: str = table, token: str = tokens[0]) -> None:
+            url = base.replace("http://", "ws://") + f"/api/tables/{table}/live"
+            async with websockets.connect(url) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
+                assert json.loads(await ws.recv())["type"] == "state"
+
+        asyncio.run(hello())
+        out[f"{label}_first_table_s"] = time.monotonic() - first
+        out[f"{label}_total_s"] = time.monotonic() - started
+        proc.send_signal(2)
+        proc.wait(timeout=60)
+    shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+# ---------------------------------------------------------------- the report
 
 
 @contextmanager
-def fresh_schema(url: str | None) -> Iterator[str | None]:
-    """A PostgreSQL URL on a new, empty schema (dropped afterwards), so that tables of
-    earlier runs, which a starting server rebuilds and whose bots play on, weigh nothing;
-    any other URL as it is."""
-    if url is None or not url.startswith("postgres"):
-        yield url
-        return
+def fresh_schema(url: str) -> Iterator[str]:
+    """A PostgreSQL URL on a new, empty schema (dropped afterwards)."""
     import psycopg
 
     schema = f"bench_{secrets.token_hex(6)}"
@@ -295,32 +490,104 @@ def fresh_schema(url: str | None) -> Iterator[str | None]:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
-def measured(tables: int, seconds: float, db: str | None) -> dict[str, Any]:
-    """One row, measured on a fresh database (a new SQLite file or PostgreSQL schema), and
-    printed at once."""
-    with fresh_schema(db) as url:
-        row = measure(tables, seconds, url, PACE)
-    print(table([row]).splitlines()[-1], flush=True)
-    return row
+def load_row(r: dict[str, Any]) -> str:
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
+    return (
+        f"| {r['db']} | {r['processes']} | {r['tables']} | {4 * r['tables']} |"
+        f" {r['changes_per_second']:.0f} | {r['cpu_ms_per_change']:.3f} ms"
+        f" ({r['main_ms_per_change']:.3f} ms) |"
+        f" {r['cpu_share']:.2f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | {errors} |"
+    )
+
+
+LOAD_HEAD = (
+    "| db | processes | tables | connections | changes/s | server CPU per change (main) |"
+    " server CPU (cores) | latency p50 | p99 | errors |\n|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def start_table(r: dict[str, Any]) -> str:
+    return "\n".join(
+        [
+            "| stored tables | start (to the first answer) | resident memory, no one connected |"
+            " a table mid-play, first hello answered |",
+            "|---|---|---|---|",
+            f"| 0 (baseline) | {r['empty_start_s']:.2f} s | {r['empty_rss_mib']:.0f} MiB |"
+            f" {1000 * r['empty_first_table_s']:.0f} ms |",
+            f"| {r['stored']:,} | {r['stored_start_s']:.2f} s | {r['stored_rss_mib']:.0f} MiB |"
+            f" {1000 * r['stored_first_table_s']:.0f} ms |",
+        ]
+    )
+
+
+def write_doc(section: str, text: str) -> None:
+    """Put ``text`` in the Server section's part ``section`` (load, start) of the doc."""
+    doc = DOC.read_text(encoding="utf-8")
+    if START not in doc:
+        doc = doc.rstrip("\n") + f"\n\n{START}\n## Server\n{END}\n"
+    body = re.search(re.escape(START) + r"(.*?)" + re.escape(END), doc, flags=re.S)
+    assert body is not None
+    inner = body.group(1)
+    mark_a, mark_b = f"<!-- {section}:begin -->", f"<!-- {section}:end -->"
+    part = f"{mark_a}\n{text}\n{mark_b}"
+    if mark_a in inner:
+        inner = re.sub(
+            re.escape(mark_a) + r".*?" + re.escape(mark_b), lambda _: part, inner, flags=re.S
+        )
+    else:
+        inner = inner.rstrip("\n") + "\n\n" + part + "\n"
+    doc = doc[: body.start(1)] + inner + doc[body.end(1) :]
+    DOC.write_text(doc, encoding="utf-8")
+
+
+def machine() -> str:
+    return (
+        f"{platform.machine()} / Python {platform.python_version()}, {time.strftime('%Y-%m-%d')},"
+        f" {os.cpu_count()} cores: the server processes pinned to core {SERVER_CORE}, the load"
+        f" (and the router) to core {LOAD_CORE}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=1000)
     p.add_argument("--seconds", type=float, default=40)
-    p.add_argument("--db", help="postgresql://... (default: a new SQLite file)")
-    p.add_argument("--postgres", help="also measure on this PostgreSQL database")
+    p.add_argument("--postgres", help="measure on this PostgreSQL database (else SQLite)")
+    p.add_argument("--processes", default="1", help="with --postgres: e.g. 1,2,4")
+    p.add_argument("--stored", type=int, help="measure the start on this many stored tables")
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args(argv)
-    rows = [measured(1, min(args.seconds, 20), args.db)]
-    rows.append(measured(args.tables, args.seconds, args.db))
-    if args.postgres:
-        rows.append(measured(1, min(args.seconds, 20), args.postgres))
-        rows.append(measured(args.tables, args.seconds, args.postgres))
-    text = table(rows)
+    os.sched_setaffinity(0, {LOAD_CORE})
+    if args.stored:
+        result = measure_start(args.stored)
+        text = start_table(result)
+        print(text)
+        if not args.no_write:
+            write_doc(
+                "start",
+                f"`python benchmarks/server.py --stored {args.stored}` on {machine()}.\n\n{text}",
+            )
+        return 0
+    rows = []
+    for processes in [int(x) for x in args.processes.split(",")]:
+        for tables in (1, args.tables):
+            if args.postgres:
+                with fresh_schema(args.postgres) as url:
+                    row = measure(tables, args.seconds if tables > 1 else 20, url, processes)
+            else:
+                folder = tempfile.mkdtemp(prefix="rummykit-bench-")
+                url = f"sqlite:///{folder}/server.sqlite3"
+                row = measure(tables, args.seconds if tables > 1 else 20, url, processes)
+            print(load_row(row), flush=True)
+            rows.append(row)
+    text = LOAD_HEAD + "\n" + "\n".join(load_row(r) for r in rows)
     print(text)
     if not args.no_write:
-        write_doc(text, args)
+        db = "postgres" if args.postgres else "sqlite"
+        command = f"python benchmarks/server.py --tables {args.tables} --seconds {args.seconds:g}"
+        if args.postgres:
+            command += f" --postgres postgresql://... --processes {args.processes}"
+        write_doc(f"load-{db}", f"`{command}` on {machine()}.\n\n{text}")
     return 0
 
 

@@ -51,6 +51,7 @@ __all__ = [
     "make_bot",
     "needs_settings",
     "play_out",
+    "reads_log",
     "register",
     "seat_and_hand",
     "settings_of",
@@ -243,6 +244,17 @@ def declared(game: str, level: str) -> dict[str, Setting]:
     """The settings a built-in bot declares (its class's ``SETTINGS``), by name."""
     found = getattr(_factory(game, level), "SETTINGS", {})
     return dict(found) if isinstance(found, Mapping) else {}
+
+
+def reads_log(game: str, level: str) -> bool:
+    """Whether a built-in bot reads its view's ``log`` (its class's ``READS_LOG``; a bot
+    that does not say is taken to). A host that sends views elsewhere (the server's
+    workers) leaves the log out for the others: it is most of a long game's view.
+
+    >>> reads_log("vatikanen", "greedy"), reads_log("kontrakt", "strong")
+    (False, True)
+    """
+    return bool(getattr(_factory(game, level), "READS_LOG", True))
 
 
 def settings_of(game: str, level: str) -> list[str]:

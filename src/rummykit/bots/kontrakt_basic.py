@@ -63,6 +63,9 @@ TAKES = 20
 class RandomBot:
     """A random legal action; laying down, off or swapping with probability 3/4 when it can."""
 
+    READS_LOG = False
+    """It plays from the hand, the table and the counts; never the log."""
+
     level = "random"
 
     def __init__(self, seed: int | None = None) -> None:
@@ -164,6 +167,9 @@ def _fits_table(card: Card, table: Sequence[TableMeldJSON]) -> bool:
 )
 class BasicBot:
     """Keeps contract cards, lays down at once, lays off all it can, sheds high cards."""
+
+    READS_LOG = False
+    """It plays from the hand, the table and the counts; never the log."""
 
     level = "basic"
 

@@ -260,6 +260,9 @@ def _needs(view: Mapping[str, object]) -> list[tuple[int, int]]:
 class StrongBot:
     """Plays for the fewest missing cards, sheds points when the deal nears its end."""
 
+    READS_LOG = True
+    """It reads the deal's log: what each player took and discarded."""
+
     level = "strong"
     SETTINGS: ClassVar[Mapping[str, Setting]] = {
         "outs_take": Setting(int, N_("outs the pile's top must add to be taken"), low=0),

@@ -157,6 +157,9 @@ def lay_offs(hand: Sequence[Card], table: Sequence[Meld]) -> list[tuple[Card, Ta
 class RandomBot:
     """A random legal action (see the module docstring for how it samples)."""
 
+    READS_LOG = False
+    """It plays from the hand, the table and the counts; never the log."""
+
     level = "random"
 
     def __init__(self, seed: int | None = None) -> None:
@@ -189,6 +192,9 @@ class RandomBot:
 @register("vatikanen", "greedy", N_("lays the most cards it can, at once"), N_("greedy"))
 class GreedyBot:
     """The solver's play of the most cards whenever there is one, else draw or pass."""
+
+    READS_LOG = False
+    """It plays from the hand, the table and the counts; never the log."""
 
     level = "greedy"
 

@@ -68,6 +68,9 @@ class StrongBot:
     ``time_cap``: optional seconds per move for the sampling (not reproducible).
     """
 
+    READS_LOG = False
+    """It plays from the hand, the table and the counts; never the log."""
+
     level = "strong"
     SETTINGS: ClassVar[Mapping[str, Setting]] = {
         "samples": Setting(int, N_("guessed deals per decision near the end"), low=0, none=True),

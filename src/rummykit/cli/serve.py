@@ -133,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         # PROTOCOL.md, Heartbeat: a peer silent to WebSocket pings for 15 s is gone
-        ws_ping_interval=5.0,
-        ws_ping_timeout=10.0,  # states are small; compressing each costs more CPU
+        ws_ping_interval=10.0,
+        ws_ping_timeout=5.0,  # states are small; compressing each costs more CPU
         # never the web server's debug: it writes the frames, tokens and hands included
         log_level="info" if args.log_level == "debug" else args.log_level,
         lifespan="on",

@@ -149,6 +149,9 @@ class PolicyBot:
     softmax instead of taking the best one.
     """
 
+    READS_LOG = False
+    """It plays from the hand, the table and the counts; never the log."""
+
     level = "policy"
     game = ""
     SETTINGS: ClassVar[Mapping[str, Setting]] = {

@@ -8,9 +8,11 @@ each change for the next of these (:meth:`Driver.schedule`); the same moment
 is stored with the table (``wake_at``), so a table that has left memory, or
 whose process died, is loaded again when it is due.
 
-A bot thinks in the play pool from the seat's view only, seeded from the
-table, the version and the seat, so the same position gets the same move,
-also after a restart; its move then goes through the room like a player's.
+A bot thinks in the play pool from the seat's view only (without its log
+when the bot does not read it: most of a long game's view, and of the cost of
+sending it), seeded from the table, the version and the seat, so the same
+position gets the same move, also after a restart; its move then goes
+through the room like a player's.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from rummykit.bots.base import reads_log
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.workers import bot_seed, think
 
@@ -112,9 +115,8 @@ class Driver:
                 return
             level = table.settings.seats[seat].level or table.spec.default_bot
             seed = bot_seed(table.settings.seed, version, seat)
-            chosen = await room.host.workers.run(
-                think, table.spec.name, level, seed, game.view(seat)
-            )
+            view = game.view(seat, log=reads_log(table.spec.name, level))
+            chosen = await room.host.workers.run(think, table.spec.name, level, seed, view)
             try:
                 await room.act(seat, version, chosen, by=by)
             except ProtocolError as exc:

@@ -10,11 +10,14 @@ view sliced, with those entries in words in the connection's language
 (``log_text``, :mod:`rummykit.narration`). Connections of one seat at the
 same position and language share one text.
 
-Each connection has an outbox of frames and a writer task that sends them; a
-client that does not read its frames is closed (4413) before the queue
-grows without bound, and one that has had nothing for ``ping_after`` seconds
-gets a ``ping`` (PROTOCOL.md, Heartbeat): one timer a connection, re-armed at
-most once per ``ping_after``, never a sweep.
+A frame is written to the socket at once: writing to a transport that is not
+full never waits, so no task is made for it (measured: a task and a queue a
+connection cost more than the rest of a send). Only when the transport is
+full does a task finish the send and the frames queued behind it; a client
+that does not read them is closed (4413) before the queue grows without
+bound. A connection that has had nothing for ``ping_after`` seconds gets a
+``ping`` (PROTOCOL.md, Heartbeat): one timer a connection, re-armed at most
+once per ``ping_after``, never a sweep.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -32,7 +36,7 @@ from rummykit.narration import narrate_log
 from rummykit.server.limits import Bucket, Limits
 from rummykit.server.protocol import PING, Close, Ref, dumps
 
-__all__ = ["Conn", "Link", "StateMaker"]
+__all__ = ["Conn", "Link", "Narration", "StateMaker"]
 
 
 class Link(Protocol):
@@ -64,64 +68,94 @@ class Conn:
     closed: bool = False
     bucket: Bucket = field(init=False)
     chat_bucket: Bucket = field(init=False)
-    outbox: asyncio.Queue[str | None] = field(init=False)
-    writer: asyncio.Task[None] | None = None
     last_sent: float = field(default_factory=time.monotonic)
+    _backlog: deque[str] = field(default_factory=deque)
+    _writing: asyncio.Future[None] | None = None
     _pinger: asyncio.TimerHandle | None = None
     _closing: asyncio.Future[None] | None = None
 
     def __post_init__(self) -> None:
         self.bucket = Bucket(self.limits.rate, self.limits.burst)
         self.chat_bucket = Bucket(self.limits.chat_rate, self.limits.chat_burst)
-        self.outbox = asyncio.Queue(maxsize=self.limits.outbox)
 
     def start(self) -> None:
-        """Start the writer and the heartbeat."""
-        self.writer = asyncio.create_task(self._write())
+        """Start the heartbeat."""
         self._arm()
 
     def put(self, text: str) -> None:
-        """Queue a frame; a client too slow to take ``limits.outbox`` frames is closed."""
+        """Send a frame: at once when the socket takes it (the usual case: writing to a
+        transport that is not full does not wait), else after the frames before it; a
+        client too slow to take ``limits.outbox`` frames is closed."""
         if self.closed:
             return
+        if self._writing is not None:
+            if len(self._backlog) >= self.limits.outbox:
+                self.shut(Close.TOO_SLOW, "too slow: the client does not read its messages")
+                return
+            self._backlog.append(text)
+            return
+        self._send(text)
+
+    def _send(self, text: str) -> None:
+        """Run the socket's send; if it has to wait (the transport is full), the rest of it,
+        and the frames queued meanwhile, are sent by a task."""
+        sending = self.link.send(text)
         try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.shut(Close.TOO_SLOW, "too slow: the client does not read its messages")
+            waiting = sending.send(None)
+        except StopIteration:
+            self.last_sent = time.monotonic()
+            return
+        except Exception:  # the socket is gone: the reader will see it close
+            self.closed = True
+            self._backlog.clear()
+            return
+        self._writing = asyncio.ensure_future(self._finish(sending, waiting))
+
+    async def _finish(self, sending: Coroutine[object, object, None], waiting: object) -> None:
+        try:
+            while True:  # what an asyncio task does with a coroutine that waits
+                if isinstance(waiting, asyncio.Future):
+                    with contextlib.suppress(Exception):
+                        await waiting
+                else:
+                    await asyncio.sleep(0)
+                try:
+                    waiting = sending.send(None)
+                except StopIteration:
+                    break
+            self.last_sent = time.monotonic()
+            while self._backlog and not self.closed:
+                await self.link.send(self._backlog.popleft())
+                self.last_sent = time.monotonic()
+        except Exception:  # the socket is gone: the reader will see it close
+            self.closed = True
+            self._backlog.clear()
+        finally:
+            self._writing = None
 
     def shut(self, code: int, reason: str) -> None:
-        """Close the connection (after what is queued is dropped) with a code and reason."""
+        """Close the connection (what is still queued is dropped) with a code and reason."""
         if self.closed:
             return
         self.closed = True
+        self._backlog.clear()
         if self._pinger is not None:
             self._pinger.cancel()
-        with contextlib.suppress(asyncio.QueueEmpty):
-            while True:
-                self.outbox.get_nowait()
-        self.outbox.put_nowait(None)
         self._closing = asyncio.ensure_future(self._close(code, reason))
 
     def stop(self) -> None:
         """The connection is gone: stop writing."""
         if self._pinger is not None:
             self._pinger.cancel()
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
+        self.closed = True
+        self._backlog.clear()
 
     async def _close(self, code: int, reason: str) -> None:
+        if self._writing is not None:
+            with contextlib.suppress(Exception):
+                await self._writing
         with contextlib.suppress(Exception):
             await self.link.close(code, reason)
-
-    async def _write(self) -> None:
-        while (text := await self.outbox.get()) is not None:
-            try:
-                await self.link.send(text)
-            except Exception:  # the socket is gone: the reader will see it close
-                return
-            self.last_sent = time.monotonic()
 
     def _arm(self) -> None:
         loop = asyncio.get_running_loop()
@@ -132,11 +166,54 @@ class Conn:
         if self.closed:
             return
         if time.monotonic() - self.last_sent >= self.limits.ping_after - 0.05 and (
-            self.outbox.empty()
+            self._writing is None
         ):
             self.put(PING)
             self.last_sent = time.monotonic()
         self._arm()
+
+
+@dataclass
+class Narration:
+    """The log in words, per viewer and language, told once per entry and kept: the log
+    only grows (a new unit, ``epoch``, starts it again). An entry every viewer sees alike
+    (the engines share it: a spectator's) is told once for all of them."""
+
+    epoch: int = -1
+    _public: dict[str, list[str]] = field(default_factory=dict)
+    _lines: dict[tuple[int | None, str], list[str]] = field(default_factory=dict)
+
+    def lines(
+        self,
+        game: Game,
+        viewer: int | None,
+        lang: str,
+        start: int,
+        names: Sequence[str],
+        epoch: int,
+    ) -> list[str]:
+        """The entries from ``start`` on, in words, as ``viewer`` reads them in ``lang``."""
+        if epoch != self.epoch:
+            self._lines.clear()
+            self._public.clear()
+            self.epoch = epoch
+        public = self._public.setdefault(lang, [])
+        size = game.log_size
+        if len(public) < size:
+            public += narrate_log(game.name, game.log_entries(None, len(public)), names, lang)
+        if viewer is None:
+            return public[start:]
+        told = self._lines.setdefault((viewer, lang), [])
+        if len(told) < size:
+            done = len(told)
+            own = game.log_entries(viewer, done)
+            shared = game.log_entries(None, done)
+            for i, (mine, theirs) in enumerate(zip(own, shared, strict=True)):
+                if mine is theirs:
+                    told.append(public[done + i])
+                else:
+                    told += narrate_log(game.name, [mine], names, lang)
+        return told[start:]
 
 
 @dataclass
@@ -149,7 +226,9 @@ class StateMaker:
     epoch: int
     names: Sequence[str] = ()
     """The seats' names, for the log in words."""
+    narration: Narration = field(default_factory=Narration)
     _views: dict[int | None, str] = field(default_factory=dict)
+    _envelope: str | None = None
     _texts: dict[tuple[int | None, int, str], tuple[str, int]] = field(default_factory=dict)
 
     def text(self, conn: Conn, *, whole: bool = False) -> str:
@@ -170,7 +249,10 @@ class StateMaker:
 
     def _make(self, seat: int | None, start: int, lang: str) -> tuple[str, int]:
         game = self.game
-        head = dumps({**self.envelope, "seat": seat})[:-1]
+        if self._envelope is None:
+            self._envelope = dumps(self.envelope)[:-1]
+        head = f'{self._envelope},"seat":{"null" if seat is None else seat}'
+
         if game is None:
             return f'{head},"log_start":0,"view":null,"log_text":[]}}', 0
         view = self._views.get(seat)
@@ -184,7 +266,7 @@ class StateMaker:
         if start > size:
             start = 0
         entries = game.log_entries(seat, start)
-        told = narrate_log(game.name, entries, self.names, lang)
+        told = self.narration.lines(game, seat, lang, start, self.names, self.epoch)
         text = (
             f'{head},"log_start":{start},"view":{view},"log":{dumps(entries)}}},'
             f'"log_text":{dumps(told)}}}'

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from rummykit.bots.names import BOT_NAMES, free_bot_name, same_name
 from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.games.spec import GameSpec, OptionValue
 from rummykit.record import DealRecord, GameRecord
+from rummykit.server.protocol import dumps
 
 __all__ = [
     "BOT_NAMES",
@@ -373,4 +373,4 @@ def _derived(seed: int, number: int) -> int:
 
 def event_json(data: Mapping[str, object]) -> str:
     """An event's data as stored (compact JSON)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return dumps(data)

@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
 from rummykit.i18n import language_from
 from rummykit.server.limits import Limits
+
+_fast: Callable[[object], bytes] | None
+try:
+    from orjson import dumps as _fast
+except ImportError:  # the web extra brings it; without it, the standard library
+    _fast = None
 
 __all__ = [
     "PING",
@@ -280,7 +286,10 @@ def _chat_text(text: object, limits: Limits, ref: Ref | None) -> str:
 
 
 def dumps(data: object) -> str:
-    """A message as sent: compact JSON."""
+    """A message as sent: compact JSON (orjson where it is installed: every state is
+    written with it, and it is some twenty times faster than the standard library)."""
+    if _fast is not None:
+        return _fast(data).decode()
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 

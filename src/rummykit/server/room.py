@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import AnyAction
-from rummykit.server.fanout import Conn, StateMaker
+from rummykit.server.fanout import Conn, Narration, StateMaker
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps
@@ -69,6 +69,7 @@ class Room:
         self.deadline: float | None = None
         self.deadline_version = -1
         self.chat_count = 0
+        self.narration = Narration()
         self.gone = False
         self._later: asyncio.Future[None] | None = None
         now = time.time()
@@ -238,7 +239,8 @@ class Room:
             "clock": clock,
             "server_time": time.time(),
         }
-        return StateMaker(game, envelope, self.epoch, [n or "" for n in table.names])
+        names = [n or "" for n in table.names]
+        return StateMaker(game, envelope, self.epoch, names, self.narration)
 
     # ------------------------------------------------------------ changes
 

@@ -148,17 +148,28 @@ class Workers:
     replays and reviews (see the module docstring)."""
 
     def __init__(self, workers: int = 1, *, record_seconds: float = 20.0) -> None:
-        self.play: Executor = (
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-play")
-            if workers <= 0
-            else _process_pool(workers)
-        )
+        self.workers = workers
+        self.play: Executor = self._make_play()
         self.records = BoundedPool(1 if workers > 0 else 0, record_seconds)
 
+    def _make_play(self) -> Executor:
+        if self.workers <= 0:
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-play")
+        return _process_pool(self.workers)
+
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """``fn(*args)`` in the play pool."""
+        """``fn(*args)`` in the play pool. A pool whose worker died (killed, out of memory)
+        is replaced, and the call made again once, so the bots never stop for good."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.play, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(fn, *args, **kwargs)
+        pool = self.play
+        try:
+            return await loop.run_in_executor(pool, call)
+        except BrokenProcessPool:
+            if pool is self.play:
+                self.play = self._make_play()
+                pool.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(self.play, call)
 
     def shutdown(self) -> None:
         """Stop every worker now (the server is stopping)."""

@@ -204,6 +204,7 @@ class VatikanenGame:
         game._table = melds
         game._table_ids = [next(ids) for m in melds for _ in m.cards]
         game._shown_key = (-1, -1)
+        game._shown_cache = ((), (), ())  # another deck: its texts are made again
         game._stock = list(ids)[::-1]
         game._turn = turn
         game._opened = [True] * n if opened is None else list(opened)
@@ -683,9 +684,12 @@ class VatikanenGame:
         """The cards' texts, the table's and the balances, made again only after a change."""
         key = (len(self.deck), len(self.log))
         if self._shown_key != key:
+            deck = self._shown_cache[0]
+            if len(deck) != len(self.deck):  # the deck's texts are made once
+                deck = tuple(str(c) for c in self.deck)
             self._shown_key = key
             self._shown_cache = (
-                tuple(str(c) for c in self.deck),
+                deck,
                 tuple(tuple(str(c) for c in m.cards) for m in self._table),
                 tuple(number(b) for b in self.balances),
             )
