@@ -32,6 +32,7 @@ from rummykit.record import GameRecord
 from rummykit.review import review
 from rummykit.review.kontrakt import judge
 from rummykit.review.laying import best_laying
+from rummykit.review.walk import deals
 
 SPEC = games.get("kontrakt")
 ANNA = "7c 7d 7h 9c 9d 9h 2c 4d 6s Qh"
@@ -202,6 +203,52 @@ def test_review_never_puts_best_below_played_in_whole_games(seed: int) -> None:
     rng = random.Random(seed)
     result = review(record, seat=rng.randrange(len(record.players)))
     assert all(0 <= t.played <= t.best for t in result.turns)
+
+
+def tables_at_turns(record: GameRecord) -> dict[tuple[int, int], list[dict[str, object]]]:
+    """The table as every seat saw it before each action: (deal, action) -> its melds."""
+    out = {}
+    for k, game, actions in deals(SPEC, record):
+        for j, action in enumerate(actions):
+            out[(k, j)] = list(game.spectator_view()["table"])
+            game.apply(action)
+    return out
+
+
+def marked(before: Sequence[str], after: Sequence[str]) -> list[bool]:
+    """The replay viewer's marks on a best play's meld (review.js ``added``): each card
+    text of ``after`` that ``before``, the meld as it was, does not hold (as many times)."""
+    left = Counter(before)
+    out = []
+    for card in after:
+        out.append(left[card] <= 0)
+        left[card] -= 1
+    return out
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 4))
+def test_K10_K11_a_best_play_adds_to_the_table_just_the_cards_it_lays(
+    seed: int, players: int
+) -> None:
+    # the viewer marks a best play's cards by comparing each meld with the table as it was:
+    # the table melds keep their numbers and cards (but the jokers swapped out, K11), and
+    # the cards new on them are the cards the play lays and the natural cards put in the
+    # place of a table joker
+    record = bot_record(seed, players, 3)
+    tables = tables_at_turns(record)
+    for turn in review(record).turns:
+        if turn.best_play is None:
+            continue
+        old = {m["number"]: m["cards"] for m in tables[(turn.deal, turn.action)]}
+        new = {m["number"]: m["cards"] for m in turn.best_play["table"]}
+        swaps = [a["meld"] for a in turn.best_play["actions"] if a["type"] == "swap_joker"]
+        assert set(old) <= set(new)
+        for number, cards in old.items():
+            gone = [c for c, lost in zip(cards, marked(new[number], cards), strict=True) if lost]
+            assert all(c.startswith("*") for c in gone) and len(gone) == swaps.count(number)
+        marks = sum(sum(marked(old.get(n, []), cards)) for n, cards in new.items())
+        assert marks == turn.best + len(swaps), turn
 
 
 # ---------------------------------------------------------------- the search, checked

@@ -7,16 +7,15 @@ and from "Review this game" next to the scores of a finished table (a phone, Kon
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 from rummykit import games
 from rummykit.record import GameRecord
 from rummykit.review import review
-from server_helpers import Server
+from server_helpers import Server, start
 from test_web_phone import PHONE, too_small, wider_than_screen
-from web_helpers import browser, new_page, shot
+from web_helpers import Position, bots_move, browser, new_page, seeded_positions, shot
 
 __all__ = ["browser"]
 
@@ -83,45 +82,68 @@ def test_a_replayed_record_shows_its_review_and_the_best_play(
     assert not page.errors, page.errors
 
 
-def finished_kontrakt_table(server: Server) -> str:
-    """A Kontrakt table played to its end: its player joins and stays away, so that a bot
-    stands in at once (grace 0) against a random bot."""
-    table = {"game": "kontrakt", "seats": ["human", "bot:random"], "grace": 0}
-    made = server.post("/api/tables", table)
-    assert isinstance(made, dict)
-    server.post(f"/api/tables/{made['id']}/join", {"name": "Astrid"})
-    deadline = time.monotonic() + 120
-    while server.get(f"/api/tables/{made['id']}")["status"] != "over":  # type: ignore[index]
-        assert time.monotonic() < deadline, "the game did not end"
-        time.sleep(0.3)
-    return str(made["id"])
+KSEED = 86
+"""A Kontrakt table played to its end (seed 86): Astrid, away, stood in for by a basic bot,
+against a random bot. The random bot is förhand and could have laid 6 cards at the very
+first turn, at position 0, where the review opens; its next chance (move 10 of the same
+deal) frees a table joker with a natural card (K11)."""
 
 
-def test_review_this_game_from_the_scores_on_a_phone(browser: Any, shared_server: Server) -> None:
-    table_id = finished_kontrakt_table(shared_server)
-    doc = shared_server.get(f"/api/tables/{table_id}/review")
-    assert isinstance(doc, dict)
-    chances = [t for t in doc["turns"] if t["best"] > t["played"]]
-    assert chances, "the random bot missed nothing"
-    page = new_page(browser, **PHONE)
-    page.goto(f"{shared_server.base}/#/t/{table_id}/watch")
-    page.wait_for_selector("text=The game is over")
-    page.tap("a:has-text('Review this game')")
-    page.wait_for_selector("[data-testid=chances]")
-    assert page.locator(".review-mark").count() == len(chances)
-    page.tap("button.review-next")
-    page.wait_for_selector(".review-turn")
-    first = chances[0]
-    assert "could have laid" in page.inner_text(".review-turn")
-    page.tap("button:has-text('Show the best play')")
-    page.wait_for_selector(".best-play")
-    # the cards laid, and the natural cards put in the place of a table joker (K11)
-    swaps = sum(1 for a in first["best_play"]["actions"] if a["type"] == "swap_joker")
-    assert page.locator(".best-play .card.rv-hand").count() == first["best"] + swaps
-    assert not wider_than_screen(page)
-    assert too_small(page, ".review-bar button, .review-turn button") == []
-    shot(page, "phone-review")
-    assert not page.errors, page.errors
+def finished_kontrakt_table(db: str) -> str:
+    """Store the table of :data:`KSEED`, every move made as the server's bots make them."""
+    seats = ["human", "bot:random"]
+    stored = seeded_positions(
+        db, [Position("overK", "kontrakt", seats, KSEED, {0: "Astrid"}, bots_move)]
+    )
+    game = stored["overK"].game
+    assert game is not None and game.over, "the game did not end"
+    return "overK"
+
+
+def test_review_this_game_from_the_scores_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    table_id = finished_kontrakt_table(db)
+    server = start(db)
+    try:
+        doc = server.get(f"/api/tables/{table_id}/review")
+        assert isinstance(doc, dict)
+        chances = [t for t in doc["turns"] if t["best"] > t["played"]]
+        # a chance at position 0, where the review opens (the next chance is not the first),
+        # then one in the same deal that swaps a joker: its position is its action's index
+        first, second = chances[:2]
+        assert (first["deal"], first["action"], second["deal"]) == (0, 0, 0)
+        assert any(a["type"] == "swap_joker" for a in second["best_play"]["actions"])
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/t/{table_id}/watch")
+        page.wait_for_selector("text=The game is over")
+        page.tap("a:has-text('Review this game')")
+        page.wait_for_selector("[data-testid=chances]")
+        assert page.locator(".review-mark").count() == len(chances)
+        for k, chance in enumerate((first, second)):
+            if k > 0:  # the first chance is at position 0: its panel is there at once
+                page.tap("button.review-next")
+            page.wait_for_selector(f"[data-testid=position]:has-text('Move {chance['action']} of')")
+            assert f"could have laid {chance['best']} cards" in page.inner_text(".review-turn")
+            page.tap("button:has-text('Show the best play')")
+            page.wait_for_selector(".best-play")
+            # the cards laid, and the natural cards put in the place of a table joker (K11)
+            play = chance["best_play"]
+            swaps = sum(1 for a in play["actions"] if a["type"] == "swap_joker")
+            assert page.locator(".best-play .card.rv-hand").count() == chance["best"] + swaps
+            shown = [
+                [c.get_attribute("data-card") for c in meld.locator(".card").all()]
+                for meld in page.locator(".best-play .meld").all()
+            ]
+            assert shown == [m["cards"] for m in play["table"]]
+            assert not wider_than_screen(page)
+            assert too_small(page, ".review-bar button, .review-turn button") == []
+            if k == 0:
+                shot(page, "phone-review")
+            page.tap("button:has-text('Hide the best play')")
+            page.wait_for_selector(".best-play", state="detached")
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
 
 
 def test_the_review_speaks_swedish(browser: Any, shared_server: Server, tmp_path: Path) -> None:
