@@ -2,7 +2,8 @@
 
 Two pools, so that one kind of work can never starve the other:
 
-- the *play* pool (:class:`Workers.play`): a bot's move (:func:`think`, from
+- the *play* pool (:meth:`Workers.run`, lanes over pipes:
+  :mod:`rummykit.server.lanes`): a bot's move (:func:`think`, from
   the seat's view only), completing an action the engine would have to search
   for (:func:`complete`: a Vatikanen play sent without its table), a player's
   hint, arrangement or draft check (:mod:`rummykit.server.assist`);
@@ -36,6 +37,7 @@ from typing import ParamSpec, TypeVar
 
 from rummykit import games
 from rummykit.game import AnyAction, Game
+from rummykit.server.lanes import LaneLost, Lanes
 
 __all__ = ["BoundedPool", "JobTimeout", "Workers", "bot_seed", "complete", "think"]
 
@@ -63,7 +65,7 @@ def complete(game: Game, action: AnyAction) -> dict[str, object]:
     return dict(game.apply(action).record_json())
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """A worker's initializer: end when the server process ends, however it ends."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(Exception):
@@ -85,7 +87,7 @@ def _process_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_die_with_parent,
+        initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
 
@@ -144,38 +146,36 @@ class BoundedPool:
 
 
 class Workers:
-    """The server's worker processes: ``play`` for bots and players' help, ``records`` for
-    replays and reviews (see the module docstring)."""
+    """The server's worker processes: ``play`` for bots and players' help (lanes, over
+    pipes: :mod:`rummykit.server.lanes`), ``records`` for replays and reviews (see the
+    module docstring). With ``workers`` 0 both run in a thread (tests, tiny hosts)."""
 
     def __init__(self, workers: int = 1, *, record_seconds: float = 20.0) -> None:
         self.workers = workers
-        self.play: Executor = self._make_play()
+        self.lanes = Lanes(workers) if workers > 0 else None
+        self._thread = (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-play")
+            if workers <= 0
+            else None
+        )
         self.records = BoundedPool(1 if workers > 0 else 0, record_seconds)
 
-    def _make_play(self) -> Executor:
-        if self.workers <= 0:
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-play")
-        return _process_pool(self.workers)
-
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """``fn(*args)`` in the play pool. A pool whose worker died (killed, out of memory)
-        is replaced, and the call made again once, so the bots never stop for good."""
-        loop = asyncio.get_running_loop()
-        call = functools.partial(fn, *args, **kwargs)
-        pool = self.play
+        """``fn(*args)`` in the play pool. A worker that died (killed, out of memory) is
+        started again, and the call made again once, so the bots never stop for good."""
+        if self.lanes is None:
+            assert self._thread is not None
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, functools.partial(fn, *args, **kwargs))
         try:
-            return await loop.run_in_executor(pool, call)
-        except BrokenProcessPool:
-            if pool is self.play:
-                self.play = self._make_play()
-                pool.shutdown(wait=False, cancel_futures=True)
-            return await loop.run_in_executor(self.play, call)
+            return await self.lanes.run(fn, *args, **kwargs)
+        except LaneLost:
+            return await self.lanes.run(fn, *args, **kwargs)
 
     def shutdown(self) -> None:
         """Stop every worker now (the server is stopping)."""
-        if isinstance(self.play, ProcessPoolExecutor):
-            for process in list(getattr(self.play, "_processes", {}).values()):
-                with contextlib.suppress(Exception):
-                    process.kill()
-        self.play.shutdown(wait=False, cancel_futures=True)
+        if self.lanes is not None:
+            self.lanes.shutdown()
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
         self.records.shutdown()

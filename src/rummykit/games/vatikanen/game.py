@@ -140,6 +140,7 @@ class VatikanenGame:
         self.end: GameEnd | None = None
         self._position = False
         self._shown_key: tuple[int, int] = (-1, -1)
+        self._shown_table: list[Meld] | None = None
         self._shown_cache: tuple[
             tuple[str, ...], tuple[tuple[str, ...], ...], tuple[int | float, ...]
         ] = ((), (), ())
@@ -205,6 +206,7 @@ class VatikanenGame:
         game._table_ids = [next(ids) for m in melds for _ in m.cards]
         game._shown_key = (-1, -1)
         game._shown_cache = ((), (), ())  # another deck: its texts are made again
+        game._shown_table = None
         game._stock = list(ids)[::-1]
         game._turn = turn
         game._opened = [True] * n if opened is None else list(opened)
@@ -684,15 +686,16 @@ class VatikanenGame:
         """The cards' texts, the table's and the balances, made again only after a change."""
         key = (len(self.deck), len(self.log))
         if self._shown_key != key:
-            deck = self._shown_cache[0]
+            deck, table, balances = self._shown_cache
             if len(deck) != len(self.deck):  # the deck's texts are made once
                 deck = tuple(str(c) for c in self.deck)
+            if self._shown_table is not self._table:  # a play makes a new table
+                self._shown_table = self._table
+                table = tuple(tuple(str(c) for c in m.cards) for m in self._table)
+            if not balances or self.end is not None:  # they change only when it ends
+                balances = tuple(number(b) for b in self.balances)
             self._shown_key = key
-            self._shown_cache = (
-                deck,
-                tuple(tuple(str(c) for c in m.cards) for m in self._table),
-                tuple(number(b) for b in self.balances),
-            )
+            self._shown_cache = (deck, table, balances)
         return self._shown_cache
 
     def log_entries(self, viewer: int | None, start: int = 0) -> list[VatikanenLogEntry]:
