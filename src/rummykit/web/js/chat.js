@@ -34,6 +34,7 @@ function keyOf(m) {
 export function chatReceived(chat, message) {
   if (message.type === "chat_history") {
     const history = (message.messages || []).filter(valid);
+    if (!history.length) return; // nothing said yet (or the server could not read it now)
     const known = new Set(history.map(keyOf));
     const last = history.length ? history[history.length - 1].at : 0;
     // a message that came just before the history, and is newer than it, stays
