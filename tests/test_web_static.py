@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import struct
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -68,7 +70,7 @@ def test_nothing_is_loaded_from_the_internet() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         for url in re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"')]*", text):
-            assert "www.w3.org/2000/svg" in url or path.parent.name == "preact", (path, url)
+            assert "www.w3.org/2000/svg" in url or "vendor" in path.parts, (path, url)
     html = (WEB / "index.html").read_text(encoding="utf-8")
     for src in re.findall(r'(?:src|href)="([^"]+)"', html):
         assert not src.startswith(("http:", "https:", "//")), src
@@ -76,12 +78,54 @@ def test_nothing_is_loaded_from_the_internet() -> None:
     assert "<script>" not in html and "importmap" not in html  # no inline script: the CSP
 
 
-def test_the_vendored_library_is_there_with_its_licence() -> None:
+def test_the_vendored_libraries_are_there_with_their_licences() -> None:
     folder = WEB / "vendor" / "preact"
     assert "MIT License" in (folder / "LICENSE").read_text(encoding="utf-8")
     assert "10.29.8" in (folder / "VERSION").read_text(encoding="utf-8")
     for name in ("preact.module.js", "hooks.module.js"):
         assert "sourceMappingURL" not in (folder / name).read_text(encoding="utf-8")
+    qr = WEB / "vendor" / "qrcode-generator"
+    licence = (qr / "LICENSE").read_text(encoding="utf-8")
+    assert "MIT License" in licence and "Copyright (c) 2009 Kazuhiko Arase" in licence
+    version = (qr / "VERSION").read_text(encoding="utf-8")
+    assert "qrcode-generator 2.0.4" in version
+    code = (qr / "qrcode.module.js").read_bytes()
+    assert hashlib.sha256(code).hexdigest() in version  # unchanged since it was vendored
+    assert b"export default qrcode" in code and b"sourceMappingURL" not in code
+
+
+def test_the_service_worker_keeps_every_file_of_the_page_and_no_other() -> None:
+    text = (WEB / "sw.js").read_text(encoding="utf-8")
+    listed = re.search(r"const FILES = \[(.*?)\];", text, re.S)
+    assert listed is not None
+    kept = set(re.findall(r'"([^"]+)"', listed.group(1)))
+    page = {
+        p.relative_to(WEB).as_posix()
+        for p in WEB.rglob("*")
+        if p.is_file() and p.name not in ("sw.js", "LICENSE", "VERSION")
+    }
+    assert kept - {"./"} == page  # a file added to the page is kept for the offline start
+    assert "./" in kept  # the shell, as the manifest's start_url names it
+
+
+def test_the_manifest_names_the_app_and_its_icons_are_there_at_their_sizes() -> None:
+    manifest = json.loads((WEB / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["short_name"] == "rummykit" and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "./" and manifest["scope"] == "./"
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    assert f'<meta name="theme-color" content="{manifest["theme_color"]}">' in html
+    purposes = set()
+    for icon in manifest["icons"]:
+        path = WEB / icon["src"]
+        assert path.is_file(), icon
+        purposes.add(icon["purpose"])
+        if icon["type"] == "image/png":
+            head = path.read_bytes()[:24]
+            assert head[:8] == b"\x89PNG\r\n\x1a\n", icon
+            width, height = struct.unpack(">II", head[16:24])
+            assert icon["sizes"] == f"{width}x{height}", icon
+    sizes = {i["sizes"] for i in manifest["icons"] if i["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= sizes and purposes == {"any", "maskable"}
 
 
 def test_every_module_the_page_imports_exists() -> None:

@@ -13,6 +13,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from importlib import resources
 from typing import Annotated, Literal
@@ -466,6 +467,8 @@ def create_app(
         await serve_connection(rooms, _Socket(websocket), table_id)
 
     web = resources.files("rummykit") / "web"
+    for kind, suffix in WEB_TYPES:
+        mimetypes.add_type(kind, suffix)
     if web.is_dir():
         with resources.as_file(web) as folder:
             app.mount("/", StaticFiles(directory=folder, html=True), name="web")
@@ -482,6 +485,15 @@ def create_app(
         AllowedHosts, names=frozenset(_loopback | set(allowed_hosts)), any_ip=any_ip_host
     )
     return app
+
+
+WEB_TYPES = (
+    ("text/javascript", ".js"),
+    ("application/manifest+json", ".webmanifest"),
+    ("image/svg+xml", ".svg"),
+)
+"""The page's file types, whatever the host's own table says (a module script must be
+JavaScript, and with ``nosniff`` a browser believes the type it is given)."""
 
 
 def _json_text(text: str, status: int = 200) -> Response:

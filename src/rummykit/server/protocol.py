@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -280,9 +281,16 @@ def _chat_text(text: object, limits: Limits, ref: Ref | None) -> str:
         raise ProtocolError(
             "bad_message", f"a chat message is 1 to {limits.chat_text} characters", ref=ref
         )
-    if any(not c.isprintable() and c != " " for c in text):
+    if any(unicodedata.category(c) in _NOT_CHAT for c in text):
         raise ProtocolError("bad_message", "a chat message holds no control characters", ref=ref)
     return text
+
+
+_NOT_CHAT = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""What a chat message may not hold: control characters (a line break, a bell, an escape),
+lone surrogates (no text at all) and Unicode's line and paragraph separators. Format
+characters stay: emoji are joined by U+200D, and a client isolates each message's direction
+(docs/protocol.md)."""
 
 
 def dumps(data: object) -> str:

@@ -388,7 +388,7 @@ class Room:
             self.deadline = time.time() + clock
         else:
             self.deadline = None
-        self.deadline_version = self.table.version + 1
+        self.deadline_version = self.table.version  # the position the deadline is for
 
     async def _commit(self, kind: str, data: Mapping[str, object]) -> None:
         """Store the event the table just took (version ``table.version``) with the table's
@@ -429,7 +429,8 @@ class Room:
             raise ProtocolError("unavailable", "the database is busy: try again", ref=ref) from None
         out = dumps(_chat_json(message))
         for other in self.conns:
-            other.put(out)
+            # the sender's copy carries its ref: the client knows its message went through
+            other.put(out if other is not conn or ref is None else dumps(_chat_json(message, ref)))
 
     async def send_chat_history(self, conn: Conn) -> None:
         """The table's last chat messages, after a hello's state."""
@@ -451,8 +452,17 @@ class Room:
             conn.shut(code, reason)
 
 
-def _chat_json(chat: ChatRow) -> dict[str, object]:
-    return {"type": "chat", "seat": chat.seat, "name": chat.name, "text": chat.text, "at": chat.at}
+def _chat_json(chat: ChatRow, ref: Ref | None = None) -> dict[str, object]:
+    out: dict[str, object] = {
+        "type": "chat",
+        "seat": chat.seat,
+        "name": chat.name,
+        "text": chat.text,
+        "at": chat.at,
+    }
+    if ref is not None:
+        out["ref"] = ref
+    return out
 
 
 def _lang(conn: Conn | None) -> str:

@@ -63,5 +63,22 @@ export function seatOf(tableId) {
 }
 
 export function keepSeat(tableId, seat) {
-  save("seat." + tableId, seat);
+  save("seat." + tableId, seat && { kept: Date.now(), ...seat });
+}
+
+/** Every seat this browser holds: [{id, seat, token, name, kept}] (the lobby's "my tables"). */
+export function heldSeats() {
+  const out = [];
+  try {
+    for (let k = 0; k < localStorage.length; k++) {
+      const key = localStorage.key(k);
+      if (!key || !key.startsWith(PREFIX + "seat.")) continue;
+      const id = key.slice((PREFIX + "seat.").length);
+      const seat = load("seat." + id, null);
+      if (id && seat && typeof seat.token === "string" && Number.isInteger(seat.seat)) out.push({ ...seat, id });
+    }
+  } catch (err) {
+    // no storage: no seats kept
+  }
+  return out;
 }

@@ -1,11 +1,15 @@
 // The page: the header (home, language, four colours), and the route from the address:
 //   #/            the lobby
 //   #/t/ID        a table (the invite link); #/t/ID/watch watches it
+//   #/t/ID/seat/N/TOKEN  a seat's link for another device: kept, then dropped from the address
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
 //                 #/r/ID/review the same with the review of the game (docs/review.md)
 
 import { h, render } from "../vendor/preact/preact.module.js";
+import { setBaseTitle } from "./alerts.js";
+import { keepSeat } from "./api.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
+import { startInstall } from "./install.js";
 import { enterLobby, leaveLobby, LobbyPage } from "./lobby.js";
 import { enterReplay, leaveReplay, ReplayPage } from "./replay.js";
 import { rerender, setRenderer, setSetting, settings } from "./store.js";
@@ -16,6 +20,9 @@ let route = { name: "lobby" };
 function readRoute() {
   const hash = location.hash.replace(/^#\/?/, "");
   const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "t" && parts[1] && parts[2] === "seat" && /^\d+$/.test(parts[3] || "") && parts[4]) {
+    return { name: "table", id: parts[1], watch: false, seat: { seat: Number(parts[3]), token: parts[4] } };
+  }
   if (parts[0] === "t" && parts[1]) return { name: "table", id: parts[1], watch: parts[2] === "watch" };
   if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], review: parts[2] === "review" };
   const query = new URLSearchParams(location.search);
@@ -25,12 +32,19 @@ function readRoute() {
 
 function follow() {
   const next = readRoute();
+  if (next.seat) {
+    // a seat's link from another device: this browser holds the seat from now on, and the
+    // secret leaves the address (and the history) at once
+    keepSeat(next.id, { ...next.seat, name: null, moved: true });
+    history.replaceState(null, "", `#/t/${encodeURIComponent(next.id)}`);
+    leaveTable();
+  }
   if (next.name !== "lobby") leaveLobby();
   if (next.name !== "table") leaveTable();
   if (next.name !== "replay") leaveReplay();
   route = next;
   if (next.name === "lobby") enterLobby();
-  else if (next.name === "table") enterTable(next.id, next.watch);
+  else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
   else enterReplay(next.source, next.review);
   window.scrollTo(0, 0);
   rerender();
@@ -39,7 +53,7 @@ function follow() {
 async function switchLanguage(code) {
   localStorage.setItem("rummykit.lang", code);
   await loadLanguage(code);
-  document.title = t("rummykit: Vatikanen and Kontraktsrummy");
+  setBaseTitle(t("rummykit: Vatikanen and Kontraktsrummy"));
   rerender();
 }
 
@@ -73,12 +87,13 @@ function App() {
 
 async function boot() {
   await loadLanguage(chosenLanguage());
-  document.title = t("rummykit: Vatikanen and Kontraktsrummy");
+  setBaseTitle(t("rummykit: Vatikanen and Kontraktsrummy"));
   const root = document.getElementById("app");
   root.textContent = "";
   setRenderer(() => render(h(App, null), root));
   window.addEventListener("hashchange", follow);
   follow();
+  startInstall();
   window.rummykit = { ready: true, state: tableState };
 }
 

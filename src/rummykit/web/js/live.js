@@ -1,4 +1,5 @@
-// The live connection of docs/protocol.md: hello, states, actions, errors, help requests.
+// The live connection of docs/protocol.md: hello, states, actions, errors, help requests,
+// chat (handed to the page as they come).
 //
 // It never desyncs: every state carries the table's version; the log is kept by appending
 // from log_start, and any gap asks for the whole state again (a hello). A dropped
@@ -216,6 +217,7 @@ export class Live {
       this.onChange(newer ? "state" : "same");
       return;
     }
+    if (message.type === "chat" || message.type === "chat_history") this.onChange(message.type, message);
     if (message.type === "error" && ["not_found", "unauthorized", "bad_message"].includes(message.code) && !this.state && message.ref == null) {
       this.fatal = message;
       this.onChange("status");
@@ -295,7 +297,8 @@ export class Live {
     return true;
   }
 
-  /** Send a message and wait for its answer (a state for an action, else the same ref). */
+  /** Send a message and wait for its answer (a state for an action, else the same ref: a
+   * chat message's own copy, a help's answer, or an error). */
   request(message) {
     const ref = ++this.refs;
     const kind = message.type === "action" || message.type === "next" ? "action" : message.type;

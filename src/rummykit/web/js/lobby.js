@@ -1,10 +1,14 @@
-// The lobby (#/): make a table, join or watch the open ones, replay finished games or a
-// record file.
+// The lobby (#/): my tables first (the seats this browser holds), make a table (its game,
+// seats, house rules and pace), join or watch the open ones, replay finished games or a
+// record file. Without a connection it says so, and shows no table it cannot vouch for.
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useState } from "../vendor/preact/hooks.module.js";
 import { api, keepSeat, load, save, seatOf } from "./api.js";
 import { t } from "./i18n.js";
+import { NoConnection, offline, setReachable } from "./install.js";
+import { MyTables, forgetMine, myTableIds, refreshMine } from "./mytables.js";
+import { CLOCKS, PACES, awayText, clockText, graceFor, paceLine, paceOf, paceTitle } from "./pace.js";
 import { specOf } from "./spec.js";
 import { gameTitle } from "./words.js";
 import { keepRecordText } from "./replay.js";
@@ -16,30 +20,47 @@ export function enterLobby() {
   refresh();
   clearInterval(lobby.timer);
   lobby.timer = setInterval(refresh, 5000);
+  window.addEventListener("online", refresh);
 }
 
 export function leaveLobby() {
   clearInterval(lobby.timer);
   lobby.timer = null;
+  window.removeEventListener("online", refresh);
 }
 
 async function refresh() {
   try {
     if (!lobby.games) lobby.games = (await api("GET", "api/games")).games;
-    const [open, over] = await Promise.all([api("GET", "api/tables"), api("GET", "api/tables?status=over")]);
+    const [open, over] = await Promise.all([api("GET", "api/tables"), api("GET", "api/tables?status=over"), refreshMine()]);
     lobby.open = open.tables;
     lobby.over = over.tables;
     lobby.error = null;
+    setReachable(true);
   } catch (err) {
-    lobby.error = t("The server cannot be reached: {why}", { why: err.message });
+    if (err.status === 0) {
+      // no connection: nothing is shown that the server did not just say
+      lobby.open = [];
+      lobby.over = [];
+      forgetMine();
+      lobby.error = null;
+      setReachable(false);
+    } else {
+      lobby.error = t("The server cannot be reached: {why}", { why: err.message });
+    }
   }
   rerender();
 }
 
 export function LobbyPage() {
+  if (offline() && !lobby.games) {
+    return h("main", { class: "page lobby offline" }, [h("h1", { class: "visually-hidden" }, t("Lobby")), h(NoConnection)]);
+  }
   return h("main", { class: "page lobby" }, [
     h("h1", { class: "visually-hidden" }, t("Lobby")),
+    offline() ? h(NoConnection) : null,
     lobby.error ? h("p", { class: "error", role: "alert" }, lobby.error) : null,
+    h(MyTables),
     lobby.games ? h(NewTable, { games: lobby.games }) : h("p", { class: "muted" }, t("Loading…")),
     h(OpenTables),
     h(Finished),
@@ -60,6 +81,7 @@ function NewTable({ games }) {
   const [seats, setSeats] = useState({});
   const [options, setOptions] = useState({});
   const [clock, setClock] = useState(0);
+  const [standIn, setStandIn] = useState(true);
   const [name, setName] = useState(settings.name || "");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState(null);
@@ -82,7 +104,7 @@ function NewTable({ games }) {
     const chosen = {};
     for (const rule of spec.house_rules) chosen[rule.name] = rule.name in options ? options[rule.name] : rule.default;
     try {
-      const table = await api("POST", "api/tables", { game, seats: list, options: chosen, clock: Number(clock) });
+      const table = await api("POST", "api/tables", { game, seats: list, options: chosen, clock: Number(clock), grace: graceFor(Number(clock)), stand_in: standIn });
       const joined = await api("POST", `api/tables/${encodeURIComponent(table.id)}/join`, { name: name.trim(), seat: 0 });
       keepSeat(table.id, { seat: joined.seat, token: joined.token, name: name.trim() });
       settings.name = name.trim();
@@ -148,17 +170,50 @@ function NewTable({ games }) {
             ),
           ])
         : null,
-      h("label", null, [
-        t("Turn clock"),
-        h("select", { name: "clock", value: clock, onChange: (e) => setClock(Number(e.target.value)) }, [
-          h("option", { value: 0 }, t("none")),
-          [30, 60, 120, 300].map((s) => h("option", { value: s }, clockText(s))),
-        ]),
-      ]),
-      h("p", { class: "muted small" }, t("With a clock, a turn not played in time is played by a bot; a player away for a minute is stood in for by a bot until they are back.")),
+      h(Pace, { clock, setClock, standIn, setStandIn }),
       problem ? h("p", { class: "error", role: "alert" }, problem) : null,
       h("button", { type: "submit", class: "primary", disabled: busy }, t("Create the table")),
     ]),
+  ]);
+}
+
+/** The table's pace: fast, normal or a move a day, and the clock and stand-ins they set. */
+function Pace({ clock, setClock, standIn, setStandIn }) {
+  const chosen = paceOf(clock, standIn);
+  const choose = (pace) => {
+    setClock(pace.clock);
+    setStandIn(pace.standIn);
+  };
+  const grace = graceFor(clock);
+  return h("fieldset", { class: "pace" }, [
+    h("legend", null, t("Pace")),
+    PACES.map((pace) =>
+      h("label", { class: "game-choice" + (pace.name === chosen ? " on" : "") }, [
+        h("input", { type: "radio", name: "pace", value: pace.name, checked: pace.name === chosen, onChange: () => choose(pace) }),
+        h("span", { class: "game-name" }, paceTitle(pace.name)),
+        h("span", { class: "muted small" }, paceLine(pace.name)),
+      ]),
+    ),
+    h("label", null, [
+      t("Turn clock"),
+      h("select", { name: "clock", value: clock, onChange: (e) => setClock(Number(e.target.value)) }, [
+        h("option", { value: 0 }, t("none")),
+        CLOCKS.filter((s) => s > 0).map((s) => h("option", { value: s }, clockText(s))),
+      ]),
+    ]),
+    h("label", { class: "check" }, [
+      h("input", { type: "checkbox", name: "stand_in", checked: standIn, onChange: (e) => setStandIn(e.target.checked) }),
+      h("span", null, t("A bot plays for a player away for longer than {time}", { time: awayText(grace) })),
+    ]),
+    h(
+      "p",
+      { class: "muted small" },
+      [
+        clock ? t("A turn not played within {time} is played by a bot.", { time: awayText(clock) }) : t("No turn clock: the table waits for each move."),
+        " ",
+        standIn ? t("A bot stands in for a player who is away, until they are back.") : t("Nobody plays for an away player: the table waits for them."),
+      ].join(""),
+    ),
   ]);
 }
 
@@ -166,12 +221,6 @@ function NewTable({ games }) {
 function botLine(details, kind) {
   const bot = details && kind.startsWith("bot:") ? details.bots.find((b) => "bot:" + b.level === kind) : null;
   return bot ? bot.summary : "";
-}
-
-/** A turn clock in words: "30 seconds a turn", "1 minute a turn", "2 minutes a turn". */
-export function clockText(seconds) {
-  if (seconds < 60) return t("{n} seconds a turn", { n: seconds });
-  return seconds === 60 ? t("1 minute a turn") : t("{n} minutes a turn", { n: seconds / 60 });
 }
 
 function seatsLine(table) {
@@ -183,19 +232,21 @@ function statusText(status) {
 }
 
 function OpenTables() {
+  const mine = myTableIds(); // listed under "my tables"
+  const open = lobby.open.filter((table) => !mine.has(table.id));
   return h("section", { class: "card-panel" }, [
     h("h2", null, t("Open tables")),
-    lobby.open.length
+    open.length
       ? h(
           "ul",
           { class: "tables" },
-          lobby.open.map((table) => {
+          open.map((table) => {
             const mine = seatOf(table.id);
             const free = table.seats.some((s) => s.kind === "human" && !s.taken);
             return h("li", { class: "table-row" }, [
               h("span", { class: "table-game" }, gameTitle(table.game)),
               h("span", { class: "table-seats" }, seatsLine(table)),
-              h("span", { class: "muted small" }, statusText(table.status)),
+              h("span", { class: "muted small" }, statusText(table.status) + (table.clock ? " · " + clockText(table.clock) : "")),
               h("span", { class: "table-buttons" }, [
                 mine
                   ? h("a", { class: "button primary", href: `#/t/${table.id}` }, t("Back to my seat"))
@@ -212,13 +263,15 @@ function OpenTables() {
 }
 
 function Finished() {
-  if (!lobby.over.length) return null;
+  const mine = myTableIds(); // listed under "my tables"
+  const over = lobby.over.filter((table) => !mine.has(table.id));
+  if (!over.length) return null;
   return h("section", { class: "card-panel" }, [
     h("h2", null, t("Finished games")),
     h(
       "ul",
       { class: "tables" },
-      lobby.over.slice(0, 30).map((table) =>
+      over.slice(0, 30).map((table) =>
         h("li", { class: "table-row" }, [
           h("span", { class: "table-game" }, gameTitle(table.game)),
           h("span", { class: "table-seats" }, seatsLine(table)),

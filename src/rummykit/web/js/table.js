@@ -1,14 +1,20 @@
 // A table's page (#/t/ID): joining a seat, the waiting room with the invite link, the
-// players, the game's board, the log, errors, keyboard play, the game's end and "Play again".
+// players, the game's board, the log, the chat, errors, keyboard play, the game's end and
+// "Play again"; the player told when their turn comes while the page is hidden.
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
+import { AlertSwitches, mustAct, seeTurn } from "./alerts.js";
 import { api, keepSeat, save, seatOf } from "./api.js";
+import { ChatButton, ChatPanel, chatReceived, chatSeen, newChat } from "./chat.js";
 import { CommandError, readCommand } from "./commands.js";
 import { setDropHandler } from "./drag.js";
 import { t } from "./i18n.js";
 import { DealEnd, KontraktBoard, kontraktStanding } from "./kontrakt.js";
+import { NoConnection } from "./install.js";
 import { Live } from "./live.js";
+import { SeatLinkDialog } from "./mytables.js";
+import { clockText, leftText } from "./pace.js";
 import { botTitle, specOf } from "./spec.js";
 import { gameTitle, shownText } from "./words.js";
 import { rerender, settings } from "./store.js";
@@ -17,14 +23,18 @@ import { VatikanenBoard, vatikanenStanding } from "./vatikanen.js";
 
 let page = null; // the table being shown: see enter()
 
-/** Open the page of table ``id``. */
-export function enterTable(id, watch) {
+/** Open the page of table ``id`` (``moved``: its seat came by a seat's link just now). */
+export function enterTable(id, watch, moved) {
   if (page && page.id === id && page.watchOnly === !!watch) return;
   leaveTable();
   page = {
     id,
     summary: null,
     missing: false,
+    offline: false,
+    moved: !!moved,
+    chat: newChat(id),
+    showSeatLink: false,
     live: null,
     mine: watch ? null : seatOf(id),
     watchOnly: !!watch,
@@ -53,6 +63,7 @@ export function leaveTable() {
   if (page.live) page.live.close();
   clearInterval(page.clockTimer);
   clearInterval(page.poll);
+  clearTimeout(page.retry);
   page = null;
 }
 
@@ -61,12 +72,32 @@ async function loadSummary() {
   try {
     p.summary = await api("GET", `api/tables/${encodeURIComponent(p.id)}`);
   } catch (err) {
+    if (page !== p) return;
     if (err.status === 404) p.missing = true;
-    else p.error = { message: t("The server cannot be reached: {why}", { why: err.message }) };
+    else if (err.status === 0) {
+      // no connection: say so, and try again when the browser is back online (or soon)
+      p.offline = true;
+      const again = () => {
+        window.removeEventListener("online", again);
+        clearTimeout(p.retry);
+        if (page === p && !p.summary) loadSummary();
+      };
+      window.addEventListener("online", again);
+      p.retry = setTimeout(again, 5000);
+    } else p.error = { message: t("The server cannot be reached: {why}", { why: err.message }) };
     rerender();
     return;
   }
   if (page !== p) return;
+  p.offline = false;
+  if (p.mine && !p.mine.name) {
+    // a seat that came by its link: its name is the table's
+    const held = p.summary.seats.find((s) => s.seat === p.mine.seat);
+    if (held && held.name) {
+      p.mine = { ...p.mine, name: held.name };
+      keepSeat(p.id, p.mine);
+    }
+  }
   if (p.mine || p.watchOnly || p.summary.status !== "waiting" || !freeSeats(p.summary).length) connect(p, p.mine);
   else {
     // a visitor of a waiting table picks a name and a seat first; keep the seats fresh
@@ -99,6 +130,11 @@ function connect(p, mine) {
 function changed(p, what, message) {
   if (page !== p) return;
   const live = p.live;
+  if (what === "chat" || what === "chat_history") {
+    chatReceived(p.chat, message);
+    rerender();
+    return;
+  }
   if (what === "state" || what === "same") {
     const state = live.state;
     const before = p.seen;
@@ -114,6 +150,13 @@ function changed(p, what, message) {
     if (state.seat !== null && !p.order) p.order = new HandOrder(`order.${p.id}.${state.seat}`);
     if (p.summary) p.summary = { ...p.summary, status: state.status, seats: state.seats, version: state.version };
     if (what === "state" && p.error && p.error.code !== "offline") p.error = null;
+    seeTurn("table:" + p.id, mustAct(state), {
+      title: t("Your turn: {game}", { game: gameTitle(p.summary ? p.summary.game : "") }),
+      body: t("It is your turn at the table with {names}.", {
+        names: state.seats.filter((s) => s.seat !== state.seat).map((s) => s.name || t("free")).join(", "),
+      }),
+      url: location.href,
+    });
   } else if (what === "error") {
     p.error = message;
   } else if (what === "lost") {
@@ -231,6 +274,7 @@ export function TablePage() {
       h("p", null, h("a", { href: "#/" }, t("Back to the lobby"))),
     ]);
   }
+  if (!p.summary && p.offline) return h("main", { class: "page narrow" }, [h(NoConnection), h("p", null, h("a", { href: "#/" }, t("Back to the lobby")))]);
   if (!p.summary) return h("main", { class: "page narrow" }, [ErrorLine({ p }), h("p", { class: "muted" }, t("Loading…"))]);
   if (!p.live) return h(JoinForm, { p });
   const state = p.live.state;
@@ -243,23 +287,26 @@ export function TablePage() {
   }
   const ctx = context(p);
   const game = p.summary.game;
+  chatSeen(p.chat);
   return h("main", { class: `page table-page game-${game}` + (state.seat === null ? " spectating" : "") }, [
     h("div", { class: "table-head" }, [
       h("h1", null, [gameTitle(game), state.games_played > 1 ? h("span", { class: "muted" }, " · " + t("game {n}", { n: state.games_played })) : null]),
       ConnectionBadge({ live: p.live }),
-      h(InviteButton, { p }),
+      h("span", { class: "head-tools" }, [h(ChatButton, { chat: p.chat, seat: state.seat }), h(InviteButton, { p, head: true })]),
     ]),
     state.seat === null ? h("p", { class: "banner" }, t("You are watching this table.")) : null,
+    p.moved && state.seat !== null ? h("p", { class: "banner moved", role: "status" }, t("This device now holds your seat at this table. Keep the link to yourself.")) : null,
     h(Players, { ctx, summary: p.summary }),
     state.status === "over" && p.overClosed === state.version ? h(OverBar, { ctx, p }) : null,
     state.status === "waiting" ? h(WaitingRoom, { p, ctx }) : null,
     ctx.view ? (game === "vatikanen" ? h(VatikanenBoard, { ctx }) : h(KontraktBoard, { ctx })) : null,
     ctx.view && ctx.seat !== null ? null : h(ErrorLine, { p }), // a seated player's is in the dock
     ctx.seat !== null && state.status !== "waiting" ? h(CommandLine, { ctx, p }) : null,
-    ctx.view ? h(LogPanel, { ctx }) : null,
+    h("div", { class: "side" }, [h(ChatPanel, { chat: p.chat, live: p.live, seat: state.seat }), ctx.view ? h(LogPanel, { ctx }) : null, h(SeatTools, { p, state })]),
     state.status === "over" && p.overClosed !== state.version ? h(GameOver, { ctx, p }) : null,
     p.lastOver ? h(GameOver, { ctx: { ...ctx, state: p.lastOver, view: p.lastOver.view }, p, past: true }) : null,
     p.showHelp ? h(HelpDialog, { p, game }) : null,
+    p.showSeatLink && p.mine ? h(SeatLinkDialog, { id: p.id, held: p.mine, onClose: () => { p.showSeatLink = false; rerender(); } }) : null,
   ]);
 }
 
@@ -303,7 +350,18 @@ function inviteLink(id) {
   return url.href;
 }
 
-function InviteButton({ p }) {
+/** The table's pace, and the player's own: told of their turn, their seat on another device. */
+function SeatTools({ p, state }) {
+  const seated = state.seat !== null && p.mine;
+  if (!seated && !p.summary.clock) return null;
+  return h("div", { class: "seat-tools" }, [
+    p.summary.clock ? h("span", { class: "muted small pace-line" }, clockText(p.summary.clock)) : null,
+    seated ? h(AlertSwitches, null) : null,
+    seated ? h("button", { type: "button", class: "chip seat-link-button", onClick: () => { p.showSeatLink = true; rerender(); } }, t("Other device")) : null,
+  ]);
+}
+
+function InviteButton({ p, head }) {
   const [copied, setCopied] = useState(false);
   const link = inviteLink(p.id);
   const copy = async () => {
@@ -319,7 +377,7 @@ function InviteButton({ p }) {
       window.prompt(t("Copy this link and send it to your friends:"), link);
     }
   };
-  return h("button", { type: "button", class: "chip invite", onClick: copy, title: link }, copied ? t("Link copied") : t("Invite link"));
+  return h("button", { type: "button", class: "chip invite" + (head ? " head-invite" : ""), onClick: copy, title: link }, copied ? t("Link copied") : t("Invite link"));
 }
 
 function WaitingRoom({ p }) {
@@ -448,16 +506,12 @@ function Players({ ctx, summary }) {
         view ? h("span", { class: "count", title: t("cards in hand") }, cardCount(view.hand_sizes[s.seat])) : null,
         standing,
         badges,
-        turn && left !== null && state.clock.seat === s.seat ? h("span", { class: "clock" + (left <= 10 ? " low" : ""), role: "timer" }, formatClock(left)) : null,
+        turn && left !== null && state.clock.seat === s.seat
+          ? h("span", { class: "clock" + (left <= 10 ? " low" : ""), role: "timer", title: t("until {when}", { when: new Date(state.clock.deadline * 1000).toLocaleString() }) }, leftText(left))
+          : null,
       ]);
     }),
   );
-}
-
-function formatClock(seconds) {
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return `${m}:${String(s).padStart(2, "0")}`;
 }
 
 // ------------------------------------------------------------------ the log
