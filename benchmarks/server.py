@@ -47,13 +47,16 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+import uvloop
 import websockets
+from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
@@ -252,70 +255,88 @@ class Load:
     main_cpu: float = 0.0
 
 
-async def player(url: str, table: str, token: str, load: Load, stop: asyncio.Event) -> None:
-    """One human seat: acts on its turn, ``PACE`` seconds after the table's last change, and
-    times the acknowledgement of each action (its ``ref``)."""
-    async with websockets.connect(url, max_size=None, open_timeout=300) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token, "version": None}))
-        log: list[Any] = []
-        sent: dict[str, float] = {}
-        acted = -1
-        last = time.monotonic()
-        n = 0
-        while not stop.is_set():
-            try:
-                text = await asyncio.wait_for(ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
-            message = json.loads(text)
-            kind = message["type"]
-            if kind == "error":
-                load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
-                acted = -1
-                continue
-            if kind != "state" or message["view"] is None:
-                continue
-            now = time.monotonic()
-            ref = message.get("ref")
-            if ref is not None and ref in sent:
-                took = now - sent.pop(ref)
-                if load.measuring:
-                    load.latencies.append(took)
-            view = message["view"]
-            log = [] if message["log_start"] == 0 else log
-            log += view["log"]
-            view["log"] = log
-            if message["version"] > load.versions.get(table, 0):
-                load.versions[table] = message["version"]
-                last = now
-            if message["status"] == "over":
-                await ws.send(json.dumps({"type": "next", "version": message["version"]}))
-                continue
-            if message["status"] != "playing" or view["turn"] != message["seat"]:
-                continue
-            if message["version"] <= acted:  # the same state again (someone came or went)
-                continue
-            wait = PACE - (time.monotonic() - last)
-            if wait > 0:
-                await asyncio.sleep(wait)
-            n += 1
-            ref = f"{table}-{message['seat']}-{n}"
-            sent[ref] = time.monotonic()
-            acted = message["version"]
-            action = {"type": "action", "version": message["version"], "ref": ref}
-            action["action"] = simple_move(view)
-            await ws.send(json.dumps(action))
+class Player(WSListener):
+    """One human seat (picows, callbacks: the load must not be the bottleneck): acts on its
+    turn, ``PACE`` seconds after the table's last change, and times the acknowledgement of
+    each action (its ``ref``)."""
+
+    def __init__(self, table: str, token: str, load: Load) -> None:
+        self.table, self.token, self.load = table, token, load
+        self.transport: WSTransport | None = None
+        self.log: list[Any] = []
+        self.sent: dict[str, float] = {}
+        self.acted = -1
+        self.last = time.monotonic()
+        self.n = 0
+        self.timer: asyncio.TimerHandle | None = None
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+        self.send({"type": "hello", "token": self.token, "version": None})
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.transport is not None
+        self.transport.send(WSMsgType.TEXT, orjson.dumps(message))
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type != WSMsgType.TEXT:
+            return
+        message = orjson.loads(frame.get_payload_as_bytes())
+        kind = message["type"]
+        load = self.load
+        if kind == "error":
+            load.errors[message["code"]] = load.errors.get(message["code"], 0) + 1
+            self.acted = -1
+            return
+        if kind != "state" or message["view"] is None:
+            return
+        now = time.monotonic()
+        ref = message.get("ref")
+        if ref is not None and ref in self.sent:
+            took = now - self.sent.pop(ref)
+            if load.measuring:
+                load.latencies.append(took)
+        view = message["view"]
+        if message["log_start"] == 0:
+            self.log = []
+        self.log += view["log"]
+        view["log"] = self.log
+        if message["version"] > load.versions.get(self.table, 0):
+            load.versions[self.table] = message["version"]
+            self.last = now
+        if message["status"] == "over":
+            self.send({"type": "next", "version": message["version"]})
+            return
+        if message["status"] != "playing" or view["turn"] != message["seat"]:
+            return
+        if message["version"] <= self.acted:  # the same state again (someone came or went)
+            return
+        self.acted = message["version"]
+        wait = max(0.0, PACE - (time.monotonic() - self.last))
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_later(wait, self.act, message["version"], message["seat"], view)
+
+    def act(self, version: int, seat: int, view: dict[str, Any]) -> None:
+        self.n += 1
+        ref = f"{self.table}-{seat}-{self.n}"
+        self.sent[ref] = time.monotonic()
+        self.send({"type": "action", "version": version, "ref": ref, "action": simple_move(view)})
 
 
-async def watcher(url: str, stop: asyncio.Event) -> None:
-    """A spectator: takes every state, reads none."""
-    async with websockets.connect(url, max_size=None, open_timeout=300) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": None, "version": None}))
-        while not stop.is_set():
-            try:
-                await asyncio.wait_for(ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
+def player_for(table: str, token: str, load: Load) -> Callable[[], Player]:
+    """The listener factory of one seat (picows calls it with no arguments)."""
+
+    def make() -> Player:
+        return Player(table, token, load)
+
+    return make
+
+
+class Watcher(WSListener):
+    """A spectator: takes every state, reads none (pings are answered by picows)."""
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        transport.send(WSMsgType.TEXT, b'{"type":"hello","token":null,"version":null}')
 
 
 async def run_load(
@@ -325,8 +346,8 @@ async def run_load(
     Answers what the clients saw, and the server's CPU and the wall time of the window."""
     base = servers.base
     ws_base = base.replace("http://", "ws://")
-    load, stop = Load(), asyncio.Event()
-    tasks: list[asyncio.Task[None]] = []
+    load = Load()
+    transports: list[WSTransport] = []
     loop = asyncio.get_running_loop()
     for i in range(tables):
         game = ("vatikanen", "kontrakt")[i % 2]
@@ -341,10 +362,12 @@ async def run_load(
             joined = await loop.run_in_executor(
                 None, http, base, "POST", f"/api/tables/{table}/join", {"name": f"P{seat}"}
             )
-            tasks.append(asyncio.create_task(player(url, table, joined["token"], load, stop)))
-        tasks += [asyncio.create_task(watcher(url, stop)) for _ in range(2)]
-        if i % 50 == 49:
-            await asyncio.sleep(0.2)  # let the connections open
+            token = joined["token"]
+            transport, _ = await ws_connect(player_for(table, token, load), url)
+            transports.append(transport)
+        for _ in range(2):
+            transport, _ = await ws_connect(Watcher, url)
+            transports.append(transport)
     await asyncio.sleep(warm)
     before_versions = sum(load.versions.values())
     profiler = profile(servers.pids, seconds)
@@ -356,8 +379,8 @@ async def run_load(
     cpu, wall = cpu_seconds(servers.pids) - cpu_before, time.monotonic() - wall_before
     load.main_cpu = cpu_seconds(servers.pids, workers=False) - main_before
     load.versions["_changes"] = sum(load.versions.values()) - before_versions
-    stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for transport in transports:
+        transport.disconnect()
     if profiler is not None:
         profiler.wait()
     return load, cpu, wall
@@ -380,7 +403,7 @@ def measure(tables: int, seconds: float, db: str, processes: int) -> dict[str, A
     servers = start_servers(db, processes)
     try:
         warm = min(30.0, 6.0 + tables / 50)
-        load, cpu, wall = asyncio.run(run_load(servers, tables, seconds, warm))
+        load, cpu, wall = uvloop.run(run_load(servers, tables, seconds, warm))
     finally:
         servers.stop()
     changes = load.versions.pop("_changes")

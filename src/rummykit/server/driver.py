@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from typing import TYPE_CHECKING
 
 from rummykit.bots.base import reads_log
@@ -39,9 +40,16 @@ class Driver:
     """The automatic moves of one room."""
 
     def __init__(self, room: Room) -> None:
-        self.room = room
+        self._room = weakref.ref(room)  # no cycle: a room let go is freed at once
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
+
+    @property
+    def room(self) -> Room:
+        """The room this driver moves (it outlives none of its drivers)."""
+        room = self._room()
+        assert room is not None, "a driver outlived its room"
+        return room
 
     def wake_at(self) -> float | None:
         """When the table's next automatic move is due (seconds since 1970), or None."""

@@ -69,6 +69,7 @@ class Room:
         self.deadline: float | None = None
         self.deadline_version = -1
         self.chat_count = 0
+        self._live: list[bool] | None = None
         self.narration = Narration()
         self.gone = False
         self._later: asyncio.Future[None] | None = None
@@ -90,15 +91,18 @@ class Room:
         return self.table.id
 
     def connected(self) -> list[bool]:
-        """Per seat: does the player have a live connection?"""
-        here = {c.seat for c in self.conns}
-        return [s in here for s in range(self.table.n_players)]
+        """Per seat: does the player have a live connection? (Kept as connections come and
+        go: every state asks.)"""
+        if self._live is None:
+            here = {c.seat for c in self.conns}
+            self._live = [s in here for s in range(self.table.n_players)]
+        return list(self._live)
 
     def stand_ins(self) -> list[bool]:
         """Per seat: is a bot playing for an away player now (away longer than the grace,
         where the table has stand-ins)?"""
         settings = self.table.settings
-        if not settings.stand_in:
+        if not settings.stand_in or all(since is None for since in self.away_since):
             return [False] * self.table.n_players
         now, live = time.time(), self.connected()
         return [
@@ -171,9 +175,11 @@ class Room:
             # a seat's player always gets in: its oldest connection makes way
             same[0].shut(Close.TOO_MANY, "replaced by a newer connection of this seat")
             self.conns.remove(same[0])
+            self._live = None
         async with self.lock:
             first = conn.seat is not None and not self.connected()[conn.seat]
             self.conns.append(conn)
+            self._live = None
             conn.start()
             if conn.seat is not None:
                 self.away_since[conn.seat] = None
@@ -187,6 +193,7 @@ class Room:
         if conn not in self.conns:
             return
         self.conns.remove(conn)
+        self._live = None
         conn.stop()
         seat = conn.seat
         if seat is not None and not self.connected()[seat] and not self.gone:

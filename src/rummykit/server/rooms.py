@@ -47,6 +47,12 @@ DUE_EVERY = 1.0
 """Seconds between two looks for due tables nobody serves."""
 CLEANUP_EVERY = 600.0
 """Seconds between two removals of abandoned tables."""
+COLLECT_EVERY = 1.0
+"""Seconds between two collections of the objects made since the last (the survivors
+are then frozen: :meth:`Rooms._collect_loop`)."""
+FULL_EVERY = 6 * 3600.0
+"""Seconds between two collections of every object (what a cycle frozen and then
+dropped waits for)."""
 
 
 class Busy(Exception):
@@ -91,11 +97,7 @@ class Rooms:
         self._spawn(self._due_loop())
         self._spawn(self._cleanup_loop())
         self._spawn(self._summarize_old())
-        # Everything made so far (modules, the app, the engines' tables) lives as long as
-        # the process: the collector need not look at it again. A full collection then
-        # scans only the tables and connections (measured: 175 ms pauses became ...).
-        gc.collect()
-        gc.freeze()
+        self._spawn(self._collect_loop())
         self.started = True
         log.info("rummykit server: serving from %s", _where(self.store.url))
 
@@ -341,6 +343,34 @@ class Rooms:
         log.info("table %s left memory", room.id)
 
     # ------------------------------------------------------------ loops and notices
+
+    async def _collect_loop(self) -> None:
+        """Keep the garbage collector's pauses short (see :data:`COLLECT_EVERY`).
+
+        Python's full collections look at every object, so with a thousand tables
+        in memory one took up to 850 ms (``benchmarks/server.py``): every request in
+        flight waited. Instead the automatic full collection is off; every
+        :data:`COLLECT_EVERY` seconds the objects made since the last time are
+        collected (only those: a few milliseconds) and the survivors frozen, out of
+        later collections. An object frozen and later dropped is still freed (by its
+        count of references); only one dropped in a cycle waits for the whole
+        collection made every :data:`FULL_EVERY` seconds.
+        """
+        gc.collect()
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, 1_000_000)
+        full = time.monotonic()
+        while True:
+            await asyncio.sleep(COLLECT_EVERY)
+            if time.monotonic() - full >= FULL_EVERY:
+                gc.unfreeze()
+                found = gc.collect()
+                full = time.monotonic()
+                log.info("full collection: %d objects freed", found)
+            else:
+                gc.collect()  # only what is not frozen: what lived through the last second
+            gc.freeze()
 
     async def _due_loop(self) -> None:
         """Load the tables that are due and that nobody serves (their bots, clocks and
