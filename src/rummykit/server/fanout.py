@@ -89,18 +89,27 @@ class Conn:
         except asyncio.QueueFull:
             self.shut(Close.TOO_SLOW, "too slow: the client does not read its messages")
 
-    def shut(self, code: int, reason: str) -> None:
-        """Close the connection (after what is queued is dropped) with a code and reason."""
+    def shut(self, code: int, reason: str, *, flush: bool = False) -> None:
+        """Close the connection with a code and reason: after what is queued (``flush``),
+        or dropping it (a client too slow to read it, one that will not slow down)."""
         if self.closed:
             return
         self.closed = True
         if self._pinger is not None:
             self._pinger.cancel()
-        with contextlib.suppress(asyncio.QueueEmpty):
-            while True:
-                self.outbox.get_nowait()
+        if not flush or self.outbox.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                while True:
+                    self.outbox.get_nowait()
         self.outbox.put_nowait(None)
         self._closing = asyncio.ensure_future(self._close(code, reason))
+
+    async def wait_closed(self, timeout: float) -> None:
+        """Wait until the close :meth:`shut` began has been sent (at most ``timeout``
+        seconds: a client that does not read may never take it)."""
+        if self._closing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._closing), timeout)
 
     def stop(self) -> None:
         """The connection is gone: stop writing."""
@@ -112,6 +121,8 @@ class Conn:
                 self.outbox.put_nowait(None)
 
     async def _close(self, code: int, reason: str) -> None:
+        if self.writer is not None:  # what is still queued goes first
+            await asyncio.wait({self.writer})
         with contextlib.suppress(Exception):
             await self.link.close(code, reason)
 
