@@ -142,7 +142,7 @@ async def _action(room: Room, conn: Conn, message: Message) -> None:
 
 async def _next(room: Room, conn: Conn, message: Message) -> None:
     assert isinstance(message, NextMessage)
-    await room.next_unit(conn.seat, message.version, message.ref)
+    await room.next_unit(conn.seat, message.version, message.ref, conn=conn)
 
 
 async def _chat(room: Room, conn: Conn, message: Message) -> None:
