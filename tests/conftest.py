@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from server_helpers import Server, start
+from server_helpers import Server, postgres_url, start
 
 # The suite reads English wherever the machine's locale says otherwise; tests of the
 # language choice set (or remove) it themselves.
@@ -30,3 +31,19 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = start(f"sqlite:///{folder / 'server.sqlite3'}")
     yield running
     running.stop()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """The test database, with a new schema (dropped afterwards) as the search path."""
+    import psycopg
+
+    base = postgres_url()
+    assert base is not None
+    schema = f"t_{secrets.token_hex(6)}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in base else "?"
+    yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")

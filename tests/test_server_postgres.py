@@ -1,16 +1,14 @@
 """The server on a real PostgreSQL (``.ci/run`` installs and starts Debian's postgresql).
 
-Each test gets a schema of its own in the test database. Two ``rummykit
-serve`` processes on one database: a table is served by one of them at a
-time, handed over when a client reaches the other, and taken over by the
-other within seconds when its process dies.
+Each test gets a schema of its own in the test database (``pg_url``, conftest.py).
+Two ``rummykit serve`` processes on one database: a table is served by one of
+them at a time, handed over when a client reaches the other, and taken over by
+the other within seconds when its process dies.
 """
 
 from __future__ import annotations
 
-import secrets
 import time
-from collections.abc import Iterator
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -18,23 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol_client import Live, play_until_over
 from rummykit import games
 from rummykit.record import parse_record, replay
-from server_helpers import Server, postgres_url, start
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """The test database, with a new schema (dropped afterwards) as the search path."""
-    import psycopg
-
-    base = postgres_url()
-    assert base is not None
-    schema = f"t_{secrets.token_hex(6)}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in base else "?"
-    yield f"{base}{sep}options=-csearch_path%3D{schema}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+from server_helpers import Server, start
 
 
 def test_a_whole_game_on_postgresql_survives_a_sigkill(pg_url: str) -> None:

@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         from rummykit.server.limits import Limits
         from rummykit.server.rooms import Rooms
         from rummykit.server.store import open_store
+        from rummykit.server.wsprotocol import WebSocketProtocol
     except ImportError:
         print(
             translate("rummykit serve: install the web extra: pip install 'rummykit[web]'", lang),
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=args.host,
         port=args.port,
-        ws="websockets-sansio",
+        ws=WebSocketProtocol,  # uvicorn's websockets-sansio, a reason on every close
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         # PROTOCOL.md, Heartbeat: a peer silent to WebSocket pings for 15 s is gone

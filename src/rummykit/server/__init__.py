@@ -18,6 +18,8 @@ One module a job (``docs/architecture.md`` draws them):
 - :mod:`~rummykit.server.replay`, :mod:`~rummykit.server.review`: a record's positions
   and its review, in the records worker;
 - :mod:`~rummykit.server.live`: one WebSocket connection, hello to close;
+- :mod:`~rummykit.server.wsprotocol`: the WebSocket protocol under the app (uvicorn's,
+  with a reason on every close it makes, and a bounded send buffer);
 - :mod:`~rummykit.server.app`: the HTTP API and the ASGI app (FastAPI), its headers.
 
 ``rummykit serve`` starts it (:mod:`rummykit.cli.serve`); ``docs/protocol.md``

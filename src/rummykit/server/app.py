@@ -637,7 +637,8 @@ class Headers:
 
 class AllowedHosts:
     """ASGI middleware: answer only requests whose ``Host`` is one of the server's names
-    (421 otherwise; a WebSocket is closed with 4403), against DNS rebinding."""
+    (421 otherwise; a WebSocket is refused before it opens: HTTP 403), against DNS
+    rebinding."""
 
     def __init__(self, app: ASGIApp, names: frozenset[str], any_ip: bool) -> None:
         self.app = app

@@ -70,7 +70,8 @@ class Conn:
     chat_bucket: Bucket = field(init=False)
     last_sent: float = field(default_factory=time.monotonic)
     _backlog: deque[str] = field(default_factory=deque)
-    _writing: asyncio.Future[None] | None = None
+    _writing: bool = False
+    _drained: asyncio.Future[None] | None = None
     _pinger: asyncio.TimerHandle | None = None
     _closing: asyncio.Future[None] | None = None
 
@@ -88,7 +89,7 @@ class Conn:
         client too slow to take ``limits.outbox`` frames is closed."""
         if self.closed:
             return
-        if self._writing is not None:
+        if self._writing:
             if len(self._backlog) >= self.limits.outbox:
                 self.shut(Close.TOO_SLOW, "too slow: the client does not read its messages")
                 return
@@ -96,52 +97,59 @@ class Conn:
             return
         self._send(text)
 
+    @property
+    def backlogged(self) -> bool:
+        """True while frames wait for the socket (its transport is full)."""
+        return self._writing
+
     def _send(self, text: str) -> None:
-        """Run the socket's send; if it has to wait (the transport is full), the rest of it,
-        and the frames queued meanwhile, are sent by a task."""
-        sending = self.link.send(text)
+        """Run the socket's send. It finishes at once unless the transport is full; then it
+        goes on when the transport has room (the future it waits on is done), and the
+        frames queued meanwhile follow, in order. No task is made for either."""
+        self._step(self.link.send(text))
+
+    def _step(self, sending: Coroutine[object, object, None]) -> None:
         try:
             waiting = sending.send(None)
         except StopIteration:
             self.last_sent = time.monotonic()
+            self._writing = False
+            if self._backlog:
+                self._send(self._backlog.popleft())
+            elif self._drained is not None and not self._drained.done():
+                self._drained.set_result(None)
             return
         except Exception:  # the socket is gone: the reader will see it close
             self.closed = True
+            self._writing = False
             self._backlog.clear()
+            if self._drained is not None and not self._drained.done():
+                self._drained.set_result(None)
             return
-        self._writing = asyncio.ensure_future(self._finish(sending, waiting))
+        self._writing = True
+        if isinstance(waiting, asyncio.Future):  # resumed only once it is done
+            waiting.add_done_callback(lambda _: self._step(sending))
+        else:
+            asyncio.get_running_loop().call_soon(self._step, sending)
 
-    async def _finish(self, sending: Coroutine[object, object, None], waiting: object) -> None:
-        try:
-            while True:  # what an asyncio task does with a coroutine that waits
-                if isinstance(waiting, asyncio.Future):
-                    with contextlib.suppress(Exception):
-                        await waiting
-                else:
-                    await asyncio.sleep(0)
-                try:
-                    waiting = sending.send(None)
-                except StopIteration:
-                    break
-            self.last_sent = time.monotonic()
-            while self._backlog and not self.closed:
-                await self.link.send(self._backlog.popleft())
-                self.last_sent = time.monotonic()
-        except Exception:  # the socket is gone: the reader will see it close
-            self.closed = True
-            self._backlog.clear()
-        finally:
-            self._writing = None
-
-    def shut(self, code: int, reason: str) -> None:
-        """Close the connection (what is still queued is dropped) with a code and reason."""
+    def shut(self, code: int, reason: str, *, flush: bool = False) -> None:
+        """Close the connection with a code and reason: after what is queued (``flush``),
+        or dropping it (a client too slow to read it, one that will not slow down)."""
         if self.closed:
             return
         self.closed = True
-        self._backlog.clear()
         if self._pinger is not None:
             self._pinger.cancel()
+        if not flush or len(self._backlog) >= self.limits.outbox:
+            self._backlog.clear()
         self._closing = asyncio.ensure_future(self._close(code, reason))
+
+    async def wait_closed(self, timeout: float) -> None:
+        """Wait until the close :meth:`shut` began has been sent (at most ``timeout``
+        seconds: a client that does not read may never take it)."""
+        if self._closing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._closing), timeout)
 
     def stop(self) -> None:
         """The connection is gone: stop writing."""
@@ -151,9 +159,9 @@ class Conn:
         self._backlog.clear()
 
     async def _close(self, code: int, reason: str) -> None:
-        if self._writing is not None:
-            with contextlib.suppress(Exception):
-                await self._writing
+        if self._writing:  # what is being sent (and, flushing, what is queued) goes first
+            self._drained = asyncio.get_running_loop().create_future()
+            await self._drained
         with contextlib.suppress(Exception):
             await self.link.close(code, reason)
 
@@ -166,7 +174,7 @@ class Conn:
         if self.closed:
             return
         if time.monotonic() - self.last_sent >= self.limits.ping_after - 0.05 and (
-            self._writing is None
+            not self._writing
         ):
             self.put(PING)
             self.last_sent = time.monotonic()

@@ -33,12 +33,15 @@ class Limits:
     """Messages refused for the rate in a row before the connection is closed (4429): past
     this a client is not slowing down, and answering each would only grow its queue."""
     outbox: int = 256
-    """Frames queued for a connection that does not read; one more closes it (4008)."""
+    """Frames queued for a connection that does not read; one more closes it (4413)."""
     seats_per_table: int = 8
     """Connections of one seat at a table (a player's tabs and devices)."""
     spectators_per_table: int = 32
     """Spectators at one table; one more is refused (4429). Seats are counted apart: a
     seat's player, with its token, always gets in."""
+    close_wait: float = 10.0
+    """Seconds a connection the server closes waits for its close (code and reason) to be
+    sent, for a client that has stopped reading."""
     hello_timeout: float = 20.0
     """Seconds a new connection may take to say hello (4408)."""
     ping_after: float = 5.0

@@ -101,10 +101,17 @@ async def serve_connection(rooms: Rooms, socket: Socket, table_id: str) -> None:
             if conn.closed or room.gone:
                 break
             await _one(room, conn, text)
+            if conn.backlogged:
+                # frames that came in one burst are read without a pause: let the writer
+                # send the answers, so that a burst fills no backlog of a client that reads
+                await asyncio.sleep(0)
     except Exception:
         log.exception("table %s: a connection failed", table_id)
     finally:
         await room.detach(conn)
+        # the close the server began (and its reason) goes out before the handler ends:
+        # the web server drops the socket then, and the client would see no reason (1006)
+        await conn.wait_closed(limits.close_wait)
 
 
 async def _one(room: Room, conn: Conn, text: str) -> None:
@@ -135,7 +142,7 @@ async def _action(room: Room, conn: Conn, message: Message) -> None:
 
 async def _next(room: Room, conn: Conn, message: Message) -> None:
     assert isinstance(message, NextMessage)
-    await room.next_unit(conn.seat, message.version, message.ref)
+    await room.next_unit(conn.seat, message.version, message.ref, conn=conn)
 
 
 async def _chat(room: Room, conn: Conn, message: Message) -> None:

@@ -104,15 +104,15 @@ def frames(
     logs = [_log(g, seat, n) for g in ends]
     out: list[dict[str, object]] = []
     for k, done, log_index, game in kept:
-        view = dict(game.view(seat) if seat is not None else game.spectator_view())
-        entries = view.pop("log")
-        assert isinstance(entries, list)
+        # the view without its log: the log is sent once (``logs``), and a view with it
+        # would cost the whole log again at every position sent
+        view = game.view(seat, log=False) if seat is not None else game.spectator_view(log=False)
         frame: dict[str, object] = {
             "deal": k,
             "action": done,
-            "view": view,
+            "view": dict(view),
             "log": log_index,
-            "log_size": len(entries),
+            "log_size": game.log_size,
         }
         if seat is None:
             places = game.card_places()

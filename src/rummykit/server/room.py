@@ -32,7 +32,7 @@ from rummykit.game import AnyAction
 from rummykit.server.fanout import Conn, Narration, StateMaker
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
-from rummykit.server.protocol import Close, ProtocolError, Ref, dumps
+from rummykit.server.protocol import Close, ProtocolError, Ref, dumps, error_text
 from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, TableMeta
 from rummykit.server.workers import Workers, complete
 
@@ -314,7 +314,9 @@ class Room:
                     "illegal", exc.translated(_lang(conn)), exc.rule, ref=ref
                 ) from None
             self._turn_changed()
-            await self._commit("action", {"action": dict(event.record_json()), "by": by})
+            await self._commit(
+                "action", {"action": dict(event.record_json()), "by": by}, conn=conn, ref=ref
+            )
             if conn is not None:
                 conn.ref = ref
         self.broadcast()
@@ -334,8 +336,15 @@ class Room:
             raise ProtocolError("illegal", exc.translated(_lang(conn)), exc.rule, ref=ref) from None
         return spec.action_from_json(done)
 
-    async def next_unit(self, seat: int | None, version: int, ref: Ref | None = None) -> None:
-        """The next game at the table (``next``), once this one is over."""
+    async def next_unit(
+        self,
+        seat: int | None,
+        version: int,
+        ref: Ref | None = None,
+        *,
+        conn: Conn | None = None,
+    ) -> None:
+        """The next game at the table (``next``, sent by ``conn``), once this one is over."""
         async with self.lock:
             if version != self.table.version:
                 raise ProtocolError(
@@ -355,20 +364,18 @@ class Room:
             self._turn_changed()
             carried = data.get("carried")
             if isinstance(carried, dict) and carried:  # the same record goes on
-                await self._keep_unit(unit, dumps(finished.to_json()))
-            await self._commit("next", data)
-            for conn in self.conns:
-                if conn.seat == seat:
-                    conn.ref = ref
-                    break
+                await self._keep_unit(unit, dumps(finished.to_json()), conn, ref)
+            await self._commit("next", data, conn=conn, ref=ref)
+            sender = conn or next((c for c in self.conns if c.seat == seat), None)
+            if sender is not None:
+                sender.ref = ref
         self.broadcast()
 
-    async def _keep_unit(self, unit: int, record: str) -> None:
+    async def _keep_unit(self, unit: int, record: str, conn: Conn | None, ref: Ref | None) -> None:
         try:
             await self.host.store.add_unit(self.id, unit, record)
         except StoreBusy as exc:
-            await self._failed(exc)
-            raise ProtocolError("unavailable", "the database is busy: try again") from None
+            raise self._failed(exc, conn, ref) from None
 
     def _check_turn(self, seat: int | None, version: int, ref: Ref | None) -> None:
         table, game = self.table, self.table.game
@@ -397,24 +404,37 @@ class Room:
             self.deadline = None
         self.deadline_version = self.table.version  # the position the deadline is for
 
-    async def _commit(self, kind: str, data: Mapping[str, object]) -> None:
+    async def _commit(
+        self,
+        kind: str,
+        data: Mapping[str, object],
+        *,
+        conn: Conn | None = None,
+        ref: Ref | None = None,
+    ) -> None:
         """Store the event the table just took (version ``table.version``) with the table's
         meta; under the room's lock. On failure the room is let go (it is ahead of the
-        store) and the sender is told to try again."""
+        store): the sender (``conn``) is told ``unavailable`` (with its ``ref``), and then
+        every connection to reconnect (4503)."""
         try:
             await self.host.store.append(
                 self.id, self.table.version, kind, event_json(data), self.meta()
             )
         except (Conflict, StoreBusy) as exc:
-            await self._failed(exc)
-            raise ProtocolError("unavailable", "the database is busy: try again") from None
+            raise self._failed(exc, conn, ref) from None
 
-    async def _failed(self, exc: Exception) -> None:
+    def _failed(self, exc: Exception, sender: Conn | None, ref: Ref | None) -> ProtocolError:
+        """The error for the sender of a change that could not be stored; the room is let
+        go, its connections closed after what is queued for them (the error included)."""
         log.warning("table %s: a change could not be stored (%s); reloading it", self.id, exc)
+        error = ProtocolError("unavailable", "the database is busy: try again", ref=ref)
         self.gone = True
+        if sender is not None:
+            sender.put(error_text(error))
         for conn in list(self.conns):
-            conn.shut(Close.MOVED, "the table is being reloaded: reconnect")
+            conn.shut(Close.MOVED, "the table is being reloaded: reconnect", flush=True)
         self._later = asyncio.ensure_future(self.host.let_go(self))
+        return error
 
     # ------------------------------------------------------------ chat
 

@@ -325,6 +325,18 @@ class Rooms:
             timer.cancel()
         with contextlib.suppress(Exception):
             await self.store.release(room.id)
+        self._spawn(self._unserve(room.id))
+
+    async def _unserve(self, table_id: str) -> None:
+        """Write that nobody serves a table let go after a failed commit, once the store
+        takes writes again: it is then found due as before (its bots and clocks go on)
+        without waiting for a client."""
+        while table_id not in self.rooms and table_id not in self._loading:
+            try:
+                await self.store.serve(table_id, None)
+                return
+            except StoreBusy:
+                await asyncio.sleep(1.0)
 
     async def _forget(self, room: Room) -> None:
         """Write what the table's row must say (when it is due), and let it go."""

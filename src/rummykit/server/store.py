@@ -956,14 +956,15 @@ class PostgresStore:
         return [str(r[0]) for r in rows]
 
     async def remove_abandoned(self, before: float) -> int:
-        """Remove waiting tables last changed before ``before`` that nobody serves."""
+        """Remove waiting tables last changed before ``before`` that nobody serves (this
+        process included)."""
         rows = await self._do(
             "SELECT id FROM game_tables WHERE status = 'waiting' AND updated < %s LIMIT 1000",
             (before,),
         )
         removed = 0
         for (table_id,) in rows:
-            if not await self.claim(str(table_id)):
+            if str(table_id) in self._claimed or not await self.claim(str(table_id)):
                 continue  # someone is at it now
             try:
                 async with self._pool_().connection() as conn, conn.transaction():
