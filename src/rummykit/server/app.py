@@ -10,11 +10,10 @@ scripts from the internet). Every error body is ``{"error": CODE,
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import json
 import logging
 import mimetypes
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from importlib import resources
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -24,7 +23,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummykit import __version__, games
@@ -33,11 +31,25 @@ from rummykit.server.commands import read_command
 from rummykit.server.gameinfo import game_info
 from rummykit.server.hosted import NameTaken
 from rummykit.server.live import serve_connection
+from rummykit.server.middleware import AllowedHosts, Headers, LimitBody
 from rummykit.server.protocol import Close, ProtocolError
 from rummykit.server.replay import replay_request
 from rummykit.server.review import review_request
 from rummykit.server.room import Room
 from rummykit.server.rooms import Busy, Rooms, TooMany
+from rummykit.server.schemas import (
+    ERRORS,
+    CreateTable,
+    Games,
+    Join,
+    Problem,
+    ReplayAsk,
+    ReviewAsk,
+    Summary,
+    Tables,
+    Token,
+    Typed,
+)
 from rummykit.server.workers import JobTimeout
 
 __all__ = ["create_app"]
@@ -51,150 +63,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-# ---------------------------------------------------------------- request and answer bodies
-
-
-class CreateTable(BaseModel):
-    """A table to make: the game, one entry per seat, the house rules, the clocks."""
-
-    model_config = ConfigDict(extra="forbid")
-    game: str = Field(
-        description="a game of the registry", json_schema_extra={"enum": list(games.names())}
-    )
-    seats: list[Annotated[str, StringConstraints(pattern=r"^(human|bot:[a-z_]{1,20})$")]] = Field(
-        min_length=2, max_length=8, description="per seat: human, or bot:LEVEL"
-    )
-    options: dict[str, bool | int] = Field(default_factory=dict, description="house rules")
-    clock: int = Field(0, ge=0, le=604_800, description="seconds per turn; 0: no clock")
-    grace: int = Field(60, ge=0, le=604_800, description="seconds away before a bot stands in")
-    stand_in: bool = Field(
-        True, description="a bot plays for a player away longer than the grace (else: wait)"
-    )
-
-
-class Join(BaseModel):
-    """Taking a seat: the player's name, and which seat (the first free one if left out)."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
-    seat: int | None = Field(None, ge=0, le=7)
-
-
-class Seat(BaseModel):
-    """One seat of a table's summary."""
-
-    seat: int
-    kind: Literal["human", "bot"]
-    level: str | None = None
-    name: str | None
-    taken: bool
-    connected: bool
-    stand_in: bool = Field(description="a bot plays for the player, away longer than the grace")
-
-
-class Summary(BaseModel):
-    """A table's summary (PROTOCOL.md), with what rummykit adds."""
-
-    id: str
-    game: str
-    status: Literal["waiting", "playing", "over"]
-    version: int
-    options: dict[str, bool | int]
-    seats: list[Seat]
-    created: float
-    clock: int
-    grace: int
-    stand_in: bool = True
-    games_played: int
-    to_act: int | None
-    result: dict[str, object] | None
-
-
-class Tables(BaseModel):
-    """Tables, newest first: at most 100, and the cursor of the next page (``?before=``)."""
-
-    tables: list[Summary]
-    next: str | None = None
-
-
-class Token(BaseModel):
-    """The seat taken and its secret (sent only to the player who joined)."""
-
-    seat: int
-    token: str
-
-
-class Problem(BaseModel):
-    """Every error's body."""
-
-    error: str
-    message: str
-
-
-class ReplayAsk(BaseModel):
-    """A record to step through, and which of its positions to send."""
-
-    model_config = ConfigDict(extra="forbid")
-    record: dict[str, object] = Field(description="a record (docs/record.md)")
-    seat: int | None = Field(None, ge=0, le=7, description="whose view; null: every hand")
-    start: int = Field(0, ge=0, description="the first position to send")
-    count: int = Field(20, ge=0, le=200, description="how many positions to send")
-    lang: str = Field("en", max_length=35, description="the language of the logs in words")
-
-
-class Typed(BaseModel):
-    """A line typed on a table's page, and the language to answer in."""
-
-    model_config = ConfigDict(extra="forbid")
-    text: str = Field(max_length=2000)
-    lang: str = Field("en", max_length=35)
-
-
-class ReviewAsk(BaseModel):
-    """A record to review (PROTOCOL.md, "Review of a finished game"), and whose turns."""
-
-    model_config = ConfigDict(extra="forbid")
-    record: dict[str, object] = Field(description="a record (docs/record.md)")
-    seat: int | None = Field(None, ge=0, le=7, description="only this seat's turns")
-
-
-class HouseRuleInfo(BaseModel):
-    """One house rule: its name, default, rule id and a one-line explanation."""
-
-    name: str
-    default: bool | int
-    rule: str
-    summary: str
-
-
-class GameInfo(BaseModel):
-    """A game the server hosts."""
-
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    default_players: int
-    house_rules: list[HouseRuleInfo]
-    bots: list[str]
-    default_bot: str
-
-
-class Games(BaseModel):
-    """The games the server hosts."""
-
-    games: list[GameInfo]
-
-
 def _problem(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
-
-
-ERRORS: dict[int | str, dict[str, object]] = {
-    400: {"model": Problem, "description": "a bad request; nothing changed"},
-    404: {"model": Problem, "description": "no such table"},
-    409: {"model": Problem, "description": "not possible now"},
-}
 
 
 # ---------------------------------------------------------------- the app
@@ -549,152 +419,3 @@ class _Socket:
 
     async def close(self, code: int, reason: str) -> None:
         await self.websocket.close(code=code, reason=reason)
-
-
-class LimitBody:
-    """ASGI middleware: refuse an HTTP body over the limit (400) before the app reads it."""
-
-    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[str, int] | None = None) -> None:
-        self.app = app
-        self.limit = limit
-        self.larger = dict(larger or {})
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self.larger.get(str(scope.get("path", "")), self.limit)
-        raw = scope.get("headers")
-        headers = dict(raw) if isinstance(raw, list) else {}
-        length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > limit:
-            await _too_large(send, limit)
-            return
-        seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            body = message.get("body")
-            if isinstance(body, bytes | bytearray):
-                seen += len(body)
-                if seen > limit:
-                    raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await _too_large(send, limit)
-
-
-SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-        b" connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self';"
-        b" object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-)
-"""Sent with every answer: no inline script or style, nothing from elsewhere, never in a
-frame, no referrer (an invite link names its table)."""
-
-
-class Headers:
-    """ASGI middleware: the security headers on every answer; the API's answers are never
-    stored by a cache (the join answer holds a seat's token), and the browser UI's files
-    are asked for again (ETag, 304) on every load, so a page never runs an older rummykit's
-    scripts."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        api = str(scope.get("path", "")).startswith("/api/")
-        cache = b"no-store" if api else b"no-cache"
-
-        async def headed(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                raw = message.get("headers")
-                headers = [
-                    (k, v)
-                    for k, v in (list(raw) if isinstance(raw, list) else [])
-                    if k != b"cache-control"
-                ]
-                headers += [*SECURITY_HEADERS, (b"cache-control", cache)]
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, headed)
-
-
-class AllowedHosts:
-    """ASGI middleware: answer only requests whose ``Host`` is one of the server's names
-    (421 otherwise; a WebSocket is refused before it opens: HTTP 403), against DNS
-    rebinding."""
-
-    def __init__(self, app: ASGIApp, names: frozenset[str], any_ip: bool) -> None:
-        self.app = app
-        self.names = frozenset(n.lower() for n in names)
-        self.any_ip = any_ip
-
-    def _allowed(self, scope: Scope) -> bool:
-        raw = scope.get("headers")
-        headers = dict(raw) if isinstance(raw, list) else {}
-        host = headers.get(b"host", b"").decode("latin-1").strip().lower()
-        name = urlsplit(f"//{host}").hostname or ""
-        if name in self.names or f"[{name}]" in self.names:
-            return True
-        if self.any_ip:
-            with contextlib.suppress(ValueError):
-                ipaddress.ip_address(name)
-                return True
-        return False
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or self._allowed(scope):
-            await self.app(scope, receive, send)
-            return
-        if scope["type"] == "websocket":
-            await receive()  # the connect
-            await send({"type": "websocket.close", "code": Close.ORIGIN, "reason": "unknown host"})
-            return
-        body = json.dumps({"error": "bad_host", "message": "this server has no such name"})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 421,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body.encode()})
-
-
-class _TooLarge(Exception):
-    pass
-
-
-async def _too_large(send: Send, limit: int) -> None:
-    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
-    body = json.dumps({"error": "bad_request", "message": f"a body is at most {size}"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 400,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})

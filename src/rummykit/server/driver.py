@@ -63,7 +63,8 @@ class Driver:
             return None
         seat, now = game.to_act, time.time()
         if table.is_bot(seat) or room.stand_ins()[seat]:
-            return now + room.host.bot_delay, seat
+            held = room.held_until()  # the players see the last deal's end first
+            return max(now + room.host.bot_delay, held or 0.0), seat
         candidates = [room.deadline] if room.deadline is not None else []
         since = room.away_since[seat]
         if table.settings.stand_in and not room.connected()[seat] and since is not None:

@@ -31,6 +31,7 @@ from rummykit.server.protocol import (
     NextMessage,
     Ping,
     ProtocolError,
+    Seen,
     dumps,
     error_text,
     read_hello,
@@ -158,6 +159,11 @@ async def _ping(room: Room, conn: Conn, message: Message) -> None:
     conn.put(dumps(pong))
 
 
+async def _seen(room: Room, conn: Conn, message: Message) -> None:
+    assert isinstance(message, Seen)
+    room.seen(conn.seat)
+
+
 async def _hello(room: Room, conn: Conn, message: Message) -> None:
     """A hello on an open connection: a resync (and perhaps another language)."""
     assert isinstance(message, Hello)
@@ -220,6 +226,7 @@ _HANDLERS: dict[type, Callable[[Room, Conn, Message], Awaitable[None]]] = {
     NextMessage: _next,
     ChatMessage: _chat,
     Ping: _ping,
+    Seen: _seen,
     Hello: _hello,
     Assist: _assist,
 }

@@ -41,6 +41,7 @@ __all__ = [
     "Ping",
     "ProtocolError",
     "Ref",
+    "Seen",
     "dumps",
     "error_text",
     "read_hello",
@@ -141,13 +142,22 @@ class ChatMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class Seen:
+    """``seen``: the player has seen the end of the last part (a Kontrakt deal's scores);
+    the bots need not wait for them any longer."""
+
+    version: int
+    ref: Ref | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """``ping``: answered with ``pong``."""
 
     ref: Ref | None = None
 
 
-Message = Hello | ActionMessage | NextMessage | Assist | ChatMessage | Ping
+Message = Hello | ActionMessage | NextMessage | Assist | ChatMessage | Ping | Seen
 
 
 def _number(text: str) -> int:
@@ -252,6 +262,8 @@ def read_message(text: str, limits: Limits) -> Message:
         return NextMessage(_version(data, ref), ref)
     if kind == "ping":
         return Ping(ref)
+    if kind == "seen":
+        return Seen(_version(data, ref), ref)
     if kind == "chat":
         return ChatMessage(_chat_text(data.get("text"), limits, ref), ref)
     if kind in ("hint", "check"):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from rummykit import games
 from rummykit.game import Game, fresh
@@ -134,10 +133,10 @@ def frames(
     }
 
 
-def _log(game: Game, seat: int | None, n: int) -> list[dict[str, Any]]:
+def _log(game: Game, seat: int | None, n: int) -> list[dict[str, object]]:
     """A game's log as ``seat`` saw it; with every hand shown (``seat`` None), each entry
     as its own seat saw it: the cards drawn from the stock are said too."""
-    entries: list[dict[str, Any]] = [dict(e) for e in fresh(game.log_entries(seat))]
+    entries: list[dict[str, object]] = [dict(e) for e in fresh(game.log_entries(seat))]
     if seat is not None:
         return entries
     own = [game.log_entries(s) for s in range(n)]

@@ -39,7 +39,11 @@ from rummykit.server.workers import Workers, complete
 if TYPE_CHECKING:
     from rummykit.server.driver import Driver
 
-__all__ = ["Room", "RoomHost"]
+__all__ = ["PART_PAUSE", "Room", "RoomHost"]
+
+PART_PAUSE = 20.0
+"""Seconds the bots wait, at most, after a part (a Kontrakt deal) ended, for the players
+connected to see its end (``seen``)."""
 
 log = logging.getLogger("rummykit.server")
 
@@ -70,6 +74,11 @@ class Room:
         self.deadline_version = -1
         self.chat_count = 0
         self._live: list[bool] | None = None
+        self.part = -1 if table.game is None else table.game.part
+        self.part_began = 0.0
+        """When the unit's current part began here (0: long ago, or not while served)."""
+        self.part_seen: set[int] = set()
+        """The seats whose players have seen the last part's end (``seen``)."""
         self.narration = Narration()
         self.gone = False
         self._later: asyncio.Future[None] | None = None
@@ -313,7 +322,7 @@ class Room:
                 raise ProtocolError(
                     "illegal", exc.translated(_lang(conn)), exc.rule, ref=ref
                 ) from None
-            self._turn_changed()
+            self._turn_changed(by_action=True)
             await self._commit(
                 "action", {"action": dict(event.record_json()), "by": by}, conn=conn, ref=ref
             )
@@ -394,8 +403,37 @@ class Room:
                 "not_your_turn", f"it is {table.names[game.to_act]}'s turn", ref=ref
             )
 
-    def _turn_changed(self) -> None:
-        """A new position: the turn clock starts again for a human seat to act."""
+    def seen(self, seat: int | None) -> None:
+        """A player has seen the last part's end: the bots may go on sooner."""
+        if seat is not None and seat not in self.part_seen:
+            self.part_seen.add(seat)
+            self.driver.schedule()
+
+    def held_until(self) -> float | None:
+        """Until when the bots wait after a new part began (a Kontrakt deal's end, its
+        scores shown), so that each player connected sees it: until each has said ``seen``,
+        or :data:`PART_PAUSE` seconds have passed. None: they need not wait."""
+        if not self.part_began:
+            return None
+        waiting = [
+            s
+            for s, live in enumerate(self.connected())
+            if live and not self.table.is_bot(s) and s not in self.part_seen
+        ]
+        if not waiting:
+            return None
+        until = self.part_began + PART_PAUSE
+        return until if until > time.time() else None
+
+    def _turn_changed(self, *, by_action: bool = False) -> None:
+        """A new position: the turn clock starts again for a human seat to act. A part that
+        began by itself after an action (a Kontrakt deal dealt when the last ended) holds
+        the bots for a moment (:meth:`held_until`); one a player asked for does not."""
+        game = self.table.game
+        if game is not None and game.part != self.part:
+            self.part = game.part
+            self.part_began = time.time() if by_action else 0.0
+            self.part_seen = set()
         game, clock = self.table.game, self.table.settings.clock
         seat = None if game is None else game.to_act
         if clock and seat is not None and not self.table.is_bot(seat):

@@ -303,7 +303,11 @@ export function KontraktBoard({ ctx }) {
     const entry = ends[ends.length - 1];
     const seen = () => {
       u.endsSeen = ends.length;
-      if (ctx.seat !== null) save(`seen.${ctx.id}.${ctx.seat}`, ends.length);
+      if (ctx.seat !== null) {
+        save(`seen.${ctx.id}.${ctx.seat}`, ends.length);
+        // the bots wait for each player to have seen the deal's end (docs/protocol.md, seen)
+        if (ctx.live) ctx.live.sendRaw({ type: "seen", version: ctx.state.version });
+      }
       rerender();
     };
     parts.splice(
