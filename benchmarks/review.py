@@ -52,7 +52,7 @@ def vatikanen_session(seed: int) -> GameRecord:
         if seat is None:
             if turns >= TURNS:
                 return session.to_record()
-            session.next_game()  # type: ignore[attr-defined]
+            session.next_part()
             continue
         session.apply(bots[seat].choose(session.view(seat)))
         turns += 1

@@ -115,6 +115,17 @@ def test_K8_the_discard_pile_s_top_counts_when_the_seat_drew_from_the_stock() ->
     assert judged.play is not None and judged.play["draw"] == "discard"
 
 
+def test_judge_refuses_a_spectators_view_it_has_no_seat_to_judge() -> None:
+    game = two_seats("9c 9d 4h 6s Jd Kc 2s 8c 5d", "9s", stock_top="2h")
+    game.apply(Draw(0, "stock"))
+    with pytest.raises(ValueError, match="spectator"):
+        judge(game.spectator_view(log=False))
+    with pytest.raises(ValueError, match="spectator"):
+        judge(game.view(0, log=False), game.spectator_view(log=False))
+    with pytest.raises(ValueError, match="not a kontrakt view"):
+        judge({**game.view(0, log=False), "game": "vatikanen"})
+
+
 def test_K13_review_finds_a_missed_going_out() -> None:
     # the contract is down; the last card but one fits a meld: lay it off, discard the other
     game = two_seats(

@@ -51,6 +51,14 @@ def test_V7_an_opening_is_one_run_only_not_a_group() -> None:
     assert judge(view).play is None
 
 
+def test_judge_refuses_a_spectators_view_it_has_no_seat_to_judge() -> None:
+    game = VatikanenGame.from_position(["5h 6h 7h 8h Kc 2d Js", "2c 2d 9s Kh Qc 5d"], ["9c Tc Jc"])
+    with pytest.raises(ValueError, match="spectator"):
+        judge(game.spectator_view(log=False))
+    with pytest.raises(ValueError, match="not a vatikanen view"):
+        judge({**game.view(0, log=False), "game": "kontrakt"})
+
+
 def test_V7_a_missed_opening_in_a_record_counts_its_cards() -> None:
     record = played([RUN5, BO], [{"seat": 0, "type": "draw"}])
     (turn,) = review(record).turns

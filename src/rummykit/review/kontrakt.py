@@ -32,12 +32,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, cast
 
 from rummykit.cards import Card, full_deck
 from rummykit.game import AnyAction, Game
 from rummykit.games.kontrakt import (
     CONTRACTS,
+    Action,
     DealEnded,
     Discard,
     Draw,
@@ -49,8 +50,17 @@ from rummykit.games.kontrakt import (
     candidate_actions_for,
     deck_for,
 )
+from rummykit.games.kontrakt.view import KontraktView, TableMeldJSON, kontrakt_view
 from rummykit.review.laying import Laying, best_laying
-from rummykit.review.model import CONTRACT, GO_OUT, LAY_OFF, TurnReview
+from rummykit.review.model import (
+    CONTRACT,
+    GO_OUT,
+    LAY_OFF,
+    KontraktPlayJSON,
+    LayingStepJSON,
+    TurnExtra,
+    TurnReview,
+)
 from rummykit.review.walk import take
 
 __all__ = ["Judgement", "judge", "position", "review_deal"]
@@ -60,8 +70,16 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return [Card.parse(t) for t in texts]
 
 
+def _seat_and_hand(view: KontraktView) -> tuple[int, list[str]]:
+    """The seat ``view`` is of and its hand; ValueError for a spectator's view."""
+    seat, hand = view["seat"], view["hand"]
+    if seat is None or hand is None:
+        raise ValueError("the review judges a seat's turn: this is a spectator's view")
+    return seat, hand
+
+
 def position(
-    view: Mapping[str, Any],
+    view: Mapping[str, object],
     *,
     hand: Sequence[Card] | None = None,
     pile: Sequence[Card] | None = None,
@@ -70,11 +88,12 @@ def position(
     """The game of ``view`` in its seat's play phase, the cards it cannot see dealt in a
     fixed order (other hands by their sizes, the rest the stock). ``hand``, ``pile`` and
     ``picked_up`` replace the view's (another draw)."""
-    seat = view["seat"]
-    sizes = list(view["hand_sizes"])
-    own = [c.plain() for c in (hand if hand is not None else _cards(view["hand"]))]
-    shown = [c.plain() for c in (pile if pile is not None else _cards(view["discard_pile"]))]
-    table = [(m["owner"], _cards(m["cards"]), bool(m["contract"])) for m in view["table"]]
+    v = kontrakt_view(view)
+    seat, held = _seat_and_hand(v)
+    sizes = list(v["hand_sizes"])
+    own = [c.plain() for c in (hand if hand is not None else _cards(held))]
+    shown = [c.plain() for c in (pile if pile is not None else _cards(v["discard_pile"]))]
+    table = [(m["owner"], _cards(m["cards"]), bool(m["contract"])) for m in v["table"]]
     unseen = Counter(full_deck(*deck_for(len(sizes))))
     unseen.subtract(own + shown + [c.plain() for _, cards, _ in table for c in cards])
     hidden = sorted(unseen.elements(), key=str)
@@ -85,22 +104,22 @@ def position(
         else:
             hands.append(hidden[:size])
             hidden = hidden[size:]
-    if picked_up is None and hand is None and view["picked_up"] is not None:
-        picked_up = Card.parse(view["picked_up"])
+    if picked_up is None and hand is None and v["picked_up"] is not None:
+        picked_up = Card.parse(v["picked_up"])
     return KontraktGame.from_position(
         hands,
-        deal=view["deal"],
-        dealer=view["dealer"],
+        deal=v["deal"],
+        dealer=v["dealer"],
         stock=hidden,
         discard_pile=shown,
         table=table,
-        laid=[(x["groups"], x["runs"], x["complete"]) for x in view["laid"]],
+        laid=[(x["groups"], x["runs"], x["complete"]) for x in v["laid"]],
         turn=seat,
         phase=Phase.PLAY,
         picked_up=picked_up,
-        scores=view["scores"],
-        players=view["players"],
-        options=KontraktOptions(**view["options"]),
+        scores=v["scores"],
+        players=v["players"],
+        options=KontraktOptions(**v["options"]),
     )
 
 
@@ -112,19 +131,30 @@ class Judgement:
     (``discard``)."""
 
     best: int = 0
-    play: Mapping[str, Any] | None = None
+    play: KontraktPlayJSON | None = None
     contract: bool = False
     out: bool = False
     discard: str | None = None
 
 
+DrawnFrom = Literal["stock", "discard"]
+"""Where a turn's card comes from (K8)."""
+
+
+def _step(action: Action) -> LayingStepJSON:
+    """A lay-down, lay-off or joker swap as RECORD.md writes it (the engine's writer)."""
+    # cast: the engine's Action.to_json is typed dict[str, Any]; for the three actions a
+    # laying holds it writes exactly LayingStepJSON's keys (RECORD.md's Kontrakt table).
+    return cast(LayingStepJSON, action.to_json())
+
+
 def _checked(
-    game: KontraktGame, seat: int, laying: Laying, draw: str
-) -> tuple[int, dict[str, Any], bool]:
+    game: KontraktGame, seat: int, laying: Laying, draw: DrawnFrom
+) -> tuple[int, KontraktPlayJSON, bool]:
     """Play ``laying`` on ``game`` (the engine checks every action): the cards it laid, the
     turn as JSON, and whether the seat went out."""
     before = len(game.hand(seat))
-    table: list[Any] = []
+    table: list[TableMeldJSON] = []
     out = False
     for action in laying.actions:
         event = game.apply(action)  # RuleError here is a fault of the search
@@ -136,35 +166,38 @@ def _checked(
         table = [m.to_json() for m in game.table]
     left = [] if out else [str(c) for c in game.hand(seat)]
     laid = before - len(left)
-    play = {
+    play: KontraktPlayJSON = {
         "seat": seat,
         "draw": draw,
-        "actions": [a.to_json() for a in laying.actions],
+        "actions": [_step(a) for a in laying.actions],
         "table": table,
         "hand": left,
     }
     return laid, play, out or len(left) == 1
 
 
-def judge(view: Mapping[str, Any], alternative: Mapping[str, Any] | None = None) -> Judgement:
+def judge(view: Mapping[str, object], alternative: Mapping[str, object] | None = None) -> Judgement:
     """The judgement of a turn from ``view`` (the seat's view after its draw), and from
     ``alternative`` (its view before drawing from the stock, when it could have taken the
     pile's top instead), from those views alone. The search reads the view; the engine is
-    set up (:func:`position`) only to check a play that lays cards."""
-    seat = view["seat"]
-    mine = view["laid"][seat]
+    set up (:func:`position`) only to check a play that lays cards. ValueError for a
+    spectator's view."""
+    v = kontrakt_view(view)
+    seat, held = _seat_and_hand(v)
+    mine = v["laid"][seat]
     # (hand, the position the engine checks it on, the draw, the pile's top taken)
-    options: list[tuple[list[Card], Callable[[], KontraktGame], str, str | None]] = []
-    if view["phase"] == Phase.PLAY and view["turn"] == seat:
-        drawn = "stock" if view["picked_up"] is None else "discard"
-        options.append((_cards(view["hand"]), lambda: position(view), drawn, None))
+    options: list[tuple[list[Card], Callable[[], KontraktGame], DrawnFrom, str | None]] = []
+    if v["phase"] == Phase.PLAY and v["turn"] == seat:
+        drawn: DrawnFrom = "stock" if v["picked_up"] is None else "discard"
+        options.append((_cards(held), lambda: position(v), drawn, None))
     if alternative is not None:
-        top = Card.parse(alternative["discard_pile"][-1])
-        hand = [*_cards(alternative["hand"]), top]
-        pile = _cards(alternative["discard_pile"][:-1])
+        a = kontrakt_view(alternative)
+        top = Card.parse(a["discard_pile"][-1])
+        hand = [*_cards(_seat_and_hand(a)[1]), top]
+        pile = _cards(a["discard_pile"][:-1])
 
         def other() -> KontraktGame:
-            return position(alternative, hand=hand, pile=pile, picked_up=top)
+            return position(a, hand=hand, pile=pile, picked_up=top)
 
         options.append((hand, other, "discard", str(top)))
     best = Judgement()
@@ -172,9 +205,9 @@ def judge(view: Mapping[str, Any], alternative: Mapping[str, Any] | None = None)
     for hand, setup, draw, taken in options:
         laying = best_laying(
             hand,
-            view["table"],
+            v["table"],
             seat=seat,
-            contract=CONTRACTS[view["deal"]],
+            contract=CONTRACTS[v["deal"]],
             laid=(mine["groups"], mine["runs"]),
             complete=mine["complete"],
         )
@@ -187,15 +220,17 @@ def judge(view: Mapping[str, Any], alternative: Mapping[str, Any] | None = None)
     return Judgement(best.best, best.play, contract, best.out, best.discard)
 
 
-def can_lay_off(view: Mapping[str, Any]) -> bool:
+def can_lay_off(view: Mapping[str, object]) -> bool:
     """Whether the seat of ``view`` (in its play phase, two cards or more in hand) could
     lay a card off now (K10): the engine's legal lay-offs."""
-    if len(view["hand"]) < 2 or not view["laid"][view["seat"]]["complete"]:
+    v = kontrakt_view(view)
+    seat, hand = _seat_and_hand(v)
+    if len(hand) < 2 or not v["laid"][seat]["complete"]:
         return False
-    offs = [a for a in candidate_actions_for(view) if isinstance(a, LayOff)]
+    offs = [a for a in candidate_actions_for(v) if isinstance(a, LayOff)]
     if not offs:
         return False
-    game = position(view)
+    game = position(v)
     return any(game.can(a) for a in offs)
 
 
@@ -213,7 +248,7 @@ class _Turn:
     kind: str = "discard"
     lay_off: bool = False
     out: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: TurnExtra = field(default_factory=TurnExtra)
 
 
 def review_deal(
@@ -279,7 +314,7 @@ def review_deal(
     return [_review(deal, t) for t in done if seat is None or t.seat == seat]
 
 
-def _could_take_pile(before: Mapping[str, Any], action: AnyAction) -> bool:
+def _could_take_pile(before: KontraktView, action: AnyAction) -> bool:
     """Whether a draw from the stock could have been the pile's top instead (K7, K8)."""
     return (
         isinstance(action, Draw)
@@ -290,7 +325,7 @@ def _could_take_pile(before: Mapping[str, Any], action: AnyAction) -> bool:
     )
 
 
-def _no_play(view: Mapping[str, Any]) -> dict[str, Any]:
+def _no_play(view: KontraktView) -> KontraktView:
     """``view`` with no play phase (the draw ended the deal): only the alternative counts."""
     return {**view, "phase": Phase.DRAW}
 
@@ -311,7 +346,7 @@ def _review(deal: int, t: _Turn) -> TurnReview:
         missed.append(LAY_OFF)
     if judged.out and not t.out:
         missed.append(GO_OUT)
-    extra = dict(t.extra)
+    extra = t.extra.copy()
     if judged.discard is not None and judged.best > 0:
         extra["take_discard"] = judged.discard
     return TurnReview(

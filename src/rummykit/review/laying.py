@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.games.kontrakt.actions import Action, LayDown, LayOff, SwapJoker
 from rummykit.games.kontrakt.contracts import Contract
+from rummykit.games.kontrakt.view import TableMeldJSON
 
 __all__ = ["Laying", "best_laying"]
 
@@ -302,7 +302,7 @@ def _lay_offs(
     return value + best_value, actions
 
 
-def _anchor_json(meld: Mapping[str, Any]) -> _Anchor:
+def _anchor_json(meld: TableMeldJSON) -> _Anchor:
     """A view's table meld as an anchor."""
     if meld["kind"] == "group":
         return _Anchor(meld["number"], rank=meld["rank"])
@@ -311,7 +311,7 @@ def _anchor_json(meld: Mapping[str, Any]) -> _Anchor:
 
 
 def _swaps(
-    table: Sequence[Mapping[str, Any]], counts: Counter[Nat], jokers: int, seat: int
+    table: Sequence[TableMeldJSON], counts: Counter[Nat], jokers: int, seat: int
 ) -> Iterator[tuple[list[Action], Counter[Nat], int]]:
     """Every set of table jokers the hand can take (K11): the swaps, and the hand after."""
     slots: list[tuple[int, list[Nat]]] = []
@@ -343,7 +343,7 @@ def _after_contract(
     counts: Counter[Nat],
     jokers: int,
     anchors: list[_Anchor],
-    table: Sequence[Mapping[str, Any]],
+    table: Sequence[TableMeldJSON],
     seat: int,
     number: int,
 ) -> tuple[int, list[Action]]:
@@ -398,7 +398,7 @@ def _grown(melds: Sequence[_Meld], offs: Sequence[Action], most: int) -> list[li
 
 def best_laying(
     hand: Sequence[Card],
-    table: Sequence[Mapping[str, Any]],
+    table: Sequence[TableMeldJSON],
     *,
     seat: int,
     contract: Contract,

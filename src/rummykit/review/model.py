@@ -4,16 +4,37 @@ and the whole :class:`Review`, written as PROTOCOL.md's JSON ("Review of a finis
 They are frozen values made by :func:`rummykit.review.review`; ``to_json`` gives the
 document ``rummykit review --json``, ``GET /api/tables/{id}/review`` and
 ``POST /api/review`` answer. Fields beyond PROTOCOL.md's (``type``, ``name``,
-``go_out_missed`` ...) are additions a reader may ignore.
+``go_out_missed`` ...) are additions a reader may ignore. The JSON's shapes are the
+TypedDicts here (:class:`TurnJSON`, :class:`PlayerJSON`, the best plays
+:class:`VatikanenPlayJSON` and :class:`KontraktPlayJSON`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, final
 
-__all__ = ["GO_OUT", "MISSES", "PlayerReview", "Review", "TurnReview", "summarize"]
+from typing_extensions import TypedDict
+
+from rummykit.games.kontrakt.view import TableMeldJSON
+
+__all__ = [
+    "GO_OUT",
+    "MISSES",
+    "BestPlayJSON",
+    "DiscardJSON",
+    "KontraktPlayJSON",
+    "LayingStepJSON",
+    "PlayerJSON",
+    "PlayerReview",
+    "Review",
+    "TurnExtra",
+    "TurnJSON",
+    "TurnReview",
+    "VatikanenPlayJSON",
+    "summarize",
+]
 
 GO_OUT = "go_out"
 """``missed``: the seat could have gone out (V13, K13) and did not."""
@@ -24,6 +45,94 @@ LAY_OFF = "lay_off"
 (K10)."""
 MISSES = (GO_OUT, CONTRACT, LAY_OFF)
 """Every name ``missed`` may hold, in the order a turn lists them."""
+
+
+@final  # final, so that mypy tells the two plays apart by a key (``"actions" in play``)
+class VatikanenPlayJSON(TypedDict):
+    """A Vatikanen best play: RECORD.md's ``play`` action, with ``marks`` (per card of the
+    new ``table``: from the ``hand``, left on the ``table``, or ``moved`` from another meld)
+    and how many table cards it ``moved``."""
+
+    seat: int
+    type: Literal["play"]
+    add: list[str]
+    table: list[list[str]]
+    marks: list[list[str]]
+    moved: int
+
+
+LayingStepJSON = TypedDict(
+    "LayingStepJSON",
+    {
+        "seat": int,
+        "type": Literal["meld", "layoff", "swap_joker"],
+        "melds": NotRequired[list[list[str]]],
+        "card": NotRequired[str],
+        "meld": NotRequired[int],
+        "as": NotRequired[str],
+    },
+)
+"""A step of a Kontrakt best play, as RECORD.md writes the action: a lay-down (``meld``,
+its ``melds``), a lay-off (``layoff``: ``card`` onto meld number ``meld``, ``as`` what a
+joker stands for) or a joker swap (``swap_joker``: ``card`` for the joker of ``meld``)."""
+
+
+@final
+class KontraktPlayJSON(TypedDict):
+    """A Kontrakt best turn: where the seat draws from (``stock`` or ``discard``), the
+    ``actions`` that lay the cards, the ``table`` after them (the view's melds) and the
+    ``hand`` left (empty when the seat goes out)."""
+
+    seat: int
+    draw: Literal["stock", "discard"]
+    actions: list[LayingStepJSON]
+    table: list[TableMeldJSON]
+    hand: list[str]
+
+
+BestPlayJSON = VatikanenPlayJSON | KontraktPlayJSON
+"""A turn's ``best_play``, as its game writes it."""
+
+
+class DiscardJSON(TypedDict):
+    """What became of a Kontrakt turn's discard: the ``card``, whether the next seat
+    ``taken`` it from the pile (K8), and whether it ``laid`` it that same turn."""
+
+    card: str
+    taken: bool
+    laid: bool
+
+
+class TurnExtra(TypedDict, total=False):
+    """A game's additions to a turn (Kontrakt): what became of the ``discard``, and the
+    pile's top the best play takes instead of the stock's card (``take_discard``)."""
+
+    discard: DiscardJSON
+    take_discard: str
+
+
+class TurnJSON(TurnExtra):
+    """PROTOCOL.md's turn entry (``type`` added), and the game's additions."""
+
+    deal: int
+    action: int
+    seat: int
+    type: str
+    played: int
+    best: int
+    best_play: BestPlayJSON | None
+    missed: list[str]
+
+
+class PlayerJSON(TypedDict):
+    """PROTOCOL.md's player entry (``name`` and ``go_out_missed`` added)."""
+
+    seat: int
+    name: str
+    turns: int
+    best_turns: int
+    cards_missed: int
+    go_out_missed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,29 +156,28 @@ class TurnReview:
     kind: str
     played: int
     best: int
-    best_play: Mapping[str, Any] | None
+    best_play: BestPlayJSON | None
     missed: tuple[str, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: TurnExtra = field(default_factory=TurnExtra)
 
     @property
     def at_best(self) -> bool:
         """True when the seat laid as much as it could and missed nothing."""
         return self.played >= self.best and not self.missed
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TurnJSON:
         """PROTOCOL.md's turn entry (and this review's additions)."""
-        out: dict[str, Any] = {
+        return {
             "deal": self.deal,
             "action": self.action,
             "seat": self.seat,
             "type": self.kind,
             "played": self.played,
             "best": self.best,
-            "best_play": None if self.best_play is None else dict(self.best_play),
+            "best_play": None if self.best_play is None else self.best_play.copy(),
             "missed": list(self.missed),
+            **self.extra,
         }
-        out.update(self.extra)
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +193,7 @@ class PlayerReview:
     cards_missed: int
     go_out_missed: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlayerJSON:
         """PROTOCOL.md's player entry (``name`` and ``go_out_missed`` added)."""
         return {
             "seat": self.seat,
@@ -107,8 +215,9 @@ class Review:
     turns: tuple[TurnReview, ...]
     seat: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The document of PROTOCOL.md's "Review of a finished game" (``seat`` added)."""
+    def to_json(self) -> dict[str, object]:
+        """The document of PROTOCOL.md's "Review of a finished game" (``seat`` added), as
+        plain data (its turns :class:`TurnJSON`, its players :class:`PlayerJSON`)."""
         return {
             "game": self.game,
             "seat": self.seat,

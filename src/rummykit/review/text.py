@@ -9,13 +9,21 @@ counted from 1 here, as ``rummykit replay`` counts them for people; the JSON
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rummykit.cards import Card, sort_by_suit
 from rummykit.games.spec import GameSpec
 from rummykit.i18n import N_, Message, Plural
-from rummykit.review.model import CONTRACT, GO_OUT, LAY_OFF, PlayerReview, Review, TurnReview
+from rummykit.review.model import (
+    CONTRACT,
+    GO_OUT,
+    LAY_OFF,
+    BestPlayJSON,
+    LayingStepJSON,
+    PlayerReview,
+    Review,
+    TurnReview,
+)
 
 __all__ = ["describe"]
 
@@ -46,7 +54,7 @@ def _where(sessions: bool, turn: TurnReview) -> Message:
     return Message(N_("deal {deal}, action {action}"), deal=turn.deal + 1, action=turn.action + 1)
 
 
-def _kontrakt_step(action: Mapping[str, Any]) -> Message:
+def _kontrakt_step(action: LayingStepJSON) -> Message:
     kind = action["type"]
     if kind == "meld":
         melds = " + ".join(" ".join(m) for m in action["melds"])
@@ -60,7 +68,7 @@ def _kontrakt_step(action: Mapping[str, Any]) -> Message:
     )
 
 
-def _how(play: Mapping[str, Any]) -> str | Message:
+def _how(play: BestPlayJSON) -> str | Message:
     """The best play in short: the cards it adds (one play, Vatikanen), or its actions (a
     turn of several, Kontrakt)."""
     if "actions" not in play:
@@ -102,7 +110,8 @@ def _turn(sessions: bool, turn: TurnReview, names: Sequence[str]) -> list[Messag
                 how=_how(turn.best_play),
             )
         )
-        moved = int(turn.best_play.get("moved", 0))
+        play = turn.best_play
+        moved = 0 if "actions" in play else play["moved"]  # Kontrakt never moves table cards
         if moved:
             out.append(
                 Plural(

@@ -19,16 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rummykit import solver
 from rummykit.cards import Card
 from rummykit.game import AnyAction, Game
 from rummykit.games.vatikanen.actions import Play
 from rummykit.games.vatikanen.table import check_opening, check_table
+from rummykit.games.vatikanen.view import vatikanen_view
 from rummykit.melds import VATIKANEN, Meld, read_meld
 from rummykit.review.keeping import HAND, STAYED, marks, shown_play
-from rummykit.review.model import GO_OUT, TurnReview
+from rummykit.review.model import GO_OUT, TurnReview, VatikanenPlayJSON
 from rummykit.review.walk import take
 
 __all__ = ["Judgement", "judge", "review_deal"]
@@ -42,7 +42,7 @@ class Judgement:
     ``held``, the cards in hand)."""
 
     best: int
-    play: Mapping[str, Any] | None
+    play: VatikanenPlayJSON | None
     held: int
 
     @property
@@ -55,13 +55,17 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return [Card.parse(t) for t in texts]
 
 
-def judge(view: Mapping[str, Any]) -> Judgement:
-    """The judgement of the turn of ``view``'s seat, from that view alone."""
-    seat = view["seat"]
-    hand = _cards(view["hand"])
-    table = [read_meld(_cards(m), VATIKANEN) for m in view["table"]]
-    free_jokers = bool(view["options"]["free_jokers"])
-    if not view["opened"][seat]:
+def judge(view: Mapping[str, object]) -> Judgement:
+    """The judgement of the turn of ``view``'s seat, from that view alone (ValueError for a
+    spectator's view: it has no seat to judge)."""
+    v = vatikanen_view(view)
+    seat, held = v["seat"], v["hand"]
+    if seat is None or held is None:
+        raise ValueError("the review judges a seat's turn: this is a spectator's view")
+    hand = _cards(held)
+    table = [read_meld(_cards(m), VATIKANEN) for m in v["table"]]
+    free_jokers = bool(v["options"]["free_jokers"])
+    if not v["opened"][seat]:
         opening = solver.best_opening(hand, rules=VATIKANEN)
         if opening is None:
             return Judgement(0, None, len(hand))
@@ -82,7 +86,7 @@ def judge(view: Mapping[str, Any]) -> Judgement:
 
 def _play_json(
     seat: int, add: Sequence[Card], table: Sequence[Meld], rows: list[list[str]], moved: int
-) -> dict[str, Any]:
+) -> VatikanenPlayJSON:
     """The play as RECORD.md writes it, with ``marks`` (per card of the new table: from the
     ``hand``, left on the ``table``, or ``moved`` from another meld) and ``moved``."""
     return {
