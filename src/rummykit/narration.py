@@ -21,14 +21,25 @@ they lie, a joker saying what it stands for).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from rummykit.cards import Card
 from rummykit.i18n import N_, translate
 
-__all__ = ["Piece", "Sentence", "cards", "narrate", "narrate_log", "plain", "sentence", "who"]
+__all__ = [
+    "Piece",
+    "Sentence",
+    "cards",
+    "kontrakt_sentences",
+    "narrate",
+    "narrate_log",
+    "plain",
+    "sentence",
+    "vatikanen_sentences",
+    "who",
+]
 
 Piece = tuple[str, Any]
 """``("text", str)``, ``("name", seat)`` or ``("cards", tuple of card texts)``."""
@@ -79,12 +90,13 @@ def plain(line: Sentence, names: Sequence[str]) -> str:
 
 def narrate(game: str, entry: Mapping[str, Any], lang: str) -> list[Sentence]:
     """Entry of a ``game``'s log in words, one sentence or more (none for an entry the
-    narration does not know)."""
-    if game == "vatikanen":
-        return _vatikanen(entry, lang)
-    if game == "kontrakt":
-        return _kontrakt(entry, lang)
-    return []
+    narration does not know): the game's ``narrator`` (its spec) tells it."""
+    from rummykit import games
+
+    told = games.get(game).hook("narrator")
+    if told is None:
+        return []
+    return cast(Callable[[Mapping[str, Any], str], list[Sentence]], told)(entry, lang)
 
 
 def narrate_log(
@@ -137,7 +149,7 @@ def _laid(entry: Mapping[str, Any]) -> list[str]:
     return [next(labels, c) if c.startswith("*") else c for c in added]
 
 
-def _vatikanen(entry: Mapping[str, Any], lang: str) -> list[Sentence]:
+def vatikanen_sentences(entry: Mapping[str, Any], lang: str) -> list[Sentence]:
     name = who(entry["seat"])
     kind = entry["type"]
     if kind == "draw":
@@ -180,7 +192,7 @@ def _vatikanen_end(end: Mapping[str, Any], lang: str) -> Sentence:
 # ------------------------------------------------------------------ Kontrakt
 
 
-def _kontrakt(entry: Mapping[str, Any], lang: str) -> list[Sentence]:
+def kontrakt_sentences(entry: Mapping[str, Any], lang: str) -> list[Sentence]:
     from rummykit.games.kontrakt.contracts import CONTRACTS
 
     kind = entry["type"]

@@ -113,7 +113,11 @@ class GameSpec:
     player, for the words a host uses: a game of its own (a Vatikanen session's
     games, V16) or a deal of one game (Kontrakt's seven deals, K4).
     ``reviewer`` names the function that reviews one deal of a record
-    (``module:function``, see :mod:`rummykit.review`).
+    (``module:function``, see :mod:`rummykit.review`); ``narrator`` the one that
+    tells a log entry in words (:mod:`rummykit.narration`); ``command_reader`` the
+    one that reads a typed line (:mod:`rummykit.tui.commands`); ``page_facts`` the
+    one that gives a page what it shows of the game beyond its house rules (K4's
+    contracts). Each is imported on use (:meth:`hook`).
     ``draft_melds`` gives the melds an action (as JSON) writes out, for a
     player's draft to be checked meld by meld (a Vatikanen play's whole
     ``table``, a Kontrakt lay-down's ``melds``), and ``meld_kind`` reads one
@@ -152,6 +156,9 @@ class GameSpec:
     reader: Callable[[Mapping[str, object]], AnyAction]
     deck: Callable[[int, Mapping[str, OptionValue]], list[Card]]
     reviewer: str = ""
+    narrator: str = ""
+    command_reader: str = ""
+    page_facts: str = ""
 
     # ------------------------------------------------------------ checks
 
@@ -270,6 +277,18 @@ class GameSpec:
             raise ValueError(f"{self.title} games cannot be reviewed")
         function: object = getattr(importlib.import_module(module), name)
         assert callable(function)
+        return function
+
+    def hook(self, name: str) -> object:
+        """The function a ``module:function`` field names (``narrator``, ...), imported on
+        use; None when the game has none. The caller knows its signature (the field's
+        description above) and casts it."""
+        where: object = getattr(self, name)
+        if not isinstance(where, str) or not where:
+            return None
+        module, _, attribute = where.partition(":")
+        function: object = getattr(importlib.import_module(module), attribute)
+        assert callable(function), where
         return function
 
     def terminal_adapter(self) -> type:

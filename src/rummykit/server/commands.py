@@ -20,10 +20,17 @@ aliases. Whether the action is legal is the engine's word, later.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from rummykit import games
 from rummykit.errors import MessageError
 from rummykit.i18n import N_, translate
 from rummykit.notation import command_word, fold, link_word, parse_cards
-from rummykit.tui.commands import CommandError, UiCommand, parse_kontrakt, parse_vatikanen
+from rummykit.tui.commands import CommandError, UiCommand
+
+if TYPE_CHECKING:
+    from rummykit.game import AnyAction
 
 __all__ = ["PAGE_WORDS", "command_help", "read_command"]
 
@@ -50,7 +57,10 @@ def read_command(game: str, text: str, lang: str) -> dict[str, object]:
             if rest.strip():
                 raise CommandError(N_("'{word}' takes nothing after it"), word=word)
             return {"ui": "reset"}
-        parse = parse_vatikanen if game == "vatikanen" else parse_kontrakt
+        reader = games.get(game).hook("command_reader")
+        if reader is None:
+            return {"error": f"{game} has no typed commands"}
+        parse = cast(Callable[[str, int, str], "AnyAction | UiCommand"], reader)
         read = parse(text, 0, lang)
     except MessageError as exc:
         return {"error": exc.translated(lang)}

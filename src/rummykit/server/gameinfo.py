@@ -12,6 +12,8 @@ contracts (K4), the typed commands' help; every text in the asker's language.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import cast
 
 from rummykit import games
 from rummykit.bots.base import describe_level, level_label, levels, needs_settings
@@ -74,10 +76,8 @@ def game_info(name: str, lang: str) -> dict[str, object]:
         "default_bot": spec.default_bot,
         "commands": [{"example": e, "what": w} for e, w in command_help(spec.name, lang)],
     }
-    if spec.name == "kontrakt":
-        from rummykit.games.kontrakt.contracts import CONTRACTS
-
-        info["contracts"] = [
-            {**c.to_json(), "text": c.describe().translated(lang)} for c in CONTRACTS
-        ]
+    facts = spec.hook("page_facts")
+    if facts is not None:  # what a page shows of the game beyond its rules (K4's contracts)
+        more = cast(Callable[[str], dict[str, object]], facts)(lang)
+        info.update(more)
     return info

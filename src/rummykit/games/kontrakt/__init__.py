@@ -157,5 +157,8 @@ SPEC = GameSpec(
     reader=action_from_json,
     deck=game_deck,
     reviewer="rummykit.review.kontrakt:review_deal",
+    narrator="rummykit.narration:kontrakt_sentences",
+    command_reader="rummykit.tui.commands:parse_kontrakt",
+    page_facts="rummykit.games.kontrakt.contracts:contract_facts",
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

@@ -32,6 +32,7 @@ __all__ = [
     "CONTRACTS",
     "Contract",
     "candidate_melds",
+    "contract_facts",
     "describe_melds",
     "find_melds",
     "largest_part",
@@ -299,3 +300,11 @@ def largest_part(
 def _kept(hand: Sequence[Card], melds: list[list[Card]]) -> int:
     """The cards left in ``hand`` once ``melds`` are laid from it."""
     return len(hand) - sum(map(len, melds))
+
+
+def contract_facts(lang: str) -> dict[str, object]:
+    """What a page shows of the seven contracts (K4), in ``lang``: each as data and in
+    words (the game's ``page_facts``, ``GET /api/games/kontrakt``)."""
+    return {
+        "contracts": [{**c.to_json(), "text": c.describe().translated(lang)} for c in CONTRACTS]
+    }

@@ -154,5 +154,7 @@ SPEC = GameSpec(
     reader=action_from_json,
     deck=game_deck,
     reviewer="rummykit.review.vatikanen:review_deal",
+    narrator="rummykit.narration:vatikanen_sentences",
+    command_reader="rummykit.tui.commands:parse_vatikanen",
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""
