@@ -107,8 +107,9 @@ def descendants(pid: int) -> list[int]:
     return out
 
 
-def cpu_seconds(pids: list[int], *, workers: bool = True) -> float:
-    """User and system CPU of these processes and (``workers``) everything under them."""
+def cpu_seconds(pids: list[int], *, workers: bool = True, system: bool | None = None) -> float:
+    """User and system CPU of these processes and (``workers``) everything under them
+    (``system``: only the system time, True, or only the user time, False)."""
     total = 0
     for root in pids:
         for p in descendants(root) if workers else [root]:
@@ -116,7 +117,8 @@ def cpu_seconds(pids: list[int], *, workers: bool = True) -> float:
                 fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+            utime, stime = int(fields[11]), int(fields[12])
+            total += stime if system else utime if system is False else utime + stime
     return total / TICKS
 
 
@@ -253,6 +255,7 @@ class Load:
     errors: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
     main_cpu: float = 0.0
+    system_cpu: float = 0.0
 
 
 class Player(WSListener):
@@ -372,12 +375,14 @@ async def run_load(
     before_versions = sum(load.versions.values())
     profiler = profile(servers.pids, seconds)
     main_before = cpu_seconds(servers.pids, workers=False)
+    system_before = cpu_seconds(servers.pids, system=True)
     cpu_before, wall_before = cpu_seconds(servers.pids), time.monotonic()
     load.measuring = True
     await asyncio.sleep(seconds)
     load.measuring = False
     cpu, wall = cpu_seconds(servers.pids) - cpu_before, time.monotonic() - wall_before
     load.main_cpu = cpu_seconds(servers.pids, workers=False) - main_before
+    load.system_cpu = cpu_seconds(servers.pids, system=True) - system_before
     load.versions["_changes"] = sum(load.versions.values()) - before_versions
     for transport in transports:
         transport.disconnect()
@@ -415,6 +420,7 @@ def measure(tables: int, seconds: float, db: str, processes: int) -> dict[str, A
         "changes_per_second": changes / wall,
         "cpu_ms_per_change": 1000 * cpu / max(1, changes),
         "main_ms_per_change": 1000 * load.main_cpu / max(1, changes),
+        "system_ms_per_change": 1000 * load.system_cpu / max(1, changes),
         "cpu_share": cpu / wall,
         "p50_ms": 1000 * statistics.median(lat),
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
@@ -518,13 +524,13 @@ def load_row(r: dict[str, Any]) -> str:
     return (
         f"| {r['db']} | {r['processes']} | {r['tables']} | {4 * r['tables']} |"
         f" {r['changes_per_second']:.0f} | {r['cpu_ms_per_change']:.3f} ms"
-        f" ({r['main_ms_per_change']:.3f} ms) |"
+        f" ({r['main_ms_per_change']:.3f}; {r['system_ms_per_change']:.3f}) |"
         f" {r['cpu_share']:.2f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | {errors} |"
     )
 
 
 LOAD_HEAD = (
-    "| db | processes | tables | connections | changes/s | server CPU per change (main) |"
+    "| db | processes | tables | connections | changes/s | server CPU per change (main; system) |"
     " server CPU (cores) | latency p50 | p99 | errors |\n|---|---|---|---|---|---|---|---|---|---|"
 )
 
