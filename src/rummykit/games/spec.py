@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rummykit.game import AnyAction, Game
     from rummykit.record import GameRecord
 
-__all__ = ["GameSpec", "HouseRule", "OptionValue", "check_house_rules"]
+__all__ = ["CommandExample", "GameSpec", "HouseRule", "OptionValue", "check_house_rules"]
 
 OptionValue = bool | int
 """The value of a house rule: on/off, or a number."""
@@ -78,6 +78,11 @@ def check_house_rules(
     return out
 
 
+CommandExample = tuple[tuple[str, ...], str]
+"""One line of a game's typed-command help: the example's parts (a command's English name,
+``@`` and a link word's name, or text as it is; each shown in the player's words, see
+:mod:`rummykit.notation`) and what it does (a catalog message)."""
+
 Visit = Callable[[int, int, "Game"], None]
 """Called at each position of a record being replayed: (deal, actions done in it, game)."""
 
@@ -118,6 +123,9 @@ class GameSpec:
     one that reads a typed line (:mod:`rummykit.tui.commands`); ``page_facts`` the
     one that gives a page what it shows of the game beyond its house rules (K4's
     contracts). Each is imported on use (:meth:`hook`).
+    ``blurb`` is a line on the game for a player choosing one, and ``command_examples``
+    the help of its typed commands (the terminal's and the browser's command line);
+    both catalog messages.
     ``draft_melds`` gives the melds an action (as JSON) writes out, for a
     player's draft to be checked meld by meld (a Vatikanen play's whole
     ``table``, a Kontrakt lay-down's ``melds``), and ``meld_kind`` reads one
@@ -159,6 +167,8 @@ class GameSpec:
     narrator: str = ""
     command_reader: str = ""
     page_facts: str = ""
+    blurb: str = ""
+    command_examples: tuple[CommandExample, ...] = ()
 
     # ------------------------------------------------------------ checks
 

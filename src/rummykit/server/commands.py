@@ -72,43 +72,6 @@ def read_command(game: str, text: str, lang: str) -> dict[str, object]:
     return {"action": action}
 
 
-HELP: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
-    "vatikanen": (
-        (("play", " 7h 8h 9h"), N_("play these cards; the server arranges the table")),
-        (
-            ("play", " 7h | 7h 8h 9h | Tc Th Ts"),
-            N_("play 7h, and the whole new table, meld by meld"),
-        ),
-        (("arrange", " 7h 8h"), N_("let the solver fit these cards into the table (staged)")),
-        (("ok",), N_("play what is staged")),
-        (("undo", " / ", "reset"), N_("take back the last change / every change")),
-        (("draw", " / ", "pass"), N_("draw from the stock / pass when it is empty")),
-        (
-            ("hint", " / ", "sort", " / ", "next"),
-            N_("suggest plays / sort the hand / the next game"),
-        ),
-    ),
-    "kontrakt": (
-        (("take", " / ", "decline"), N_("förhand: take or decline the first upcard")),
-        (("buy", " / ", "pass"), N_("buy the upcard (with a penalty card) or pass")),
-        (
-            ("draw", " / ", "draw", " ", "@discard"),
-            N_("draw from the stock / take the top of the discard pile"),
-        ),
-        (("meld", " 7h 7d 7s | 4c 5c 6c"), N_("lay down melds")),
-        (("layoff", " Th ", "@on", " 3"), N_("lay Th off on meld #3")),
-        (("swap", " 7h ", "@on", " 2"), N_("put 7h in place of the joker in meld #2")),
-        (("discard", " Qs"), N_("discard Qs and end the turn")),
-        (
-            ("hint", " / ", "sort", " / ", "scores", " / ", "next"),
-            N_("suggest moves / sort the hand / the score sheet / the next game"),
-        ),
-    ),
-}
-"""The command line's help per game: an example (command words, ``@`` link words, and
-text as it is) and what it does."""
-
-
 def _example(game: str, parts: tuple[str, ...], lang: str) -> str:
     out = []
     for part in parts:
@@ -125,6 +88,9 @@ def _example(game: str, parts: tuple[str, ...], lang: str) -> str:
 
 
 def command_help(game: str, lang: str) -> list[tuple[str, str]]:
-    """The help of ``game``'s command line in ``lang``: (example in ``lang``'s words, what it
-    does)."""
-    return [(_example(game, parts, lang), translate(what, lang)) for parts, what in HELP[game]]
+    """The help of ``game``'s command line in ``lang`` (its spec's ``command_examples``):
+    (example in ``lang``'s words, what it does)."""
+    return [
+        (_example(game, parts, lang), translate(what, lang))
+        for parts, what in games.get(game).command_examples
+    ]

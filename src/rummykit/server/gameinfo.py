@@ -17,22 +17,10 @@ from typing import cast
 
 from rummykit import games
 from rummykit.bots.base import describe_level, level_label, levels, needs_settings
-from rummykit.i18n import N_, translate
+from rummykit.i18n import translate
 from rummykit.server.commands import command_help
 
 __all__ = ["game_info", "seatable_levels"]
-
-BLURBS = {
-    "vatikanen": N_(
-        "2-5 players: lay runs and groups on a shared table that anyone may rearrange;"
-        " the first to empty the hand wins."
-    ),
-    "kontrakt": N_(
-        "2-8 players, seven deals, each with its contract of groups and runs;"
-        " the lowest penalty total wins."
-    ),
-}
-"""A line on each game, for a player choosing one."""
 
 
 @functools.cache
@@ -49,7 +37,7 @@ def game_info(name: str, lang: str) -> dict[str, object]:
     info: dict[str, object] = {
         "name": spec.name,
         "title": spec.title,
-        "blurb": translate(BLURBS[spec.name], lang) if spec.name in BLURBS else "",
+        "blurb": translate(spec.blurb, lang) if spec.blurb else "",
         "min_players": spec.min_players,
         "max_players": spec.max_players,
         "default_players": spec.default_players,

@@ -52,7 +52,7 @@ from rummykit.games.kontrakt.options import (
 from rummykit.games.kontrakt.records import from_record
 from rummykit.games.kontrakt.state import Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
-from rummykit.games.spec import GameSpec, OptionValue
+from rummykit.games.spec import CommandExample, GameSpec, OptionValue
 from rummykit.i18n import N_
 from rummykit.melds import KONTRAKT, read_meld
 
@@ -124,6 +124,31 @@ def _meld_kind(cards: Sequence[Card]) -> str:
     return read_meld(cards, KONTRAKT).kind.value
 
 
+BLURB = N_(
+    "2-8 players, seven deals, each with its contract of groups and runs;"
+    " the lowest penalty total wins."
+)
+"""A line on the game, for a player choosing one."""
+
+COMMAND_EXAMPLES: tuple[CommandExample, ...] = (
+    (("take", " / ", "decline"), N_("förhand: take or decline the first upcard")),
+    (("buy", " / ", "pass"), N_("buy the upcard (with a penalty card) or pass")),
+    (
+        ("draw", " / ", "draw", " ", "@discard"),
+        N_("draw from the stock / take the top of the discard pile"),
+    ),
+    (("meld", " 7h 7d 7s | 4c 5c 6c"), N_("lay down melds")),
+    (("layoff", " Th ", "@on", " 3"), N_("lay Th off on meld #3")),
+    (("swap", " 7h ", "@on", " 2"), N_("put 7h in place of the joker in meld #2")),
+    (("discard", " Qs"), N_("discard Qs and end the turn")),
+    (
+        ("hint", " / ", "sort", " / ", "scores", " / ", "next"),
+        N_("suggest moves / sort the hand / the score sheet / the next game"),
+    ),
+)
+"""The help of the typed commands (the terminal's and the browser's command line)."""
+
+
 SPEC = GameSpec(
     name="kontrakt",
     title="Kontraktsrummy",
@@ -160,5 +185,7 @@ SPEC = GameSpec(
     narrator="rummykit.narration:kontrakt_sentences",
     command_reader="rummykit.tui.commands:parse_kontrakt",
     page_facts="rummykit.games.kontrakt.contracts:contract_facts",
+    blurb=BLURB,
+    command_examples=COMMAND_EXAMPLES,
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from rummykit.cards import Card
 from rummykit.game import Game
-from rummykit.games.spec import GameSpec, OptionValue
+from rummykit.games.spec import CommandExample, GameSpec, OptionValue
 from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play, action_from_json
 from rummykit.games.vatikanen.events import Event, GameEnd, number
 from rummykit.games.vatikanen.game import (
@@ -121,6 +121,30 @@ def _arrange(unit: Game, seat: int, cards: list[Card]) -> Action:
     return action_from_json(entry.to_json(seat))
 
 
+BLURB = N_(
+    "2-5 players: lay runs and groups on a shared table that anyone may rearrange;"
+    " the first to empty the hand wins."
+)
+"""A line on the game, for a player choosing one."""
+
+COMMAND_EXAMPLES: tuple[CommandExample, ...] = (
+    (("play", " 7h 8h 9h"), N_("play these cards; the server arranges the table")),
+    (
+        ("play", " 7h | 7h 8h 9h | Tc Th Ts"),
+        N_("play 7h, and the whole new table, meld by meld"),
+    ),
+    (("arrange", " 7h 8h"), N_("let the solver fit these cards into the table (staged)")),
+    (("ok",), N_("play what is staged")),
+    (("undo", " / ", "reset"), N_("take back the last change / every change")),
+    (("draw", " / ", "pass"), N_("draw from the stock / pass when it is empty")),
+    (
+        ("hint", " / ", "sort", " / ", "next"),
+        N_("suggest plays / sort the hand / the next game"),
+    ),
+)
+"""The help of the typed commands (the terminal's and the browser's command line)."""
+
+
 SPEC = GameSpec(
     name="vatikanen",
     title="Vatikanen",
@@ -156,5 +180,7 @@ SPEC = GameSpec(
     reviewer="rummykit.review.vatikanen:review_deal",
     narrator="rummykit.narration:vatikanen_sentences",
     command_reader="rummykit.tui.commands:parse_vatikanen",
+    blurb=BLURB,
+    command_examples=COMMAND_EXAMPLES,
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""
