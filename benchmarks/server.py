@@ -203,8 +203,10 @@ def haproxy(port: int, backends: list[int]) -> subprocess.Popen[bytes]:
         f"    server p{i} 127.0.0.1:{b} check inter 1s fall 2 rise 2"
         for i, b in enumerate(backends)
     )
+    # Each connection takes two descriptors (client and server side): 9,000 fit the 20,000
+    # open files a process may have here, and the load's 4,000.
     config = f"""global
-    maxconn 20000
+    maxconn 9000
 defaults
     mode http
     timeout connect 5s
@@ -217,7 +219,8 @@ frontend rummykit
 backend tables
     balance uri depth 3
     hash-type consistent
-    option httpchk GET /api/games
+    option httpchk
+    http-check send meth GET uri /api/games ver HTTP/1.1 hdr Host localhost
     http-check expect status 200
 {servers}
 """
