@@ -13,6 +13,7 @@ same Python the terminal uses, and these tests fail when two sides would say it 
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -28,7 +29,9 @@ from rummykit import games
 from rummykit.bots.names import BOT_NAMES
 from rummykit.games.kontrakt.contracts import CONTRACTS
 from rummykit.narration import narrate, narrate_log, plain
+from rummykit.notation import command_of, command_word
 from rummykit.server import hosted
+from rummykit.server.commands import read_command
 from rummykit.server.gameinfo import game_info, seatable_levels
 from rummykit.tui import controller
 from rummykit.tui.commands import (
@@ -165,6 +168,29 @@ def test_a_typed_line_that_is_no_command_is_answered_in_the_players_language(
         assert word in info.value.body["message"]
     ui = request(shared_server.base, "POST", "/api/games/kontrakt/command", {"text": "scores"})
     assert ui == {"ui": "scores"}
+
+
+@pytest.mark.parametrize(
+    ("game", "english"),
+    [
+        ("vatikanen", "Type a command: play 7h 8h 9h, draw, hint, help"),
+        ("kontrakt", "Type a command: draw, meld 7h 7d 7s, discard Qs, help"),
+    ],
+)
+def test_the_command_lines_swedish_examples_are_swedish_commands_it_reads(
+    game: str, english: str
+) -> None:
+    """The command line's placeholder in Swedish shows the words a Swedish player types
+    (``spela``, ``dra``, ``saka``: the first of each command's Swedish words), and each
+    example reads as a command."""
+    swedish = json.loads((WEB.parent / "i18n" / "sv.json").read_text(encoding="utf-8"))[english]
+    examples = swedish.split(": ", 1)[1].split(", ")
+    assert len(examples) == len(english.split(": ", 1)[1].split(", "))
+    for example in examples:
+        word = example.split(" ", 1)[0]
+        command = command_of(word, game, "sv")
+        assert command is not None and command_word(command, game, "sv") == word, example
+        assert "error" not in read_command(game, example, "sv"), example
 
 
 def test_the_server_says_the_contracts_house_rules_and_bots_from_the_engine(
