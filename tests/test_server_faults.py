@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import time
 from pathlib import Path
@@ -220,3 +221,13 @@ def test_no_worker_outlives_a_server_killed_with_sigkill(tmp_path: Path) -> None
             if alive(pid):
                 os.kill(pid, 9)
         server.stop()
+
+
+def test_ctrl_c_stops_the_server_quietly(tmp_path: Path) -> None:
+    """Ctrl+C (SIGINT) is how the README says to stop the server: it ends with exit code 0
+    and no traceback."""
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    server.proc.send_signal(signal.SIGINT)
+    assert server.proc.wait(timeout=30) == 0
+    err = server.proc.stderr.read().decode() if server.proc.stderr else ""
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

@@ -7,6 +7,7 @@ prints the address to open. Needs the ``web`` extra.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 from pathlib import Path
@@ -140,5 +141,6 @@ def run(args: argparse.Namespace) -> int:
         log_level="info" if args.log_level == "debug" else args.log_level,
         lifespan="on",
     )
-    uvicorn.Server(config).run()
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: uvicorn shut down, then re-raised it
+        uvicorn.Server(config).run()
     return 0
