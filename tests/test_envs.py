@@ -250,6 +250,15 @@ def test_an_illegal_action_ends_the_episode_and_changes_nothing() -> None:
     assert env.host.game.view(0) == before
 
 
+@pytest.mark.parametrize(("game", "bot"), [("vatikanen", "greedy"), ("kontrakt", "basic")])
+def test_with_no_opponents_named_each_game_plays_its_own_default_bot(game: str, bot: str) -> None:
+    env = SingleAgentEnv(game, players=3)
+    assert [level for level, _ in env._opponents] == [bot, bot]
+    obs, _ = env.reset(seed=2)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    env.step(legal)
+
+
 def test_opponents_and_seat_are_checked() -> None:
     with pytest.raises(ValueError, match="no vatikanen bot called 'genius'"):
         SingleAgentEnv("vatikanen", opponents="genius")

@@ -8,7 +8,8 @@ agent's seat, and the agent's reward (Vatikanen: its payment at the game's
 end; Kontrakt: its penalty points, negative, per deal or per game).
 
 ``opponents`` is one bot spec for every other seat, or one per seat, in the
-arena's notation (``"greedy"``, ``"strong(samples=8)"``); ``seat`` is the
+arena's notation (``"greedy"``, ``"strong(samples=8)"``; by default the game's
+own default bot: Vatikanen's ``greedy``, Kontrakt's ``basic``); ``seat`` is the
 agent's seat, or ``"random"`` for a seat drawn at every reset. An action the
 mask forbids ends the episode (terminated) with ``illegal_reward`` and
 ``info["illegal"]`` saying why; the game is left as it was.
@@ -55,7 +56,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         game: str = "vatikanen",
         *,
         players: int = 2,
-        opponents: str | Sequence[str] = "greedy",
+        opponents: str | Sequence[str] | None = None,
         seat: int | str = 0,
         render_mode: str | None = None,
         reward: RewardMode = "game",
@@ -67,6 +68,7 @@ class SingleAgentEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"render_mode is one of {modes}, not {render_mode!r}")
         encoder = encoder_of(game)
         self.host = EnvHost(game, encoder, players=players, options=options, reward=reward)
+        opponents = self.host.spec.default_bot if opponents is None else opponents
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise ValueError(f"name one opponent for all, or one for each of the {players - 1}")
