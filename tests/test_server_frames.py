@@ -21,6 +21,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from rummykit.server.fanout import Conn
+from rummykit.server.limits import Limits
+from rummykit.server.protocol import Close
 from rummykit.server.store import ChatRow, open_store
 from server_helpers import Server, start
 from web_helpers import seeded_tables
@@ -179,3 +182,45 @@ def test_a_client_that_never_reads_is_closed_4413_with_a_reason(frames_server: S
                 pass
     assert closed.value.rcvd is not None, "dropped without a close"
     assert closed.value.rcvd.code == 4413 and closed.value.rcvd.reason
+
+
+class _StalledLink:
+    """A socket whose transport is full: a send waits until the test lets it finish."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str] | None = None
+        self.full: asyncio.Future[None] | None = None
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+        self.full = asyncio.get_running_loop().create_future()
+        await self.full
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+def test_a_client_that_does_not_read_a_few_large_frames_is_closed_4413_too() -> None:
+    """The queue of a client that does not read is bounded in characters as well as frames:
+    a few large states (a whole view, a chat history) cannot hold more memory than the
+    frame bound allows small ones."""
+
+    async def run() -> tuple[_StalledLink, int]:
+        link = _StalledLink()
+        limits = Limits(outbox=256, outbox_bytes=100_000)
+        conn = Conn(link, 0, limits)
+        conn.put("first")  # taken by the socket, which then stalls
+        frames = 0
+        while not conn.closed:
+            conn.put("x" * 30_000)
+            frames += 1
+        assert link.full is not None
+        link.full.set_result(None)  # the client reads the frame it was being sent, at last
+        await asyncio.sleep(0.05)
+        return link, frames
+
+    link, frames = asyncio.run(run())
+    assert frames == 4  # three queued (90,000 characters); the fourth would pass 100,000
+    assert link.sent == ["first"]  # what was queued is dropped, not sent
+    assert link.closed is not None and link.closed[0] == Close.TOO_SLOW and link.closed[1]

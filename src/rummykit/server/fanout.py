@@ -70,6 +70,7 @@ class Conn:
     chat_bucket: Bucket = field(init=False)
     last_sent: float = field(default_factory=time.monotonic)
     _backlog: deque[str] = field(default_factory=deque)
+    _backlog_size: int = 0
     _writing: bool = False
     _drained: asyncio.Future[None] | None = None
     _pinger: asyncio.TimerHandle | None = None
@@ -86,14 +87,17 @@ class Conn:
     def put(self, text: str) -> None:
         """Send a frame: at once when the socket takes it (the usual case: writing to a
         transport that is not full does not wait), else after the frames before it; a
-        client too slow to take ``limits.outbox`` frames is closed."""
+        client too slow to take ``limits.outbox`` frames, or ``limits.outbox_bytes``
+        characters of them, is closed."""
         if self.closed:
             return
         if self._writing:
-            if len(self._backlog) >= self.limits.outbox:
+            size = self._backlog_size + len(text)
+            if len(self._backlog) >= self.limits.outbox or size > self.limits.outbox_bytes:
                 self.shut(Close.TOO_SLOW, "too slow: the client does not read its messages")
                 return
             self._backlog.append(text)
+            self._backlog_size = size
             return
         self._send(text)
 
@@ -115,14 +119,16 @@ class Conn:
             self.last_sent = time.monotonic()
             self._writing = False
             if self._backlog:
-                self._send(self._backlog.popleft())
+                text = self._backlog.popleft()
+                self._backlog_size -= len(text)
+                self._send(text)
             elif self._drained is not None and not self._drained.done():
                 self._drained.set_result(None)
             return
         except Exception:  # the socket is gone: the reader will see it close
             self.closed = True
             self._writing = False
-            self._backlog.clear()
+            self._drop_backlog()
             if self._drained is not None and not self._drained.done():
                 self._drained.set_result(None)
             return
@@ -141,7 +147,7 @@ class Conn:
         if self._pinger is not None:
             self._pinger.cancel()
         if not flush or len(self._backlog) >= self.limits.outbox:
-            self._backlog.clear()
+            self._drop_backlog()
         self._closing = asyncio.ensure_future(self._close(code, reason))
 
     async def wait_closed(self, timeout: float) -> None:
@@ -156,7 +162,11 @@ class Conn:
         if self._pinger is not None:
             self._pinger.cancel()
         self.closed = True
+        self._drop_backlog()
+
+    def _drop_backlog(self) -> None:
         self._backlog.clear()
+        self._backlog_size = 0
 
     async def _close(self, code: int, reason: str) -> None:
         if self._writing:  # what is being sent (and, flushing, what is queued) goes first

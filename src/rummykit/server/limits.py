@@ -34,6 +34,10 @@ class Limits:
     this a client is not slowing down, and answering each would only grow its queue."""
     outbox: int = 256
     """Frames queued for a connection that does not read; one more closes it (4413)."""
+    outbox_bytes: int = 1 << 20
+    """Characters queued for a connection that does not read (whatever the frames' count);
+    past this it is closed (4413): a few large states must not hold more memory than many
+    small ones may."""
     seats_per_table: int = 8
     """Connections of one seat at a table (a player's tabs and devices)."""
     spectators_per_table: int = 32
