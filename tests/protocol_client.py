@@ -58,6 +58,10 @@ class Live:
     received: list[str] = field(default_factory=list)
     acted: int | None = None
     limited: bool = False
+    deal: int | None = None
+    """The deal of the last state (Kontrakt), to say a deal's end was seen."""
+    says_seen: bool = True
+    """Whether the client says it saw a deal's end (``seen``) once the next deal comes."""
 
     @classmethod
     def open(
@@ -96,12 +100,22 @@ class Live:
                 view["log"] = list(self.log)
             self.state = message
             self.seat = message["seat"]
+            self._say_seen(message)
         elif message["type"] == "error":
             self.errors.append(message)
             if message["code"] == "rate_limited":  # too fast: act again, later
                 self.acted = None
                 self.limited = True
         return message
+
+    def _say_seen(self, state: dict[str, Any]) -> None:
+        """A seat's player has seen a deal's end once a state of the next deal came: say so
+        (docs/protocol.md, ``seen``), so that the bots need not wait for it."""
+        deal = state["view"].get("deal") if state["view"] is not None else None
+        if self.seat is not None and deal is not None and deal != self.deal:
+            if self.deal is not None and self.says_seen:
+                self.ws.send(json.dumps({"type": "seen", "version": state["version"]}))
+            self.deal = deal
 
     def drain(self, quiet: float = 0.3) -> None:
         """Read what is on its way, until nothing comes for ``quiet`` seconds."""

@@ -40,6 +40,7 @@ def _bot_moves_within(live: Live, version: int, seconds: float) -> bool:
 def test_K13_the_bots_wait_for_a_player_to_see_the_deals_end(shared_server: Server) -> None:
     seats = ["human", "bot:basic", "bot:basic"]  # deal 2: seat 2 is förhand, a bot
     _, (anna,) = seated(shared_server, "kontrakt", seats)
+    anna.says_seen = False  # she looks at the deal's end, and says so only when told below
     state = _to_the_next_deal(anna)
     anna.drain(0.3)
     version = anna.state["version"]  # type: ignore[index]
