@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 
 import pytest
 
@@ -127,6 +128,26 @@ def test_find_melds_prefers_naturals_and_extends() -> None:
     assert largest_part(hand, 2, 0) is not None
     assert all(len(m) == 3 for m in candidate_melds(hand, MeldKind.RUN))
     assert str(CONTRACTS[6]) == "3 groups or 3 runs, all at once"
+
+
+@pytest.mark.parametrize(
+    ("hand", "groups"),
+    [
+        ("7h 7d 7s 7c 7h 7s 2c 9d Kh Qs", 2),  # two decks: two groups of sevens
+        ("7h 7d 7s 7c 7h 2c 9d Kh Qs *", 2),  # the second with a joker
+        ("7h 7d 7s 7c 7h 7s 8c 8d 8h Qs", 3),  # deal 4: three groups, two of one rank
+    ],
+)
+def test_K5_two_groups_of_one_rank_are_found_for_a_contract(hand: str, groups: int) -> None:
+    """K5 [reading]: two melds of one contract may share a rank, so the hint, the bots and
+    the review find two groups of sevens from the two decks' sevens."""
+    cards = parse_cards(hand)
+    melds = find_melds(cards, groups, 0)
+    assert melds is not None and len(melds) == groups
+    laid = Counter(c.plain() for meld in melds for c in meld)
+    assert not laid - Counter(c.plain() for c in cards)  # each card laid once, from the hand
+    assert all(len({c.rank for c in meld if not c.is_joker}) == 1 for meld in melds)
+    assert largest_part(cards, groups, 0) is not None
 
 
 def test_K13_largest_part_keeps_two_cards_while_the_contract_stays_open() -> None:

@@ -19,6 +19,7 @@ seven of K4; the seventh may be met two ways and is laid all at once (K12).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -144,11 +145,12 @@ def _candidates(counts: Counter[Card], kind: MeldKind) -> list[_Candidate]:
             if n > 0 and not card.is_joker:
                 by_rank.setdefault(card.rank, []).extend([card] * n)
         for rank, cards in by_rank.items():
+            # every choice of the rank's cards, with jokers making three: two groups of one
+            # rank may share it (K5, two decks), so the second needs other cards than the first
             cards.sort(key=lambda c: c.suit or 0)
-            take = cards[:3]
-            need = 3 - len(take)
-            if need <= jokers:
-                out.append(_Candidate(kind, tuple(take), need, rank, None))
+            for size in range(min(3, len(cards)), max(1, 3 - jokers) - 1, -1):
+                for take in dict.fromkeys(itertools.combinations(cards, size)):
+                    out.append(_Candidate(kind, take, 3 - size, rank, None))
     else:
         by_suit: dict[Suit, int] = {}  # a bit per rank held
         for card, n in counts.items():
