@@ -130,13 +130,20 @@ def candidate_melds(hand: Iterable[Card], kind: MeldKind) -> list[tuple[Card, ..
     Jokers are placed: ``*:7`` in a group of sevens, ``*:8h`` in a run.
     """
     cards = list(hand)
-    return [_cards(c) for c in _candidates(Counter(c.plain() for c in cards), kind)]
+    counts = Counter(c.plain() for c in cards)
+    return [_cards(c) for c in _candidates(counts, kind, every_choice=False)]
 
 
 _NATURAL = {(r, suit): Card(r, suit) for suit in Suit for r in range(1, 14)}
 
 
-def _candidates(counts: Counter[Card], kind: MeldKind) -> list[_Candidate]:
+def _candidates(
+    counts: Counter[Card], kind: MeldKind, *, every_choice: bool = True
+) -> list[_Candidate]:
+    """The smallest melds of ``kind`` the hand can make, fewest jokers first. A group is
+    one per rank (its first three cards by suit, jokers making up the rest), or with
+    ``every_choice`` every choice of the rank's cards and jokers: two groups of one rank
+    may share it (K5, two decks), and the second needs other cards than the first."""
     jokers = counts[JOKER]
     out: list[_Candidate] = []
     if kind is MeldKind.GROUP:
@@ -145,9 +152,12 @@ def _candidates(counts: Counter[Card], kind: MeldKind) -> list[_Candidate]:
             if n > 0 and not card.is_joker:
                 by_rank.setdefault(card.rank, []).extend([card] * n)
         for rank, cards in by_rank.items():
-            # every choice of the rank's cards, with jokers making three: two groups of one
-            # rank may share it (K5, two decks), so the second needs other cards than the first
             cards.sort(key=lambda c: c.suit or 0)
+            if not every_choice:
+                take = tuple(cards[:3])
+                if 3 - len(take) <= jokers:
+                    out.append(_Candidate(kind, take, 3 - len(take), rank, None))
+                continue
             for size in range(min(3, len(cards)), max(1, 3 - jokers) - 1, -1):
                 for take in dict.fromkeys(itertools.combinations(cards, size)):
                     out.append(_Candidate(kind, take, 3 - size, rank, None))
