@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping, Sequence
 from urllib.parse import urlsplit
 
 from rummykit.server.protocol import Close
@@ -141,20 +141,10 @@ class AllowedHosts:
             await receive()  # the connect
             await send({"type": "websocket.close", "code": Close.ORIGIN, "reason": "unknown host"})
             return
-        body = json.dumps({"error": "bad_host", "message": "this server has no such name"})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 421,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    *SECURITY_HEADERS,
-                    (b"cache-control", b"no-store"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body.encode()})
+        # outside Headers (app.py): this answer carries the security headers itself
+        error = {"error": "bad_host", "message": "this server has no such name"}
+        extra = (*SECURITY_HEADERS, (b"cache-control", b"no-store"))
+        await _send_json(send, 421, error, extra)
 
 
 class _TooLarge(Exception):
@@ -163,15 +153,14 @@ class _TooLarge(Exception):
 
 async def _too_large(send: Send, limit: int) -> None:
     size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
-    body = json.dumps({"error": "bad_request", "message": f"a body is at most {size}"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 400,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
+    await _send_json(send, 400, {"error": "bad_request", "message": f"a body is at most {size}"})
+
+
+async def _send_json(
+    send: Send, status: int, error: Mapping[str, str], extra: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """Answer with an error as JSON, straight from a middleware (the app is not called)."""
+    body = json.dumps(error).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": [*headers, *extra]})
     await send({"type": "http.response.body", "body": body})
