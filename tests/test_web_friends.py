@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,11 +68,9 @@ AudioScheduledSourceNode.prototype.start = function (...args) {
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("friends")
-    running = start(f"sqlite:///{folder / 'server.sqlite3'}")
-    yield running
-    running.stop()
+def server(shared_server: Server) -> Server:
+    """The test file's one server (conftest's ``shared_server``)."""
+    return shared_server
 
 
 def make_table(
