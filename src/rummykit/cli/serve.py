@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         from rummykit.server.app import create_app, hosts_for
         from rummykit.server.limits import Limits
         from rummykit.server.rooms import Rooms
-        from rummykit.server.store import open_store
+        from rummykit.server.store import SqliteStore, open_store
         from rummykit.server.wsprotocol import WebSocketProtocol
     except ImportError:
         print(
@@ -102,6 +102,17 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(args.db or default_db())
     except ValueError as exc:
         print(f"rummykit serve: {describe_error(exc, lang)}", file=sys.stderr)
+        return 2
+    problem = store.unwritable() if isinstance(store, SqliteStore) else None
+    if problem is not None:  # said now: SQLite would fail later, or die of SIGBUS
+        line = translate(
+            "rummykit serve: {path} is not writable ({reason}): the server writes the"
+            " database's folder and its files (-wal, -shm)",
+            lang,
+            path=str(problem[0]),
+            reason=problem[1],
+        )
+        print(line, file=sys.stderr)
         return 2
     if args.bot_delay < 0 or args.workers < 0 or args.tables_per_hour < 1:
         print(
@@ -141,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
         log_level="info" if args.log_level == "debug" else args.log_level,
         lifespan="on",
     )
+    server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: uvicorn shut down, then re-raised it
-        uvicorn.Server(config).run()
-    return 0
+        server.run()
+    return 0 if server.started else 3  # 3: it did not start (uvicorn has said why)

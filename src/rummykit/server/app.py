@@ -50,6 +50,7 @@ from rummykit.server.schemas import (
     Token,
     Typed,
 )
+from rummykit.server.store import StoreBusy
 from rummykit.server.workers import JobTimeout
 
 __all__ = ["create_app"]
@@ -122,6 +123,12 @@ def create_app(
 
     @app.exception_handler(Busy)
     async def busy(request: Request, exc: Busy) -> JSONResponse:
+        return _problem(503, "unavailable", str(exc))
+
+    @app.exception_handler(StoreBusy)
+    async def store_busy(request: Request, exc: StoreBusy) -> JSONResponse:
+        """Any route whose store is busy or failing (StoreFailed is a StoreBusy): nothing
+        was done; the store has logged it (once for a stretch of failures)."""
         return _problem(503, "unavailable", str(exc))
 
     async def room_of(table_id: str) -> Room | JSONResponse:

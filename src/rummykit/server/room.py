@@ -9,9 +9,11 @@ record's form with the table's new meta (status, summary, when it is due),
 and only then does any connection hear of it (:mod:`rummykit.server.fanout`).
 An action whose check would need a search (the spec's ``arranger`` game, a
 play sent without its table) is first completed in a worker, never on the
-event loop. A commit that fails leaves the room in memory ahead of the
-store: it is let go at once (connections are told to reconnect), so the
-table is loaded again as the store holds it.
+event loop. A commit that fails, for any reason (a busy or locked database,
+a full disk, an I/O error), leaves the room in memory ahead of the store:
+the sender is told ``unavailable``, nothing of the change is sent to anyone,
+and the room is let go at once (connections are told to reconnect), so the
+table is loaded again as the store holds it, at its last stored version.
 
 The room also keeps who is connected, the turn clock, the chat, and its
 :class:`~rummykit.server.driver.Driver` (bots, clocks, stand-ins).
@@ -33,7 +35,7 @@ from rummykit.server.fanout import Conn, Narration, StateMaker
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps, error_text
-from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, TableMeta
+from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, StoreFailed, TableMeta
 from rummykit.server.workers import Workers, complete
 
 if TYPE_CHECKING:
@@ -135,8 +137,8 @@ class Room:
         return self.summary_text
 
     def meta(self) -> TableMeta:
-        """What the table's row says between loads (with the summary as it stands)."""
-        self.summary_text = dumps(self.summary())
+        """What the table's row says between loads (with the summary as it stands; lists
+        are told it once it is stored: :meth:`live_summary`)."""
         presence = {
             "away": self.away_since,
             "deadline": self.deadline,
@@ -145,7 +147,7 @@ class Room:
         return TableMeta(
             self.table.status,
             self.table.version,
-            self.summary_text,
+            dumps(self.summary()),
             self.driver.wake_at(),
             self.table.base,
             dumps(presence),
@@ -173,7 +175,8 @@ class Room:
     async def attach(self, conn: Conn) -> None:
         """A connection that said hello: it gets the table's state at once, whole, and the
         chat's last messages. ProtocolError ``too_many_connections`` past the limits
-        (spectators are counted apart: a seat's player always gets in)."""
+        (spectators are counted apart: a seat's player always gets in), ``unavailable``
+        if the room was let go meanwhile (a commit failed)."""
         limits = self.host.limits
         same = [c for c in self.conns if c.seat == conn.seat]
         if conn.seat is None and len(same) >= limits.spectators_per_table:
@@ -186,6 +189,7 @@ class Room:
             self.conns.remove(same[0])
             self._live = None
         async with self.lock:
+            self._check_here()
             first = conn.seat is not None and not self.connected()[conn.seat]
             self.conns.append(conn)
             self._live = None
@@ -219,10 +223,12 @@ class Room:
             self.broadcast(quiet=True)
             if self.gone:
                 return
+            meta = self.meta()
+            self.summary_text = meta.summary  # who is here: no change of the table's
             try:
-                await self.host.store.save_meta(self.id, self.meta())
-            except StoreBusy:
-                log.warning("table %s: its summary could not be written (busy)", self.id)
+                await self.host.store.save_meta(self.id, meta)
+            except StoreBusy as exc:  # the store logs the stretch of failures once
+                log.info("table %s: its summary could not be written (%s)", self.id, exc)
 
     def send_state(self, conn: Conn, *, whole: bool = True) -> None:
         """The table's state to one connection (whole: from the log's start)."""
@@ -272,6 +278,7 @@ class Room:
             raise ValueError(f"a name is 1 to {limits.max_name} printable characters")
         token = new_token()
         async with self.lock:
+            self._check_here()
             free = self.table.free_seats()
             if seat is None:
                 if not free:
@@ -307,6 +314,7 @@ class Room:
         """
         table = self.table
         async with self.lock:
+            self._check_here(ref)
             self._check_turn(seat, version, ref)
             assert seat is not None
             try:
@@ -355,6 +363,7 @@ class Room:
     ) -> None:
         """The next game at the table (``next``, sent by ``conn``), once this one is over."""
         async with self.lock:
+            self._check_here(ref)
             if version != self.table.version:
                 raise ProtocolError(
                     "stale",
@@ -383,8 +392,15 @@ class Room:
     async def _keep_unit(self, unit: int, record: str, conn: Conn | None, ref: Ref | None) -> None:
         try:
             await self.host.store.add_unit(self.id, unit, record)
-        except StoreBusy as exc:
+        except Exception as exc:  # the table took the next unit: it is ahead of the store
             raise self._failed(exc, conn, ref) from None
+
+    def _check_here(self, ref: Ref | None = None) -> None:
+        """ProtocolError ``unavailable`` once the room is let go: a change (or a connection)
+        that waited for the lock behind a commit that failed finds the room ahead of the
+        store, and must neither see nor change it (the table is loaded again as stored)."""
+        if self.gone:
+            raise ProtocolError("unavailable", "the table is being reloaded: try again", ref=ref)
 
     def _check_turn(self, seat: int | None, version: int, ref: Ref | None) -> None:
         table, game = self.table, self.table.game
@@ -451,21 +467,26 @@ class Room:
         ref: Ref | None = None,
     ) -> None:
         """Store the event the table just took (version ``table.version``) with the table's
-        meta; under the room's lock. On failure the room is let go (it is ahead of the
+        meta; under the room's lock. On any failure the room is let go (it is ahead of the
         store): the sender (``conn``) is told ``unavailable`` (with its ``ref``), and then
         every connection to reconnect (4503)."""
+        meta = self.meta()
         try:
-            await self.host.store.append(
-                self.id, self.table.version, kind, event_json(data), self.meta()
-            )
-        except (Conflict, StoreBusy) as exc:
+            await self.host.store.append(self.id, self.table.version, kind, event_json(data), meta)
+        except Exception as exc:  # whatever it was, the store does not have this version
             raise self._failed(exc, conn, ref) from None
+        self.summary_text = meta.summary
 
     def _failed(self, exc: Exception, sender: Conn | None, ref: Ref | None) -> ProtocolError:
         """The error for the sender of a change that could not be stored; the room is let
-        go, its connections closed after what is queued for them (the error included)."""
-        log.warning("table %s: a change could not be stored (%s); reloading it", self.id, exc)
-        error = ProtocolError("unavailable", "the database is busy: try again", ref=ref)
+        go, its connections closed after what is queued for them (the error included).
+        A store's failure is logged by the store, once for a stretch of them; anything
+        else is a fault of the server's, logged with its traceback."""
+        if isinstance(exc, StoreBusy | Conflict):
+            log.info("table %s: a change could not be stored (%s); reloading it", self.id, exc)
+        else:
+            log.error("table %s: a change could not be stored; reloading it", self.id, exc_info=exc)
+        error = ProtocolError("unavailable", _unstored(exc), ref=ref)
         self.gone = True
         if sender is not None:
             sender.put(error_text(error))
@@ -479,6 +500,7 @@ class Room:
     async def chat(self, conn: Conn, text: str, ref: Ref | None) -> None:
         """A chat message to every connection (PROTOCOL.md, Chat), kept apart from the
         game's events."""
+        self._check_here(ref)
         if not conn.chat_bucket.take():
             raise ProtocolError("rate_limited", "too many chat messages: slow down", ref=ref)
         seat = conn.seat
@@ -489,9 +511,9 @@ class Room:
             await self.host.store.add_chat(
                 self.id, self.chat_count, message, self.host.limits.chat_kept
             )
-        except StoreBusy:
+        except StoreBusy as exc:
             self.chat_count -= 1
-            raise ProtocolError("unavailable", "the database is busy: try again", ref=ref) from None
+            raise ProtocolError("unavailable", _unstored(exc), ref=ref) from None
         out = dumps(_chat_json(message))
         for other in self.conns:
             # the sender's copy carries its ref: the client knows its message went through
@@ -528,6 +550,13 @@ def _chat_json(chat: ChatRow, ref: Ref | None = None) -> dict[str, object]:
     if ref is not None:
         out["ref"] = ref
     return out
+
+
+def _unstored(exc: Exception) -> str:
+    """The ``unavailable`` error's message for a change the store did not keep."""
+    if isinstance(exc, StoreFailed) or not isinstance(exc, StoreBusy | Conflict):
+        return "the database could not store that: try again later"
+    return "the database is busy: try again"
 
 
 def _lang(conn: Conn | None) -> str:

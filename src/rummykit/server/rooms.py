@@ -87,6 +87,7 @@ class Rooms:
         self._tasks: set[asyncio.Task[None]] = set()
         self._makers: OrderedDict[str, Bucket] = OrderedDict()
         self.started = False
+        self.stopping = False
 
     # ------------------------------------------------------------ start and stop
 
@@ -104,6 +105,7 @@ class Rooms:
     async def stop(self) -> None:
         """Let every table go (connections are told to reconnect), stop the workers, close
         the store."""
+        self.stopping = True
         for task in list(self._tasks):
             task.cancel()
         for room in list(self.rooms.values()):
@@ -348,9 +350,12 @@ class Rooms:
             timer = self._idle_timers.pop(room.id, None)
             if timer is not None:
                 timer.cancel()
-            with contextlib.suppress(StoreBusy):
+            try:
                 await self.store.save_meta(room.id, room.meta())
                 await self.store.serve(room.id, None)
+            except StoreBusy:  # once it writes again, the table is found due as before
+                if not self.stopping:
+                    self._spawn(self._unserve(room.id))
             await self.store.release(room.id)
         log.info("table %s left memory", room.id)
 

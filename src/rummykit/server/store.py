@@ -15,7 +15,11 @@ one process) and :class:`PostgresStore` (``postgresql://...``; several
 processes share it, each serving the tables it holds the advisory lock of,
 :mod:`rummykit.server.presence`). Appending a version that exists raises
 :class:`Conflict`; a database that is locked or unreachable raises
-:class:`StoreBusy` for that one request, and never holds up the event loop.
+:class:`StoreBusy` for that one request, and never holds up the event loop; one
+that fails to read or write (a full disk, an I/O error, a read-only file)
+raises :class:`StoreFailed` (a kind of :class:`StoreBusy`): no database error
+of any other kind leaves a store. Such failures are logged once for each
+stretch of them (:class:`Outage`), not once a request.
 
 The schema is versioned (:data:`MIGRATIONS`, the table ``schema_version``),
 so a database outlives upgrades: each migration runs once, in order.
@@ -26,7 +30,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
+import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -45,10 +52,12 @@ __all__ = [
     "Conflict",
     "EventRow",
     "Listing",
+    "Outage",
     "PostgresStore",
     "SqliteStore",
     "Store",
     "StoreBusy",
+    "StoreFailed",
     "TableMeta",
     "TableRow",
     "lock_key",
@@ -105,6 +114,71 @@ class Conflict(Exception):
 
 class StoreBusy(Exception):
     """The database is locked, busy or unreachable: this request could not be done."""
+
+
+class StoreFailed(StoreBusy):
+    """The database failed to read or write (a full disk, an I/O error, a read-only file):
+    this request could not be done, and nothing of it was kept. A kind of
+    :class:`StoreBusy`, so that whatever answers a busy database answers this too."""
+
+
+log = logging.getLogger("rummykit.server")
+
+
+class Outage:
+    """A store's failures as stretches of time: the first failure after a success is logged
+    (a warning naming it), the next ones only counted, and the first write that works
+    again logs how long it lasted and how many requests were refused. A database that
+    comes and goes (a disk nearly full takes a small write now and then) is told of at
+    most once every :attr:`QUIET` seconds. A full disk under a busy site thus writes a
+    line or two, not one a request."""
+
+    QUIET = 60.0
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        self.refused = 0
+        self._told: float | None = None
+        self._telling = False
+
+    def failed(self, exc: StoreBusy) -> StoreBusy:
+        """Note one request refused (logging the first of a stretch); ``exc``, to raise."""
+        self.refused += 1
+        if self.since is None:
+            now = time.monotonic()
+            self.since = now
+            self._telling = self._told is None or now - self._told >= self.QUIET
+            if self._telling:
+                self._told = now
+                log.warning("%s: changes are refused (unavailable) until it works again", exc)
+        return exc
+
+    def ended(self) -> None:
+        """A write went through: a stretch of failures, if any, is over."""
+        if self.since is not None:
+            if self._telling:
+                took = time.monotonic() - self.since
+                log.warning(
+                    "the database works again after %.1f s (%d requests refused)",
+                    took,
+                    self.refused,
+                )
+                self.refused = 0
+            self.since = None
+
+
+def _locked(exc: BaseException) -> bool:
+    """Whether a SQLite error says the file is locked by another connection."""
+    text = str(exc)
+    return "locked" in text or "busy" in text
+
+
+def _sqlite_error(exc: BaseException, write: bool) -> StoreBusy:
+    """What a store raises for a SQLite (or operating system) error."""
+    if _locked(exc):
+        return StoreBusy(f"the database is busy ({exc})")
+    verb = "write" if write else "read"
+    return StoreFailed(f"the database could not {verb} ({exc})")
 
 
 def lock_key(table_id: str) -> int:
@@ -321,10 +395,13 @@ class SqliteStore:
     to a WAL file with ``synchronous=NORMAL`` takes tens of microseconds, less
     than handing it to a thread and back (measured: ``benchmarks/server.py``).
     If the file is locked (another program writing to it), the write goes to a
-    thread of its own instead, which waits ``busy_timeout`` at most, and then
-    that one request gets :class:`StoreBusy`: the event loop never waits. The
-    writer thread checkpoints the journal now and then; reads run on a thread
-    of their own too, so a lock holds up neither the loop nor the lists.
+    thread of its own instead, and then that one request gets :class:`StoreBusy`
+    ``busy_timeout`` after it was made at most, however many wait before it
+    (each waits out only what is left of its own time): the event loop never
+    waits, and no waiting write holds up another. The writer thread checkpoints
+    the journal now and then; reads run on a thread of their own too, so a lock
+    holds up neither the loop nor the lists. Any other error of the file (a full
+    disk, an I/O error, a read-only file) is :class:`StoreFailed`.
     """
 
     shared = False
@@ -333,25 +410,52 @@ class SqliteStore:
         self.path = Path(path)
         self.url = f"sqlite:///{self.path}"
         self.busy_timeout = busy_timeout
+        self.outage = Outage()
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="rummykit-sqlite-write")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="rummykit-sqlite-read")
         self._local = threading.local()
         self._quick: sqlite3.Connection | None = None
         self._since_checkpoint = 0
 
+    def unwritable(self) -> tuple[Path, str] | None:
+        """What keeps this process from writing the database, and why (None: nothing):
+        its folder (SQLite makes its ``-wal`` and ``-shm`` files there), or the file,
+        its ``-wal``, ``-shm`` or ``-journal``, where they exist. Looked at before the
+        server starts: SQLite on an ``-shm`` it may not write fails late, or kills the
+        process (SIGBUS) without a word."""
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(prefix=".rummykit-", dir=folder)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            return folder, exc.strerror or str(exc)
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            file = Path(f"{self.path}{suffix}")
+            if not file.exists():
+                continue
+            try:
+                os.close(os.open(file, os.O_RDWR))
+            except OSError as exc:
+                return file, exc.strerror or str(exc)
+        return None
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+
     def _db(self) -> sqlite3.Connection:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db = self._connect()
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # a commit survives the process dying
-            db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             self._local.db = db
         return db
 
     def _quick_db(self) -> sqlite3.Connection:
         if self._quick is None:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db = self._connect()
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA busy_timeout=0")
             db.execute("PRAGMA wal_autocheckpoint=0")  # the writer thread checkpoints
@@ -361,16 +465,14 @@ class SqliteStore:
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """A write: on the event loop if the file is free at once, else on the writer
         thread (see the class docstring)."""
-        db = self._quick_db()
         try:
-            out = fn(db)
-        except sqlite3.OperationalError as exc:
-            if db.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
+            out = fn(self._quick_db())
+        except (sqlite3.Error, OSError) as exc:
+            _rollback(self._quick)
+            if not _locked(exc):
+                raise self.outage.failed(_sqlite_error(exc, True)) from None
             return await self._run(fn)
+        self.outage.ended()
         self._since_checkpoint += 1
         if self._since_checkpoint >= 500:
             self._since_checkpoint = 0
@@ -382,25 +484,36 @@ class SqliteStore:
             self._db().execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T], *, write: bool = True) -> T:
+        """``fn`` on the writer thread (or the reader's), waiting for a lock until
+        ``busy_timeout`` after now at most: a request queued behind another that waited
+        waits only what is left of its own time."""
+        deadline = time.monotonic() + self.busy_timeout
+
         def call() -> T:
             db = self._db()
+            left = max(0, int((deadline - time.monotonic()) * 1000))
+            db.execute(f"PRAGMA busy_timeout={left}")
             try:
                 return fn(db)
-            except sqlite3.OperationalError as exc:
-                if db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        db.execute("ROLLBACK")
-                if "locked" in str(exc) or "busy" in str(exc):
-                    raise StoreBusy(f"the database is busy ({exc})") from None
+            except BaseException:
+                _rollback(db)
                 raise
 
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer if write else self._reader, call)
+        try:
+            out = await loop.run_in_executor(self._writer if write else self._reader, call)
+        except (sqlite3.Error, OSError) as exc:
+            raise self.outage.failed(_sqlite_error(exc, write)) from None
+        if write:
+            self.outage.ended()
+        return out
 
     async def open(self) -> None:
         """Open (or make) the file and bring its schema up to date; no table is served by
-        anyone yet (one process)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        anyone yet (one process). StoreFailed naming what cannot be written."""
+        problem = self.unwritable()
+        if problem is not None:
+            raise StoreFailed(f"{problem[0]} is not writable ({problem[1]})")
 
         def migrate(db: sqlite3.Connection) -> None:
             _migrate_sqlite(db)
@@ -690,6 +803,13 @@ class SqliteStore:
         """One process: nobody to tell."""
 
 
+def _rollback(db: sqlite3.Connection | None) -> None:
+    """End a transaction a failure left open (as far as the file lets it be ended)."""
+    if db is not None and db.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+
+
 _DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",
     "DELETE FROM table_chat WHERE table_id = %s",
@@ -773,6 +893,7 @@ class PostgresStore:
         self._owner_lock = asyncio.Lock()
         self._claimed: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.outage = Outage()
 
     async def open(self) -> None:
         """Connect (a small pool), and bring the schema up to date under a lock."""
@@ -804,21 +925,19 @@ class PostgresStore:
 
     async def _do(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
         """One statement on a pooled connection; its rows (if any). StoreBusy if the
-        database cannot be reached."""
+        database cannot be reached, StoreFailed if it fails to do it."""
         import psycopg
 
         try:
             async with self._pool_().connection() as conn:
                 cur = await conn.execute(sql, params)
-                return await cur.fetchall() if cur.description else []
+                rows = await cur.fetchall() if cur.description else []
         except psycopg.errors.UniqueViolation:
             raise
-        except (psycopg.OperationalError, TimeoutError) as exc:
-            raise StoreBusy(f"the database is busy ({exc.__class__.__name__})") from None
         except Exception as exc:
-            if exc.__class__.__name__ == "PoolTimeout":
-                raise StoreBusy("the database is busy (no connection free)") from None
-            raise
+            raise self.outage.failed(_postgres_error(exc)) from None
+        self.outage.ended()
+        return rows
 
     async def close(self) -> None:
         """Close every connection (releasing the tables this process held)."""
@@ -971,6 +1090,8 @@ class PostgresStore:
                     for sql in _DELETES:
                         await conn.execute(sql, (str(table_id),))
                 removed += 1
+            except Exception as exc:
+                raise self.outage.failed(_postgres_error(exc)) from None
             finally:
                 await self.release(str(table_id))
         return removed
@@ -1037,8 +1158,8 @@ class PostgresStore:
                     "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
                 )
                 row = await cur.fetchone()
-            except psycopg.OperationalError as exc:
-                raise StoreBusy(f"the database is busy ({exc.__class__.__name__})") from None
+            except (psycopg.Error, OSError) as exc:
+                raise self.outage.failed(_postgres_error(exc)) from None
         if row and row[0]:
             self._claimed.add(table_id)
             return True
@@ -1075,6 +1196,20 @@ class PostgresStore:
     async def announce(self, payload: str) -> None:
         """NOTIFY every listening process."""
         await self._do("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+
+
+def _postgres_error(exc: BaseException) -> StoreBusy:
+    """What a store raises for an error of psycopg, its pool or the network (named by its
+    class only: a PostgreSQL message may quote what a request sent)."""
+    import psycopg
+
+    name = exc.__class__.__name__
+    failed = (psycopg.errors.DiskFull, psycopg.errors.IoError)
+    if isinstance(exc, psycopg.OperationalError | TimeoutError | OSError) and not isinstance(
+        exc, failed
+    ):
+        return StoreBusy(f"the database is busy ({name})")
+    return StoreFailed(f"the database could not write or read ({name})")
 
 
 def open_store(url: str) -> Store:
