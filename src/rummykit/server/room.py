@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING
 
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import AnyAction
+from rummykit.record import DealRecord, parse_record
 from rummykit.server.fanout import Conn, Narration, StateMaker
+from rummykit.server.finished import finished_game
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps, error_text
@@ -328,6 +330,8 @@ class Room:
             )
             if conn is not None:
                 conn.ref = ref
+            if table.status == "over":  # kept before anyone hears of the end
+                await self._keep_game(time.time())
         self.broadcast()
 
     async def _completed(self, action: AnyAction, conn: Conn | None, ref: Ref | None) -> AnyAction:
@@ -368,6 +372,7 @@ class Room:
                     "not_over", "the next game starts only when this one is over", ref=ref
                 )
             unit = self.table.games_played - 1
+            await self._keep_game(time.time())  # kept already, unless it ended elsewhere
             data, finished = self.table.next_unit(seat)
             self.epoch += 1
             self._turn_changed()
@@ -379,6 +384,20 @@ class Room:
             if sender is not None:
                 sender.ref = ref
         self.broadcast()
+
+    async def _keep_game(self, ended: float) -> None:
+        """Keep the game that just ended as it is now, for the reading routes (see
+        :mod:`rummykit.server.finished`); under the lock. A store that is busy leaves it to
+        be rebuilt from the events when it is read."""
+        store = self.host.store
+        try:
+            earlier: list[DealRecord] = []
+            if self.table.base:
+                for text in await store.units(self.id):
+                    earlier += parse_record(json.loads(text)).deals
+            await store.add_game(self.id, finished_game(self.table, earlier, ended))
+        except StoreBusy:
+            log.warning("table %s: a finished game could not be kept (busy)", self.id)
 
     async def _keep_unit(self, unit: int, record: str, conn: Conn | None, ref: Ref | None) -> None:
         try:
