@@ -94,8 +94,8 @@ async def serve_connection(rooms: Rooms, socket: Socket, table_id: str) -> None:
     conn = Conn(socket, seat, limits, lang=hello.lang or "en")
     try:
         await room.attach(conn)
-    except ProtocolError as exc:
-        await refuse(exc, Close.TOO_MANY)
+    except ProtocolError as exc:  # too many, or the room left memory meanwhile: reconnect
+        await refuse(exc, Close.MOVED if exc.code == "unavailable" else Close.TOO_MANY)
         return
     try:
         while (text := await socket.receive()) is not None:

@@ -177,17 +177,18 @@ class Room:
         chat's last messages. ProtocolError ``too_many_connections`` past the limits
         (spectators are counted apart: a seat's player always gets in)."""
         limits = self.host.limits
-        same = [c for c in self.conns if c.seat == conn.seat]
-        if conn.seat is None and len(same) >= limits.spectators_per_table:
-            raise ProtocolError(
-                "too_many_connections", "this table has as many spectators as it may"
-            )
-        if conn.seat is not None and len(same) >= limits.seats_per_table:
-            # a seat's player always gets in: its oldest connection makes way
-            same[0].shut(Close.TOO_MANY, "replaced by a newer connection of this seat")
-            self.conns.remove(same[0])
-            self._live = None
-        async with self.lock:
+        async with self.lock:  # counted and added at once: no burst passes the limit
+            self._check_here()
+            same = [c for c in self.conns if c.seat == conn.seat]
+            if conn.seat is None and len(same) >= limits.spectators_per_table:
+                raise ProtocolError(
+                    "too_many_connections", "this table has as many spectators as it may"
+                )
+            if conn.seat is not None and len(same) >= limits.seats_per_table:
+                # a seat's player always gets in: its oldest connection makes way
+                same[0].shut(Close.TOO_MANY, "replaced by a newer connection of this seat")
+                self.conns.remove(same[0])
+                self._live = None
             first = conn.seat is not None and not self.connected()[conn.seat]
             self.conns.append(conn)
             self._live = None
@@ -274,6 +275,7 @@ class Room:
             raise ValueError(f"a name is 1 to {limits.max_name} printable characters")
         token = new_token()
         async with self.lock:
+            self._check_here()
             free = self.table.free_seats()
             if seat is None:
                 if not free:
@@ -309,8 +311,12 @@ class Room:
         """
         table = self.table
         async with self.lock:
+            self._check_here(ref)
             self._check_turn(seat, version, ref)
             assert seat is not None
+            if by in ("stand_in", "clock") and self.driver.reason(seat) != by:
+                # checked again under the lock: the player came back while the bot thought
+                raise ProtocolError("stale", "the player is back: the turn is theirs", ref=ref)
             try:
                 action = table.spec.action_from_json(raw, seat=seat)
             except ActionError as exc:
@@ -359,6 +365,7 @@ class Room:
     ) -> None:
         """The next game at the table (``next``, sent by ``conn``), once this one is over."""
         async with self.lock:
+            self._check_here(ref)
             if version != self.table.version:
                 raise ProtocolError(
                     "stale",
@@ -404,6 +411,12 @@ class Room:
             await self.host.store.add_unit(self.id, unit, record)
         except StoreBusy as exc:
             raise self._failed(exc, conn, ref) from None
+
+    def _check_here(self, ref: Ref | None = None) -> None:
+        """Under the lock: the room is still this table's (it may have left memory while a
+        handler waited for the lock); else ``unavailable``, and the client tries again."""
+        if self.gone:
+            raise ProtocolError("unavailable", "the table is being reloaded: try again", ref=ref)
 
     def _check_turn(self, seat: int | None, version: int, ref: Ref | None) -> None:
         table, game = self.table, self.table.game
@@ -509,7 +522,7 @@ class Room:
                 self.id, self.chat_count, message, self.host.limits.chat_kept
             )
         except StoreBusy:
-            self.chat_count -= 1
+            # n is not taken back: another message may have taken the next number meanwhile
             raise ProtocolError("unavailable", "the database is busy: try again", ref=ref) from None
         out = dumps(_chat_json(message))
         for other in self.conns:
