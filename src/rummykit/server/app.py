@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Body, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Body, FastAPI, Path, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response
@@ -50,7 +50,7 @@ from rummykit.server.schemas import (
     Token,
     Typed,
 )
-from rummykit.server.store import StoreBusy
+from rummykit.server.store import FinishedGame, StoreBusy
 from rummykit.server.workers import JobTimeout
 
 __all__ = ["create_app"]
@@ -259,15 +259,39 @@ def create_app(
             return _problem(503, exc.code, exc.message)
         return {"seat": seat, "token": token}
 
+    _refused = {
+        "not_found": (404, "no such table or game"),
+        "not_over": (409, "a game's record is given once the game is over"),
+    }
+
+    async def finished_answer(table_id: str, game: int | None) -> FinishedGame | JSONResponse:
+        found = await rooms.finished(table_id, game)
+        if isinstance(found, str):
+            status, text = _refused[found]
+            return _problem(status, found, text)
+        return found
+
     @app.get("/api/tables/{table_id}/record", responses=ERRORS)
     async def get_record(table_id: str) -> object:
-        """The RECORD.md document of the table's game, once it is over."""
-        room = await room_of(table_id)
-        if isinstance(room, JSONResponse):
-            return room
-        if room.table.status != "over":
-            return _problem(409, "not_over", "the record is given once the game is over")
-        return JSONResponse((await rooms.record(room)).to_json())
+        """The RECORD.md document of the table's last finished game (also while the next is
+        played), as kept when it ended: no card of a running game is ever in it."""
+        found = await finished_answer(table_id, None)
+        return found if isinstance(found, JSONResponse) else _json_text(found.record)
+
+    @app.get("/api/tables/{table_id}/games", responses=ERRORS)
+    async def list_games_of_table(table_id: str) -> object:
+        """The table's games, oldest first: each finished one with its end and result, then
+        the one in play."""
+        listed = await rooms.games(table_id)
+        if listed is None:
+            return _problem(404, "not_found", "no such table")
+        return JSONResponse(listed.to_json())
+
+    @app.get("/api/tables/{table_id}/games/{game}/record", responses=ERRORS)
+    async def get_game_record(table_id: str, game: Annotated[int, Path(ge=0)]) -> object:
+        """Finished game ``game``'s record (a Vatikanen session's: up to that game's end)."""
+        found = await finished_answer(table_id, game)
+        return found if isinstance(found, JSONResponse) else _json_text(found.record)
 
     @app.post(
         "/api/replay",
@@ -292,25 +316,33 @@ def create_app(
             return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
         return JSONResponse(answer)
 
-    @app.get("/api/tables/{table_id}/review", responses=ERRORS)
-    async def review_table(
-        table_id: str, seat: Annotated[int | None, Query(ge=0, le=7)] = None
-    ) -> object:
-        """The review of the table's game once it is over (PROTOCOL.md): every turn judged
-        from what its player could see then."""
-        room = await room_of(table_id)
-        if isinstance(room, JSONResponse):
-            return room
-        if room.table.status != "over":
-            return _problem(409, "not_over", "the review is given once the game is over")
-        data = (await rooms.record(room)).to_json()
+    async def review_answer(found: FinishedGame | JSONResponse, seat: int | None) -> object:
+        if isinstance(found, JSONResponse):
+            return found
         try:
-            answer = await rooms.workers.records.run(review_request, data, seat)
+            answer = await rooms.workers.records.run(review_request, json.loads(found.record), seat)
         except JobTimeout:
             return _problem(400, "bad_request", "the game takes too long to review")
         if "error" in answer:
             return _problem(400, "bad_request", str(answer["error"]))
         return JSONResponse(answer)
+
+    @app.get("/api/tables/{table_id}/review", responses=ERRORS)
+    async def review_table(
+        table_id: str, seat: Annotated[int | None, Query(ge=0, le=7)] = None
+    ) -> object:
+        """The review of the table's last finished game (PROTOCOL.md), from its record as
+        kept: every turn judged from what its player could see then."""
+        return await review_answer(await finished_answer(table_id, None), seat)
+
+    @app.get("/api/tables/{table_id}/games/{game}/review", responses=ERRORS)
+    async def review_game(
+        table_id: str,
+        game: Annotated[int, Path(ge=0)],
+        seat: Annotated[int | None, Query(ge=0, le=7)] = None,
+    ) -> object:
+        """The review of finished game ``game`` of the table."""
+        return await review_answer(await finished_answer(table_id, game), seat)
 
     @app.post(
         "/api/review",

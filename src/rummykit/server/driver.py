@@ -101,6 +101,20 @@ class Driver:
         """True while a bot thinks."""
         return self._thinking is not None
 
+    def reason(self, seat: int) -> str | None:
+        """Why a bot may play ``seat``'s turn now: ``bot`` (a bot's seat), ``stand_in`` (its
+        player is away past the grace), ``clock`` (the turn clock ran out); None: it may
+        not. Asked again by the room under its lock after the bot has thought, so a player
+        who came back meanwhile keeps the turn."""
+        room = self.room
+        if room.table.is_bot(seat):
+            return "bot"
+        if room.stand_ins()[seat]:
+            return "stand_in"
+        if room.deadline is not None and time.time() >= room.deadline - 0.01:
+            return "clock"
+        return None
+
     def _start(self, version: int, seat: int) -> None:
         self._timer = None
         self._thinking = asyncio.ensure_future(self._move(version, seat))
@@ -113,14 +127,8 @@ class Driver:
             game = table.game
             if table.version != version or game is None or game.to_act != seat:
                 return
-            now = time.time()
-            if table.is_bot(seat):
-                by = "bot"
-            elif room.stand_ins()[seat]:
-                by = "stand_in"
-            elif room.deadline is not None and now >= room.deadline - 0.01:
-                by = "clock"
-            else:  # not yet: the player came back, or the grace is not over
+            by = self.reason(seat)
+            if by is None:  # not yet: the player came back, or the grace is not over
                 return
             level = table.settings.seats[seat].level or table.spec.default_bot
             seed = bot_seed(table.settings.seed, version, seat)

@@ -94,7 +94,7 @@ async def serve_connection(rooms: Rooms, socket: Socket, table_id: str) -> None:
     conn = Conn(socket, seat, limits, lang=hello.lang or "en")
     try:
         await room.attach(conn)
-    except ProtocolError as exc:  # too many, or the room was let go meanwhile
+    except ProtocolError as exc:  # too many, or the room left memory meanwhile: reconnect
         await refuse(exc, Close.MOVED if exc.code == "unavailable" else Close.TOO_MANY)
         return
     try:

@@ -31,7 +31,9 @@ from typing import TYPE_CHECKING
 
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import AnyAction
+from rummykit.record import DealRecord, parse_record
 from rummykit.server.fanout import Conn, Narration, StateMaker
+from rummykit.server.finished import finished_game
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps, error_text
@@ -178,18 +180,18 @@ class Room:
         (spectators are counted apart: a seat's player always gets in), ``unavailable``
         if the room was let go meanwhile (a commit failed)."""
         limits = self.host.limits
-        same = [c for c in self.conns if c.seat == conn.seat]
-        if conn.seat is None and len(same) >= limits.spectators_per_table:
-            raise ProtocolError(
-                "too_many_connections", "this table has as many spectators as it may"
-            )
-        if conn.seat is not None and len(same) >= limits.seats_per_table:
-            # a seat's player always gets in: its oldest connection makes way
-            same[0].shut(Close.TOO_MANY, "replaced by a newer connection of this seat")
-            self.conns.remove(same[0])
-            self._live = None
-        async with self.lock:
+        async with self.lock:  # counted and added at once: no burst passes the limit
             self._check_here()
+            same = [c for c in self.conns if c.seat == conn.seat]
+            if conn.seat is None and len(same) >= limits.spectators_per_table:
+                raise ProtocolError(
+                    "too_many_connections", "this table has as many spectators as it may"
+                )
+            if conn.seat is not None and len(same) >= limits.seats_per_table:
+                # a seat's player always gets in: its oldest connection makes way
+                same[0].shut(Close.TOO_MANY, "replaced by a newer connection of this seat")
+                self.conns.remove(same[0])
+                self._live = None
             first = conn.seat is not None and not self.connected()[conn.seat]
             self.conns.append(conn)
             self._live = None
@@ -317,6 +319,9 @@ class Room:
             self._check_here(ref)
             self._check_turn(seat, version, ref)
             assert seat is not None
+            if by in ("stand_in", "clock") and self.driver.reason(seat) != by:
+                # checked again under the lock: the player came back while the bot thought
+                raise ProtocolError("stale", "the player is back: the turn is theirs", ref=ref)
             try:
                 action = table.spec.action_from_json(raw, seat=seat)
             except ActionError as exc:
@@ -336,6 +341,8 @@ class Room:
             )
             if conn is not None:
                 conn.ref = ref
+            if table.status == "over":  # kept before anyone hears of the end
+                await self._keep_game(time.time())
         self.broadcast()
 
     async def _completed(self, action: AnyAction, conn: Conn | None, ref: Ref | None) -> AnyAction:
@@ -377,6 +384,7 @@ class Room:
                     "not_over", "the next game starts only when this one is over", ref=ref
                 )
             unit = self.table.games_played - 1
+            await self._keep_game(time.time())  # kept already, unless it ended elsewhere
             data, finished = self.table.next_unit(seat)
             self.epoch += 1
             self._turn_changed()
@@ -389,6 +397,20 @@ class Room:
                 sender.ref = ref
         self.broadcast()
 
+    async def _keep_game(self, ended: float) -> None:
+        """Keep the game that just ended as it is now, for the reading routes (see
+        :mod:`rummykit.server.finished`); under the lock. A store that is busy leaves it to
+        be rebuilt from the events when it is read."""
+        store = self.host.store
+        try:
+            earlier: list[DealRecord] = []
+            if self.table.base:
+                for text in await store.units(self.id):
+                    earlier += parse_record(json.loads(text)).deals
+            await store.add_game(self.id, finished_game(self.table, earlier, ended))
+        except StoreBusy:
+            log.warning("table %s: a finished game could not be kept (busy)", self.id)
+
     async def _keep_unit(self, unit: int, record: str, conn: Conn | None, ref: Ref | None) -> None:
         try:
             await self.host.store.add_unit(self.id, unit, record)
@@ -396,9 +418,10 @@ class Room:
             raise self._failed(exc, conn, ref) from None
 
     def _check_here(self, ref: Ref | None = None) -> None:
-        """ProtocolError ``unavailable`` once the room is let go: a change (or a connection)
-        that waited for the lock behind a commit that failed finds the room ahead of the
-        store, and must neither see nor change it (the table is loaded again as stored)."""
+        """Under the lock: the room is still this table's; else ``unavailable``. A change (or
+        a connection) that waited for the lock behind a commit that failed, or while the
+        room left memory, must neither see nor change it (the table is loaded again as
+        stored), and the client tries again."""
         if self.gone:
             raise ProtocolError("unavailable", "the table is being reloaded: try again", ref=ref)
 
@@ -512,7 +535,7 @@ class Room:
                 self.id, self.chat_count, message, self.host.limits.chat_kept
             )
         except StoreBusy as exc:
-            self.chat_count -= 1
+            # n is not taken back: another message may have taken the next number meanwhile
             raise ProtocolError("unavailable", _unstored(exc), ref=ref) from None
         out = dumps(_chat_json(message))
         for other in self.conns:

@@ -27,19 +27,27 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Coroutine, Mapping, Sequence
+from dataclasses import dataclass
 
 from rummykit import games
-from rummykit.record import DealRecord, GameRecord, parse_record
+from rummykit.server.finished import rebuild_finished
 from rummykit.server.gameinfo import seatable_levels
 from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings
 from rummykit.server.limits import Bucket, Limits
 from rummykit.server.presence import HOLD, LetGo, decode, encode
 from rummykit.server.protocol import Close, dumps
 from rummykit.server.room import Room, RoomHost
-from rummykit.server.store import Listing, StatusFilter, Store, StoreBusy, TableRow
-from rummykit.server.workers import Workers
+from rummykit.server.store import (
+    FinishedGame,
+    Listing,
+    StatusFilter,
+    Store,
+    StoreBusy,
+    TableRow,
+)
+from rummykit.server.workers import JobTimeout, Workers
 
-__all__ = ["Busy", "Rooms", "TooMany"]
+__all__ = ["Busy", "Rooms", "TableGames", "TooMany"]
 
 log = logging.getLogger("rummykit.server")
 
@@ -62,6 +70,31 @@ class Busy(Exception):
 
 class TooMany(Exception):
     """One client made too many tables."""
+
+
+@dataclass(frozen=True)
+class TableGames:
+    """A table's finished games as kept (without their records), oldest first; the number
+    of the game in play (None: none); whether its first game waits for its players."""
+
+    games: tuple[FinishedGame, ...]
+    playing: int | None
+    waiting: bool
+
+    def to_json(self) -> dict[str, object]:
+        """PROTOCOL.md's ``GET /api/tables/{id}/games``."""
+        out: list[dict[str, object]] = [
+            {
+                "game": g.game,
+                "status": "over",
+                "ended": g.ended,
+                "result": None if g.result is None else json.loads(g.result),
+            }
+            for g in self.games
+        ]
+        if self.playing is not None:
+            out.append({"game": self.playing, "status": "playing"})
+        return {"games": out}
 
 
 class Rooms:
@@ -211,13 +244,56 @@ class Rooms:
                 by_id[i] = room.live_summary()
         return [by_id[i] for i in wanted if i in by_id]
 
-    async def record(self, room: Room) -> GameRecord:
-        """The record of the unit at the table, with the deals it goes on from."""
-        earlier: list[DealRecord] = []
-        if room.table.base:
-            for text in await self.store.units(room.id):
-                earlier += parse_record(json.loads(text)).deals
-        return room.table.record(earlier)
+    async def games(self, table_id: str) -> TableGames | None:
+        """The table's finished games as kept (PROTOCOL.md, "Finished games of a table"), and
+        the game in play; None for no such table. Read from the store alone, never from a
+        live table: what a running game holds is never part of it. Games a table finished
+        before they were kept are rebuilt from its events, once."""
+        row = await self.store.table(table_id) if len(table_id) <= 64 else None
+        if row is None or row.broken is not None:
+            return None
+        status, played = "waiting", 0
+        if row.meta is not None:
+            status = row.meta.status
+            played = int(json.loads(row.meta.summary).get("games_played", 0))
+        ended = played if status == "over" else max(0, played - 1)
+        kept = await self.store.games(table_id)
+        if row.meta is None or not set(range(ended)) <= {g.game for g in kept}:
+            events = [
+                (e.version, e.kind, e.data, e.created) for e in await self.store.events(table_id)
+            ]
+            try:
+                rebuilt = await self.workers.records.run(
+                    rebuild_finished, table_id, row.settings, events
+                )
+            except JobTimeout:
+                rebuilt = []
+                log.warning("table %s: its finished games take too long to rebuild", table_id)
+            for game in rebuilt:
+                await self.store.add_game(table_id, game)
+            kept = await self.store.games(table_id)
+        numbers = {g.game for g in kept}
+        playing = played - 1 if status == "playing" and played - 1 not in numbers else None
+        if status == "waiting" and not kept:
+            playing = None
+        return TableGames(tuple(kept), playing, status == "waiting")
+
+    async def finished(self, table_id: str, game: int | None) -> FinishedGame | str:
+        """Finished game ``game`` of the table with its record (None: the last finished),
+        as kept; else ``not_found`` (no such table or game) or ``not_over`` (the game in
+        play, or no game has ended yet)."""
+        listed = await self.games(table_id)
+        if listed is None:
+            return "not_found"
+        if game is None:
+            if not listed.games:
+                return "not_over"
+            game = listed.games[-1].game
+        if game not in {g.game for g in listed.games}:
+            unplayed = listed.waiting and game == 0
+            return "not_over" if game == listed.playing or unplayed else "not_found"
+        found = await self.store.game_record(table_id, game)
+        return "not_found" if found is None else found
 
     # ------------------------------------------------------------ loading
 

@@ -51,6 +51,7 @@ __all__ = [
     "ChatRow",
     "Conflict",
     "EventRow",
+    "FinishedGame",
     "Listing",
     "Outage",
     "PostgresStore",
@@ -94,11 +95,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE table_units (table_id TEXT NOT NULL, unit INTEGER NOT NULL,"
         " record TEXT NOT NULL, PRIMARY KEY (table_id, unit))",
     ),
+    (
+        "CREATE TABLE table_games (table_id TEXT NOT NULL, game INTEGER NOT NULL,"
+        " ended DOUBLE PRECISION NOT NULL, result TEXT, record TEXT NOT NULL,"
+        " PRIMARY KEY (table_id, game))",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
 add the next. Version 2: what lists read (status, version, summary), when a table is due
 (``wake_at``), where its current unit starts (``base``), tables set aside (``broken``), who
-made it (a hash of the address), its lock key, chat, and finished units' records."""
+made it (a hash of the address), its lock key, chat, and finished units' records. Version 3:
+every finished game's record, kept as it ended (``table_games``: PROTOCOL.md, "Finished
+games of a table")."""
 
 T = TypeVar("T")
 
@@ -228,6 +236,20 @@ class EventRow:
     version: int
     kind: str
     data: str
+    created: float = 0.0
+    """When it was accepted (filled by :meth:`Store.events` only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game of a table, kept as it ended, never changed: its number (from 0),
+    when it ended, its result and its whole record (JSON texts; ``record`` empty when
+    listed)."""
+
+    game: int
+    ended: float
+    result: str | None
+    record: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +367,18 @@ class Store(Protocol):
 
     async def units(self, table_id: str) -> list[str]:
         """The finished units' records kept, in order."""
+        ...
+
+    async def add_game(self, table_id: str, game: FinishedGame) -> None:
+        """Keep a finished game's record as it ended; one kept already stays as it is."""
+        ...
+
+    async def games(self, table_id: str) -> list[FinishedGame]:
+        """The finished games kept, oldest first, without their records."""
+        ...
+
+    async def game_record(self, table_id: str, game: int) -> FinishedGame | None:
+        """One finished game with its record, or None."""
         ...
 
     async def add_chat(self, table_id: str, n: int, chat: ChatRow, keep: int) -> None:
@@ -613,8 +647,8 @@ class SqliteStore:
 
         def rows(db: sqlite3.Connection) -> list[EventRow]:
             cur = db.execute(
-                "SELECT version, kind, data FROM table_events WHERE table_id = ? AND version > ?"
-                " ORDER BY version",
+                "SELECT version, kind, data, created FROM table_events WHERE table_id = ?"
+                " AND version > ? ORDER BY version",
                 (table_id, after),
             )
             return [EventRow(*r) for r in cur.fetchall()]
@@ -761,6 +795,43 @@ class SqliteStore:
 
         return await self._run(rows, write=False)
 
+    async def add_game(self, table_id: str, game: FinishedGame) -> None:
+        """Keep a finished game's record (never replaced)."""
+
+        def insert(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR IGNORE INTO table_games (table_id, game, ended, result, record)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, game.game, game.ended, game.result, game.record),
+            )
+
+        await self._write(insert)
+
+    async def games(self, table_id: str) -> list[FinishedGame]:
+        """The finished games kept, oldest first."""
+
+        def rows(db: sqlite3.Connection) -> list[FinishedGame]:
+            found = db.execute(
+                "SELECT game, ended, result FROM table_games WHERE table_id = ? ORDER BY game",
+                (table_id,),
+            ).fetchall()
+            return [FinishedGame(int(g), float(e), r) for g, e, r in found]
+
+        return await self._run(rows, write=False)
+
+    async def game_record(self, table_id: str, game: int) -> FinishedGame | None:
+        """One finished game with its record."""
+
+        def row(db: sqlite3.Connection) -> FinishedGame | None:
+            found = db.execute(
+                "SELECT game, ended, result, record FROM table_games"
+                " WHERE table_id = ? AND game = ?",
+                (table_id, game),
+            ).fetchone()
+            return None if found is None else FinishedGame(int(found[0]), *found[1:])
+
+        return await self._run(row, write=False)
+
     async def add_chat(self, table_id: str, n: int, chat: ChatRow, keep: int) -> None:
         """Keep a chat message, and the last ``keep`` only."""
 
@@ -814,6 +885,7 @@ _DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",
     "DELETE FROM table_chat WHERE table_id = %s",
     "DELETE FROM table_units WHERE table_id = %s",
+    "DELETE FROM table_games WHERE table_id = %s",
     "DELETE FROM game_tables WHERE id = %s",
 )
 
@@ -1001,11 +1073,11 @@ class PostgresStore:
     async def events(self, table_id: str, after: int = 0) -> list[EventRow]:
         """The table's events after version ``after``."""
         rows = await self._do(
-            "SELECT version, kind, data FROM table_events WHERE table_id = %s"
+            "SELECT version, kind, data, created FROM table_events WHERE table_id = %s"
             " AND version > %s ORDER BY version",
             (table_id, after),
         )
-        return [EventRow(int(str(v)), str(k), str(d)) for v, k, d in rows]
+        return [EventRow(int(str(v)), str(k), str(d), float(str(c))) for v, k, d, c in rows]
 
     async def load_events(self, table_id: str, seats: int, base: int) -> list[EventRow]:
         """The seats' events and the current unit's."""
@@ -1110,6 +1182,36 @@ class PostgresStore:
             "SELECT record FROM table_units WHERE table_id = %s ORDER BY unit", (table_id,)
         )
         return [str(r[0]) for r in rows]
+
+    async def add_game(self, table_id: str, game: FinishedGame) -> None:
+        """Keep a finished game's record (never replaced)."""
+        await self._do(
+            "INSERT INTO table_games (table_id, game, ended, result, record)"
+            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (table_id, game) DO NOTHING",
+            (table_id, game.game, game.ended, game.result, game.record),
+        )
+
+    async def games(self, table_id: str) -> list[FinishedGame]:
+        """The finished games kept, oldest first."""
+        rows = await self._do(
+            "SELECT game, ended, result FROM table_games WHERE table_id = %s ORDER BY game",
+            (table_id,),
+        )
+        return [
+            FinishedGame(int(str(g)), float(str(e)), None if r is None else str(r))
+            for g, e, r in rows
+        ]
+
+    async def game_record(self, table_id: str, game: int) -> FinishedGame | None:
+        """One finished game with its record."""
+        rows = await self._do(
+            "SELECT game, ended, result, record FROM table_games WHERE table_id = %s AND game = %s",
+            (table_id, game),
+        )
+        if not rows:
+            return None
+        g, e, r, text = rows[0]
+        return FinishedGame(int(str(g)), float(str(e)), None if r is None else str(r), str(text))
 
     async def add_chat(self, table_id: str, n: int, chat: ChatRow, keep: int) -> None:
         """Keep a chat message, and the last ``keep`` only."""

@@ -3,7 +3,8 @@
 //   #/t/ID        a table (the invite link); #/t/ID/watch watches it
 //   #/t/ID/seat/N/TOKEN  a seat's link for another device: kept, then dropped from the address
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
-//                 #/r/ID/review the same with the review of the game (docs/review.md)
+//                 #/r/ID/review the same with the review of the game (docs/review.md);
+//                 #/r/ID/g/N (and .../review) the table's finished game N, from 0
 
 import { h, render } from "../vendor/preact/preact.module.js";
 import { setBaseTitle } from "./alerts.js";
@@ -24,7 +25,10 @@ function readRoute() {
     return { name: "table", id: parts[1], watch: false, seat: { seat: Number(parts[3]), token: parts[4] } };
   }
   if (parts[0] === "t" && parts[1]) return { name: "table", id: parts[1], watch: parts[2] === "watch" };
-  if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], review: parts[2] === "review" };
+  if (parts[0] === "r" && parts[1] && parts[2] === "g" && /^\d+$/.test(parts[3] || "")) {
+    return { name: "replay", source: parts[1], game: Number(parts[3]), review: parts[4] === "review" };
+  }
+  if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], game: null, review: parts[2] === "review" };
   const query = new URLSearchParams(location.search);
   if (query.get("table")) return { name: "table", id: query.get("table"), watch: false };
   return { name: "lobby" };
@@ -45,7 +49,7 @@ function follow() {
   route = next;
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
-  else enterReplay(next.source, next.review);
+  else enterReplay(next.source, next.review, next.game);
   window.scrollTo(0, 0);
   rerender();
 }

@@ -10,7 +10,7 @@ import { t } from "./i18n.js";
 import { KontraktStatic } from "./kontrakt.js";
 import { language } from "./i18n.js";
 import { gameTitle, shownText } from "./words.js";
-import { BestPlay, chanceHere, loadReview, ReviewBar, TurnPanel } from "./review.js";
+import { BestPlay, chanceHere, loadReview, ReviewBar, tableGamePath, TurnPanel } from "./review.js";
 import { rerender } from "./store.js";
 import { LogLine, StaticCard, cardCount } from "./ui.js";
 import { StaticTable } from "./vatikanen.js";
@@ -18,14 +18,14 @@ import { StaticTable } from "./vatikanen.js";
 const CHUNK = 20;
 let page = null;
 
-export function enterReplay(source, review = false) {
-  if (page && page.source === source) {
+export function enterReplay(source, review = false, game = null) {
+  if (page && page.source === source && page.game === game) {
     if (review && page.meta) loadReview(page);
     page.wantReview = page.wantReview || review;
     return;
   }
   leaveReplay();
-  page = { source, record: null, meta: null, frames: new Map(), asked: new Set(), pos: 0, error: null, seat: null, review: null, wantReview: review };
+  page = { source, game, record: null, meta: null, frames: new Map(), asked: new Set(), pos: 0, error: null, seat: null, review: null, wantReview: review };
   page.keys = (event) => keys(event);
   document.addEventListener("keydown", page.keys);
   start(page);
@@ -54,7 +54,7 @@ async function start(p) {
         throw new Error(t("This file is not a record: it is not JSON."));
       }
     } else {
-      p.record = await api("GET", `api/tables/${encodeURIComponent(p.source)}/record`);
+      p.record = await api("GET", `${tableGamePath(p)}/record`);
     }
     await fetchChunk(p, 0);
     if (p.wantReview && page === p && p.meta.finished && !p.meta.illegal) loadReview(p);

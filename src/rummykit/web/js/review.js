@@ -11,6 +11,13 @@ import { t } from "./i18n.js";
 import { rerender } from "./store.js";
 import { StaticCard, cardCount } from "./ui.js";
 
+/** The API path of the table's game being replayed: a finished game by its number, or the
+ * table's last finished game (docs/protocol.md, "Finished games of a table"). */
+export function tableGamePath(p) {
+  const table = `api/tables/${encodeURIComponent(p.source)}`;
+  return p.game === null || p.game === undefined ? table : `${table}/games/${p.game}`;
+}
+
 /** Ask the server for the review of the replayed record (once). */
 export async function loadReview(p) {
   if (p.review && (p.review.data || p.review.loading)) return;
@@ -20,7 +27,7 @@ export async function loadReview(p) {
     const data =
       p.source === "file"
         ? await api("POST", "api/review", { record: p.record })
-        : await api("GET", `api/tables/${encodeURIComponent(p.source)}/review`);
+        : await api("GET", `${tableGamePath(p)}/review`);
     if (!p.review) return;
     p.review = { loading: false, data, error: null, shown: null };
   } catch (err) {

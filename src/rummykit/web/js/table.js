@@ -302,7 +302,7 @@ export function TablePage() {
     ctx.view ? (game === "vatikanen" ? h(VatikanenBoard, { ctx }) : h(KontraktBoard, { ctx })) : null,
     ctx.view && ctx.seat !== null ? null : h(ErrorLine, { p }), // a seated player's is in the dock
     ctx.seat !== null && state.status !== "waiting" ? h(CommandLine, { ctx, p }) : null,
-    h("div", { class: "side" }, [h(ChatPanel, { chat: p.chat, live: p.live, seat: state.seat }), ctx.view ? h(LogPanel, { ctx }) : null, h(SeatTools, { p, state })]),
+    h("div", { class: "side" }, [h(ChatPanel, { chat: p.chat, live: p.live, seat: state.seat }), ctx.view ? h(LogPanel, { ctx }) : null, h(SeatTools, { p, state }), h(EarlierGames, { p, state })]),
     state.status === "over" && p.overClosed !== state.version ? h(GameOver, { ctx, p }) : null,
     p.lastOver ? h(GameOver, { ctx: { ...ctx, state: p.lastOver, view: p.lastOver.view }, p, past: true }) : null,
     p.showHelp ? h(HelpDialog, { p, game }) : null,
@@ -623,7 +623,7 @@ function OverBar({ ctx, p }) {
     h("div", { class: "buttons" }, [
       ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
       h("button", { type: "button", onClick: () => { p.overClosed = null; rerender(); } }, t("Scores")),
-      h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}` }, t("Replay this game")),
+      h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1) }, t("Replay this game")),
       h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
     ]),
   ]);
@@ -640,10 +640,52 @@ function overHeadline(ctx, game) {
 
 /** Every hand as the game ended (Vatikanen's end says only their values): the last
  * position of the game's record, replayed by the server. */
-async function loadFinalHands(p, version) {
+/** The replay (or the review) of the table's finished game ``n`` (from 0). */
+function gameLink(id, n, review = false) {
+  return `#/r/${encodeURIComponent(id)}/g/${n}` + (review ? "/review" : "");
+}
+
+/** The table's finished games before the one on the page (GET /api/tables/ID/games), asked
+ * again when a game begins or ends. */
+async function loadEarlierGames(p, key) {
+  p.earlier = { key, games: p.earlier ? p.earlier.games : [] };
+  try {
+    const answer = await api("GET", `api/tables/${encodeURIComponent(p.id)}/games`);
+    if (page !== p || !p.earlier || p.earlier.key !== key) return;
+    p.earlier = { key, games: answer.games.filter((g) => g.status === "over") };
+  } catch (err) {
+    return; // the list waits for the next change
+  }
+  rerender();
+}
+
+/** The table's earlier games, each with its replay and review. */
+function EarlierGames({ p, state }) {
+  if (state.games_played < 2) return null;
+  const key = `${state.games_played}:${state.status}`;
+  if (!p.earlier || p.earlier.key !== key) loadEarlierGames(p, key);
+  const shown = p.earlier.games.filter((g) => g.game < state.games_played - 1);
+  if (!shown.length) return null;
+  return h("section", { class: "earlier-games", "aria-label": t("Earlier games") }, [
+    h("h2", null, t("Earlier games")),
+    h(
+      "ul",
+      null,
+      shown.map((g) =>
+        h("li", { "data-game": g.game }, [
+          h("span", null, t("Game {n}", { n: g.game + 1 })),
+          h("a", { class: "chip", href: gameLink(p.id, g.game) }, t("Replay")),
+          h("a", { class: "chip", href: gameLink(p.id, g.game, true) }, t("Review")),
+        ]),
+      ),
+    ),
+  ]);
+}
+
+async function loadFinalHands(p, version, n) {
   p.finalHands = { version, hands: null };
   try {
-    const record = await api("GET", `api/tables/${encodeURIComponent(p.id)}/record`);
+    const record = await api("GET", `api/tables/${encodeURIComponent(p.id)}/games/${n}/record`);
     const positions = record.deals.reduce((n, deal) => n + (deal.actions || []).length + 1, 0);
     const answer = await api("POST", "api/replay", { record, seat: null, start: positions - 1, count: 1 });
     if (page === p && p.finalHands.version === version && answer.frames.length) p.finalHands.hands = answer.frames[0].hands;
@@ -667,7 +709,7 @@ function GameOver({ ctx, p, past }) {
     const end = view.end;
     winners = end ? end.winners : [];
     // (the end of a game the next one followed: only the hands already fetched for it)
-    if (!past && (!p.finalHands || p.finalHands.version !== state.version)) loadFinalHands(p, state.version);
+    if (!past && (!p.finalHands || p.finalHands.version !== state.version)) loadFinalHands(p, state.version, state.games_played - 1);
     const hands = p.finalHands && p.finalHands.version === state.version && p.finalHands.hands;
     names.forEach((name, s) => {
       const left = end
@@ -713,8 +755,9 @@ function GameOver({ ctx, p, past }) {
         : ctx.seat !== null
           ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again"))
           : null,
-      past ? null : h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}` }, t("Replay this game")),
-      past ? null : h("a", { class: "button", href: `#/r/${encodeURIComponent(ctx.id)}/review` }, t("Review this game")),
+      // the game this dialog shows, by its number: also once the next game has begun
+      h("a", { class: "button", href: gameLink(ctx.id, state.games_played - 1) }, t("Replay this game")),
+      h("a", { class: "button", href: gameLink(ctx.id, state.games_played - 1, true) }, t("Review this game")),
       h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
     ]),
   ]);
