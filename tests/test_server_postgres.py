@@ -118,3 +118,85 @@ def test_another_process_takes_over_a_table_within_ten_seconds_when_its_process_
             time.sleep(0.2)
     finally:
         second.stop()
+
+
+def terminate(pg_url: str, server: Server, purpose: str) -> None:
+    """End the server's database connection for ``purpose`` ("lock" or "listen") from
+    the database's side, as a failover or an administrator would (pg_terminate_backend:
+    allowed for a backend of one's own role)."""
+    import psycopg
+
+    name = f"rummykit-{purpose} {server.proc.pid}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+            (name,),
+        ).fetchall()
+    assert rows == [(True,)], f"no one connection named {name!r}: {rows}"
+
+
+def test_a_process_that_loses_its_lock_connection_stops_serving_its_tables_at_once(
+    pg_url: str,
+) -> None:
+    """The connection holding a process's table locks is terminated: the locks are gone, so
+    the process closes the table's connections at once (4503: reconnect through the router)
+    and no longer plays it, and the other process serves it live."""
+    first, second = two_servers(pg_url, bot_delay=0.2)
+    try:
+        seats = ["human", "bot:basic", "bot:basic"]
+        made = first.post("/api/tables", {"game": "kontrakt", "seats": seats, "grace": 0})
+        assert isinstance(made, dict)
+        table_id = made["id"]
+        token = first.post(f"/api/tables/{table_id}/join", {"name": "Bo"})["token"]  # type: ignore[index]
+        bo = Live.open(first.ws, table_id, token)
+        bo.until(lambda s: s["status"] == "playing")
+        bo.act({"type": "decline_upcard"} if bo.my_turn() else {"type": "draw"})
+        bo.close()  # Bo leaves: with no grace a bot stands in for him at once
+        here = Live.open(first.ws, table_id, None)  # a spectator of the first process
+        here.until(lambda s: s["version"] > bo.state["version"])  # type: ignore[index]
+        terminate(pg_url, first, "lock")
+        deadline = time.monotonic() + 3  # the lock connection is looked at every second
+        with pytest.raises(ConnectionClosed) as closed:
+            while time.monotonic() < deadline:  # the bots play on meanwhile
+                here.read(timeout=max(0.1, deadline - time.monotonic()))
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503
+        there = Live.open(second.ws, table_id, None)  # reconnected (as a router would)
+        assert there.state is not None
+        version = there.state["version"]
+        # moving, and not closed: a commit of the first process would have made the
+        # second's conflict and let the table go (4503)
+        there.until(lambda s: s["version"] > version + 2 or s["status"] == "over", 20)
+        there.close()
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_a_process_whose_listen_connection_is_lost_still_hands_its_tables_over(
+    pg_url: str,
+) -> None:
+    """The LISTEN connection is terminated: the process connects again (with backoff) and
+    lets a table go when another process asks for it, as before."""
+    first, second = two_servers(pg_url)
+    try:
+        made = first.post("/api/tables", {"game": "vatikanen", "seats": ["human", "human"]})
+        assert isinstance(made, dict)
+        table_id = made["id"]
+        anna = first.post(f"/api/tables/{table_id}/join", {"name": "Anna", "seat": 0})
+        bo = first.post(f"/api/tables/{table_id}/join", {"name": "Bo", "seat": 1})
+        assert isinstance(anna, dict) and isinstance(bo, dict)
+        here = Live.open(first.ws, table_id, anna["token"])
+        here.until(lambda s: s["status"] == "playing")
+        time.sleep(0.3)
+        terminate(pg_url, first, "listen")
+        time.sleep(10.5)  # presence.HOLD: a table just taken is not let go at once
+        there = Live.open(second.ws, table_id, bo["token"])
+        assert there.state is not None and there.state["status"] == "playing"
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                here.read(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503
+        there.close()
+    finally:
+        first.stop()
+        second.stop()

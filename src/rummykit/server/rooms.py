@@ -127,7 +127,7 @@ class Rooms:
     async def start(self) -> None:
         """Open the store and start looking for due tables; no table is loaded."""
         await self.store.open()
-        await self.store.listen(self._heard)
+        await self.store.listen(self._heard, self._lost)
         self._spawn(self._due_loop())
         self._spawn(self._cleanup_loop())
         self._spawn(self._summarize_old())
@@ -331,6 +331,12 @@ class Rooms:
                 await self.store.set_aside(table_id, repr(exc))
             await self.store.release(table_id)
             return None
+        try:  # still held? (a lost lock connection takes it: see _lost)
+            held = await self.store.claim(table_id)
+        except StoreBusy as exc:
+            raise Busy(str(exc)) from None
+        if not held:
+            raise Busy("another server process holds this table: try again")
         self.rooms[table_id] = room
         self._held_since[table_id] = time.monotonic()
         with contextlib.suppress(StoreBusy):
@@ -404,6 +410,21 @@ class Rooms:
         with contextlib.suppress(Exception):
             await self.store.release(room.id)
         self._spawn(self._unserve(room.id))
+
+    def _lost(self, tables: frozenset[str]) -> None:
+        """The database connection holding these tables' locks is gone, and the locks with
+        it: another process may load them now, so stop serving them at once. Their
+        connections are told to reconnect (4503, through the router); a table is claimed
+        again only when it is asked for again."""
+        for table_id in tables:
+            room = self.rooms.pop(table_id, None)
+            self._held_since.pop(table_id, None)
+            timer = self._idle_timers.pop(table_id, None)
+            if timer is not None:
+                timer.cancel()
+            if room is not None and not room.gone:
+                log.warning("table %s: the database connection holding it was lost", table_id)
+                room.close_all(Close.MOVED, "the server lost its hold on the table: reconnect")
 
     async def _unserve(self, table_id: str) -> None:
         """Write that nobody serves a table let go after a failed commit, once the store

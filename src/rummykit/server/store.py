@@ -113,6 +113,16 @@ T = TypeVar("T")
 Heard = Callable[[str], Awaitable[None]]
 """Told of each payload another process sent with :meth:`Store.announce`."""
 
+Lost = Callable[[frozenset[str]], None]
+"""Told of the tables this process no longer holds: its hold on them went with a lost
+database connection (another process may serve them now)."""
+
+WATCH_EVERY = 1.0
+"""Seconds between two looks at the lock connection (a ``SELECT 1``)."""
+
+LISTEN_BACKOFF = (0.1, 5.0)
+"""The first and the longest wait before connecting the LISTEN connection again."""
+
 StatusFilter = Literal["open", "over", "all"]
 
 
@@ -397,8 +407,9 @@ class Store(Protocol):
         """Stop serving the table (another process may claim it)."""
         ...
 
-    async def listen(self, heard: Heard) -> None:
-        """Call ``heard`` with every payload another process announces."""
+    async def listen(self, heard: Heard, lost: Lost | None = None) -> None:
+        """Call ``heard`` with every payload another process announces, and ``lost`` with
+        the tables this process stopped holding without releasing them."""
         ...
 
     async def announce(self, payload: str) -> None:
@@ -867,8 +878,8 @@ class SqliteStore:
     async def release(self, table_id: str) -> None:
         """One process: nothing to release."""
 
-    async def listen(self, heard: Heard) -> None:
-        """One process: nobody else to hear."""
+    async def listen(self, heard: Heard, lost: Lost | None = None) -> None:
+        """One process: nobody else to hear, and no hold to lose."""
 
     async def announce(self, payload: str) -> None:
         """One process: nobody to tell."""
@@ -964,8 +975,9 @@ class PostgresStore:
         self._owner: AsyncConnection[tuple[object, ...]] | None = None
         self._owner_lock = asyncio.Lock()
         self._claimed: set[str] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
         self.outage = Outage()
+        self._lost: Lost | None = None
 
     async def open(self) -> None:
         """Connect (a small pool), and bring the schema up to date under a lock."""
@@ -1013,7 +1025,8 @@ class PostgresStore:
 
     async def close(self) -> None:
         """Close every connection (releasing the tables this process held)."""
-        for task in self._tasks:
+        self._lost = None
+        for task in list(self._tasks):
             task.cancel()
         for conn in (self._listener, self._owner):
             if conn is not None:
@@ -1255,17 +1268,50 @@ class PostgresStore:
         async with self._owner_lock:
             try:
                 if self._owner is None or self._owner.closed:
-                    self._owner = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                    self._drop_owner()
+                    self._owner = await psycopg.AsyncConnection.connect(
+                        self.url, autocommit=True, application_name=f"rummykit-lock {os.getpid()}"
+                    )
                 cur = await self._owner.execute(
                     "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
                 )
                 row = await cur.fetchone()
             except (psycopg.Error, OSError) as exc:
+                if isinstance(exc, psycopg.OperationalError | OSError):
+                    self._drop_owner()  # the connection and the locks it held are gone
                 raise self.outage.failed(_postgres_error(exc)) from None
         if row and row[0]:
             self._claimed.add(table_id)
             return True
         return False
+
+    def _drop_owner(self) -> None:
+        """The lock connection is gone (or going): every lock on it went with it. Forget
+        them and tell :attr:`_lost` at once; the next claim connects anew."""
+        owner, self._owner = self._owner, None
+        if owner is not None and not owner.closed:
+            closing = asyncio.ensure_future(owner.close())
+            self._tasks.add(closing)
+            closing.add_done_callback(self._tasks.discard)
+        gone = frozenset(self._claimed)
+        self._claimed.clear()
+        if gone and self._lost is not None:
+            self._lost(gone)
+
+    async def _watch_owner(self) -> None:
+        """Look at the lock connection every :data:`WATCH_EVERY` seconds while it holds a
+        table: a terminated backend (or a lost network) is found within that."""
+        import psycopg
+
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            async with self._owner_lock:
+                if self._owner is None or not self._claimed:
+                    continue
+                try:
+                    await asyncio.wait_for(self._owner.execute("SELECT 1"), WATCH_EVERY * 2)
+                except (psycopg.Error, TimeoutError):
+                    self._drop_owner()
 
     async def release(self, table_id: str) -> None:
         """Let the table's lock go."""
@@ -1279,21 +1325,50 @@ class PostgresStore:
                         "SELECT pg_advisory_unlock(%s)", (lock_key(table_id),)
                     )
 
-    async def listen(self, heard: Heard) -> None:
-        """LISTEN on a connection of its own; every payload is handed to ``heard``."""
+    async def listen(self, heard: Heard, lost: Lost | None = None) -> None:
+        """LISTEN on a connection of its own, connected again (with backoff) when it is
+        lost; every payload is handed to ``heard``. Watch the lock connection, and tell
+        ``lost`` of the tables whose locks went with it."""
         import psycopg
 
-        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        self._lost = lost
+        first = await self._listen_once()
+
+        async def pump(conn: AsyncConnection[tuple[object, ...]] | None) -> None:
+            wait = LISTEN_BACKOFF[0]
+            while True:
+                if conn is None:
+                    await asyncio.sleep(wait)
+                    wait = min(wait * 2, LISTEN_BACKOFF[1])
+                    with contextlib.suppress(psycopg.Error, OSError):
+                        conn = await self._listen_once()
+                    continue
+                try:
+                    async for message in conn.notifies():
+                        wait = LISTEN_BACKOFF[0]
+                        with contextlib.suppress(Exception):  # a bad payload must not stop it
+                            await heard(message.payload)
+                except (psycopg.Error, OSError):
+                    pass
+                with contextlib.suppress(Exception):
+                    await conn.close()
+                conn = None
+
+        for job in (pump(first), self._watch_owner()):
+            task = asyncio.create_task(job)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _listen_once(self) -> AsyncConnection[tuple[object, ...]]:
+        """A new LISTEN connection."""
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, application_name=f"rummykit-listen {os.getpid()}"
+        )
         self._listener = conn
         await conn.execute(f"LISTEN {CHANNEL}")
-
-        async def pump() -> None:
-            async for message in conn.notifies():
-                with contextlib.suppress(Exception):  # a bad payload must not stop the pump
-                    await heard(message.payload)
-
-        task = asyncio.create_task(pump(), name="rummykit-listen")
-        self._tasks.add(task)
+        return conn
 
     async def announce(self, payload: str) -> None:
         """NOTIFY every listening process."""
