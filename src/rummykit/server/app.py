@@ -32,9 +32,8 @@ from rummykit.server.gameinfo import game_info
 from rummykit.server.hosted import NameTaken
 from rummykit.server.live import serve_connection
 from rummykit.server.middleware import AllowedHosts, Headers, LimitBody
+from rummykit.server.posted import replay_job, review_job
 from rummykit.server.protocol import Close, ProtocolError
-from rummykit.server.replay import replay_request
-from rummykit.server.review import review_request
 from rummykit.server.room import Room
 from rummykit.server.rooms import Busy, Rooms, TooMany
 from rummykit.server.schemas import (
@@ -50,7 +49,7 @@ from rummykit.server.schemas import (
     Token,
     Typed,
 )
-from rummykit.server.workers import JobTimeout
+from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
 
 __all__ = ["create_app"]
 
@@ -123,6 +122,24 @@ def create_app(
     @app.exception_handler(Busy)
     async def busy(request: Request, exc: Busy) -> JSONResponse:
         return _problem(503, "unavailable", str(exc))
+
+    async def records_job(request: Request, kind: Literal["replay", "review"]) -> Response:
+        """A posted record replayed or reviewed in the records workers: read, checked
+        (the tables' own limits), answered and encoded there, in turn by address."""
+        body = await request.body()
+        client = request.client.host if request.client else ""
+        job = replay_job if kind == "replay" else review_job
+        try:
+            status, answer = await rooms.workers.records.submit(
+                client, len(body), job, body, rooms.limits
+            )
+        except JobTimeout:
+            return _problem(400, "bad_record", f"the record takes too long to {kind}")
+        except TooManyJobs as exc:
+            return _problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
+            return _problem(503, "unavailable", str(exc))
+        return Response(answer, status_code=status, media_type="application/json")
 
     async def room_of(table_id: str) -> Room | JSONResponse:
         room = await rooms.get(table_id)
@@ -276,18 +293,11 @@ def create_app(
         """A record step by step, for the replay viewer: positions ``start`` on, each with the
         view (every hand once the game is over), and the logs. Read and replayed in the
         records worker, bounded in size and time, so it never holds up a table."""
-        body = await request.body()
-        try:
-            answer = await rooms.workers.records.run(replay_request, body)
-        except JobTimeout:
-            return _problem(400, "bad_record", "the record takes too long to replay")
-        if "error" in answer:
-            return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
-        return JSONResponse(answer)
+        return await records_job(request, "replay")
 
     @app.get("/api/tables/{table_id}/review", responses=ERRORS)
     async def review_table(
-        table_id: str, seat: Annotated[int | None, Query(ge=0, le=7)] = None
+        table_id: str, request: Request, seat: Annotated[int | None, Query(ge=0, le=7)] = None
     ) -> object:
         """The review of the table's game once it is over (PROTOCOL.md): every turn judged
         from what its player could see then."""
@@ -296,14 +306,21 @@ def create_app(
             return room
         if room.table.status != "over":
             return _problem(409, "not_over", "the review is given once the game is over")
-        data = (await rooms.record(room)).to_json()
+        record = await rooms.record(room)
+        data = record.to_json()
+        size = sum(700 + 50 * len(d.actions) for d in record.deals)  # about its JSON's bytes
+        client = request.client.host if request.client else ""
         try:
-            answer = await rooms.workers.records.run(review_request, data, seat)
+            status, answer = await rooms.workers.records.submit(
+                client, size, review_job, data, rooms.limits, seat
+            )
         except JobTimeout:
             return _problem(400, "bad_request", "the game takes too long to review")
-        if "error" in answer:
-            return _problem(400, "bad_request", str(answer["error"]))
-        return JSONResponse(answer)
+        except TooManyJobs as exc:
+            return _problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
+            return _problem(503, "unavailable", str(exc))
+        return Response(answer, status_code=status, media_type="application/json")
 
     @app.post(
         "/api/review",
@@ -318,14 +335,7 @@ def create_app(
     async def review_record(request: Request) -> object:
         """The review of a record (PROTOCOL.md): every turn judged from what its player
         could see then. Read and reviewed in the records worker, bounded in size and time."""
-        body = await request.body()
-        try:
-            answer = await rooms.workers.records.run(review_request, body)
-        except JobTimeout:
-            return _problem(400, "bad_record", "the record takes too long to review")
-        if "error" in answer:
-            return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
-        return JSONResponse(answer)
+        return await records_job(request, "review")
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str) -> None:
