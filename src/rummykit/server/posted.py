@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 import orjson
 
+from rummykit import games
 from rummykit.server.limits import Limits
 from rummykit.server.replay import replay_request
 from rummykit.server.review import review_request
@@ -40,8 +41,9 @@ def check_posted(record: object, limits: Limits) -> str | None:
         return None  # the reader says what is wrong
     players = record.get("players")
     if isinstance(players, list):
-        if len(players) > limits.seats_per_table:
-            return f"players: at most {limits.seats_per_table}"
+        most = max(games.get(name).max_players for name in games.names())
+        if len(players) > most:
+            return f"players: at most {most}"
         for seat, name in enumerate(players):
             if isinstance(name, str) and (
                 not name or len(name) > limits.max_name or not name.isprintable()
