@@ -78,6 +78,13 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         metavar="N",
         help=_("tables one address may make in an hour (default 20)"),
     )
+    p.add_argument(
+        "--record-seconds",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help=_("CPU seconds one replay or review of a record may take (default 20)"),
+    )
     p.set_defaults(handler=run)
 
 
@@ -114,10 +121,16 @@ def run(args: argparse.Namespace) -> int:
         )
         print(line, file=sys.stderr)
         return 2
-    if args.bot_delay < 0 or args.workers < 0 or args.tables_per_hour < 1:
+    if (
+        args.bot_delay < 0
+        or args.workers < 0
+        or args.tables_per_hour < 1
+        or not 0 < args.record_seconds <= 3600
+    ):
         print(
             translate(
-                "rummykit serve: --bot-delay, --workers: 0 or more; --tables-per-hour: 1 or more",
+                "rummykit serve: --bot-delay, --workers: 0 or more; --tables-per-hour: 1 or more;"
+                " --record-seconds: more than 0, at most 3600",
                 lang,
             ),
             file=sys.stderr,
@@ -125,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("rummykit").setLevel(args.log_level.upper())
-    limits = Limits(tables_per_hour=args.tables_per_hour)
+    limits = Limits(tables_per_hour=args.tables_per_hour, replay_seconds=args.record_seconds)
     rooms = Rooms(store, bot_delay=args.bot_delay, workers=args.workers, limits=limits)
     origins = tuple(args.allow_origin)
     app = create_app(

@@ -32,9 +32,8 @@ from rummykit.server.gameinfo import game_info
 from rummykit.server.hosted import NameTaken
 from rummykit.server.live import serve_connection
 from rummykit.server.middleware import AllowedHosts, Headers, LimitBody
+from rummykit.server.posted import replay_job, review_job
 from rummykit.server.protocol import Close, ProtocolError
-from rummykit.server.replay import replay_request
-from rummykit.server.review import review_request
 from rummykit.server.room import Room
 from rummykit.server.rooms import Busy, Rooms, TooMany
 from rummykit.server.schemas import (
@@ -51,7 +50,7 @@ from rummykit.server.schemas import (
     Typed,
 )
 from rummykit.server.store import FinishedGame, StoreBusy
-from rummykit.server.workers import JobTimeout
+from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
 
 __all__ = ["create_app"]
 
@@ -130,6 +129,24 @@ def create_app(
         """Any route whose store is busy or failing (StoreFailed is a StoreBusy): nothing
         was done; the store has logged it (once for a stretch of failures)."""
         return _problem(503, "unavailable", str(exc))
+
+    async def records_job(request: Request, kind: Literal["replay", "review"]) -> Response:
+        """A posted record replayed or reviewed in the records workers: read, checked
+        (the tables' own limits), answered and encoded there, in turn by address."""
+        body = await request.body()
+        client = request.client.host if request.client else ""
+        job = replay_job if kind == "replay" else review_job
+        try:
+            status, answer = await rooms.workers.records.submit(
+                client, len(body), job, body, rooms.limits
+            )
+        except JobTimeout:
+            return _problem(400, "bad_record", f"the record takes too long to {kind}")
+        except TooManyJobs as exc:
+            return _problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
+            return _problem(503, "unavailable", str(exc))
+        return Response(answer, status_code=status, media_type="application/json")
 
     async def room_of(table_id: str) -> Room | JSONResponse:
         room = await rooms.get(table_id)
@@ -307,42 +324,45 @@ def create_app(
         """A record step by step, for the replay viewer: positions ``start`` on, each with the
         view (every hand once the game is over), and the logs. Read and replayed in the
         records worker, bounded in size and time, so it never holds up a table."""
-        body = await request.body()
-        try:
-            answer = await rooms.workers.records.run(replay_request, body)
-        except JobTimeout:
-            return _problem(400, "bad_record", "the record takes too long to replay")
-        if "error" in answer:
-            return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
-        return JSONResponse(answer)
+        return await records_job(request, "replay")
 
-    async def review_answer(found: FinishedGame | JSONResponse, seat: int | None) -> object:
+    async def review_answer(
+        found: FinishedGame | JSONResponse, seat: int | None, request: Request
+    ) -> object:
+        """A finished game's review, from its record as kept, in the records workers (in
+        turn by address, as a posted record)."""
         if isinstance(found, JSONResponse):
             return found
+        client = request.client.host if request.client else ""
         try:
-            answer = await rooms.workers.records.run(review_request, json.loads(found.record), seat)
+            status, answer = await rooms.workers.records.submit(
+                client, len(found.record), review_job, json.loads(found.record), rooms.limits, seat
+            )
         except JobTimeout:
             return _problem(400, "bad_request", "the game takes too long to review")
-        if "error" in answer:
-            return _problem(400, "bad_request", str(answer["error"]))
-        return JSONResponse(answer)
+        except TooManyJobs as exc:
+            return _problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
+            return _problem(503, "unavailable", str(exc))
+        return Response(answer, status_code=status, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/review", responses=ERRORS)
     async def review_table(
-        table_id: str, seat: Annotated[int | None, Query(ge=0, le=7)] = None
+        table_id: str, request: Request, seat: Annotated[int | None, Query(ge=0, le=7)] = None
     ) -> object:
         """The review of the table's last finished game (PROTOCOL.md), from its record as
         kept: every turn judged from what its player could see then."""
-        return await review_answer(await finished_answer(table_id, None), seat)
+        return await review_answer(await finished_answer(table_id, None), seat, request)
 
     @app.get("/api/tables/{table_id}/games/{game}/review", responses=ERRORS)
     async def review_game(
         table_id: str,
         game: Annotated[int, Path(ge=0)],
+        request: Request,
         seat: Annotated[int | None, Query(ge=0, le=7)] = None,
     ) -> object:
         """The review of finished game ``game`` of the table."""
-        return await review_answer(await finished_answer(table_id, game), seat)
+        return await review_answer(await finished_answer(table_id, game), seat, request)
 
     @app.post(
         "/api/review",
@@ -357,14 +377,7 @@ def create_app(
     async def review_record(request: Request) -> object:
         """The review of a record (PROTOCOL.md): every turn judged from what its player
         could see then. Read and reviewed in the records worker, bounded in size and time."""
-        body = await request.body()
-        try:
-            answer = await rooms.workers.records.run(review_request, body)
-        except JobTimeout:
-            return _problem(400, "bad_record", "the record takes too long to review")
-        if "error" in answer:
-            return _problem(400, str(answer.get("code", "bad_record")), str(answer["error"]))
-        return JSONResponse(answer)
+        return await records_job(request, "review")
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str) -> None:

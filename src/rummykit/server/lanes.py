@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar, cast
 
-__all__ = ["LaneLost", "Lanes"]
+__all__ = ["LaneLost", "Lanes", "start_lane"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -118,18 +118,7 @@ class Lanes:
         return min(self._lanes, key=lambda lane: len(lane.waiting))
 
     async def _spawn(self) -> _Lane:
-        loop = asyncio.get_running_loop()
-        _, lane = await loop.subprocess_exec(
-            _Lane,
-            sys.executable,
-            "-m",
-            "rummykit.server.lanes",
-            str(os.getpid()),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=None,
-        )
-        return lane
+        return await start_lane()
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args, **kwargs)`` in a worker process: its result, or the exception it
@@ -144,6 +133,23 @@ class Lanes:
         for lane in self._lanes:
             lane.kill()
         self._lanes = []
+
+
+async def start_lane() -> _Lane:
+    """A new worker process and its pipes (its ``send``, ``kill``, ``alive`` and
+    ``transport.get_pid()`` are what a caller uses)."""
+    loop = asyncio.get_running_loop()
+    _, lane = await loop.subprocess_exec(
+        _Lane,
+        sys.executable,
+        "-m",
+        "rummykit.server.lanes",
+        str(os.getpid()),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=None,
+    )
+    return lane
 
 
 def _serve(parent: int) -> None:

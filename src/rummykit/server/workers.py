@@ -8,9 +8,11 @@ Two pools, so that one kind of work can never starve the other:
   for (:func:`complete`: a Vatikanen play sent without its table), a player's
   hint, arrangement or draft check (:mod:`rummykit.server.assist`);
 - the *records* pool (:class:`BoundedPool`): replaying or reviewing a record
-  someone sent (``POST /api/replay``, ``POST /api/review``), each job bounded
-  in time: a job past its time is stopped by killing its worker, and the
-  pool starts a fresh one.
+  someone sent (``POST /api/replay``, ``POST /api/review``), two processes (a
+  fast lane for short jobs, and one for any), each job bounded in its own CPU
+  time (not its time queued): a job past it is stopped by killing its worker,
+  which ran nothing else, and a fresh one is started; jobs are taken address by
+  address in turn, a few at once from one address.
 
 No worker outlives its server: each dies with its parent (Linux's
 ``PR_SET_PDEATHSIG``, and a watch on the parent's pid everywhere), also when
@@ -24,22 +26,33 @@ import contextlib
 import ctypes
 import functools
 import hashlib
-import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import ParamSpec, TypeVar
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ParamSpec, TypeVar, cast
 
 from rummykit import games
 from rummykit.game import AnyAction, Game
-from rummykit.server.lanes import LaneLost, Lanes
+from rummykit.server.lanes import LaneLost, Lanes, _Lane, start_lane
 
-__all__ = ["BoundedPool", "JobTimeout", "Workers", "bot_seed", "complete", "think"]
+__all__ = [
+    "BoundedPool",
+    "JobTimeout",
+    "QueueFull",
+    "TooManyJobs",
+    "Workers",
+    "bot_seed",
+    "complete",
+    "think",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -83,66 +96,281 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
 
 
-def _process_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=die_with_parent,
-        initargs=(os.getpid(),),
-    )
-
-
 class JobTimeout(Exception):
-    """A job ran past its time and was stopped."""
+    """A job ran past its own time and was stopped."""
+
+
+class TooManyJobs(Exception):
+    """One client address has as many records jobs waiting or running as it may."""
+
+
+class QueueFull(Exception):
+    """The records queue is full (jobs or bytes): try again later."""
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds process ``pid`` has used (Linux's ``/proc``); None elsewhere."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+@dataclass(eq=False)
+class _Job:
+    call: Callable[[], object]
+    client: str
+    size: int
+    future: asyncio.Future[object]
+    demoted: bool = False
+
+
+@dataclass(eq=False)
+class _Slot:
+    """One worker of the records pool: a process (a lane) or, with no processes, a thread."""
+
+    fast: bool
+    lane: _Lane | None = None
+    busy: bool = False
+    spare: asyncio.Task[_Lane] | None = None
+    """The fast lane's next worker, started and warm before it is needed."""
+
+
+def warm() -> int:
+    """A new records worker's first call: what its jobs use imported, before any job's
+    time counts. Its process id."""
+    import rummykit.review
+    import rummykit.server.posted  # noqa: F401
+    from rummykit import solver
+    from rummykit.melds import KONTRAKT, VATIKANEN
+
+    for name in games.names():
+        games.get(name)
+    solver.warm(VATIKANEN)
+    solver.warm(KONTRAKT)
+    return os.getpid()
+
+
+def _retrieve(future: asyncio.Future[object]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+async def _fresh_lane() -> _Lane:
+    """A records worker, started and warm."""
+    lane = await start_lane()
+    await lane.send(0, pickle.dumps((0, warm, (), {}), pickle.HIGHEST_PROTOCOL))
+    return lane
 
 
 class BoundedPool:
-    """A pool of worker processes whose jobs are each bounded in time.
+    """Worker processes for records jobs, each job bounded in its own run time.
 
-    A job still running after ``seconds`` is stopped: its pool's processes are
-    killed and a new pool is started (jobs waiting in the old one fail with
-    :class:`JobTimeout` too; there is one worker, so they are few). With
-    ``workers`` 0 jobs run in a thread and are not bounded (tests).
+    - A job's time is its own: the CPU seconds its worker uses from the moment it starts
+      the job (``seconds``; or three times that of wall-clock time, whichever comes first),
+      never its time in the queue. A job past it is stopped by killing its worker, which
+      runs no other job: nothing else is lost, and a fresh worker takes the next job.
+    - With ``workers`` 2 or more, the first is a *fast lane*: it takes the smallest job
+      waiting (by ``size``, bytes) of at most ``small`` bytes, and gives it ``slice`` CPU
+      seconds; a job not done by then is stopped and queued again for the other workers
+      (which take every job, in turn by client address), so that a short job passes long
+      ones, and a long one disguised as short holds the fast lane one slice at most.
+    - Fair by address: one address may have ``per_client`` jobs waiting or running
+      (:class:`TooManyJobs` past it); the queue holds ``queued`` jobs and ``queued_bytes``
+      bytes of their arguments at most (:class:`QueueFull`); workers take jobs address by
+      address in turn.
+
+    With ``workers`` 0 jobs run in a thread, one at a time, unbounded in time (tests).
     """
 
-    def __init__(self, workers: int, seconds: float) -> None:
+    def __init__(
+        self,
+        workers: int,
+        seconds: float,
+        *,
+        small: int = 128 << 10,
+        slice: float | None = None,
+        per_client: int = 4,
+        queued: int = 32,
+        queued_bytes: int = 64 << 20,
+    ) -> None:
         self.workers = workers
         self.seconds = seconds
-        self._pool: Executor = self._make()
-
-    def _make(self) -> Executor:
-        if self.workers <= 0:
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-records")
-        return _process_pool(self.workers)
+        self.small = small
+        self.slice = min(2.0, seconds / 8) if slice is None else slice
+        self.per_client = per_client
+        self.queued = queued
+        self.queued_bytes = queued_bytes
+        count = max(1, workers)
+        self._slots = [_Slot(fast=count > 1 and k == 0) for k in range(count)]
+        self._thread = (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-records")
+            if workers <= 0
+            else None
+        )
+        self._waiting: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._held: dict[str, int] = {}
+        self._bytes = 0
+        self._number = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._started = False
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """``fn(*args)`` in a worker; JobTimeout past the time."""
-        loop = asyncio.get_running_loop()
-        pool = self._pool
-        future = loop.run_in_executor(pool, functools.partial(fn, *args, **kwargs))
-        try:
-            return await asyncio.wait_for(future, self.seconds)
-        except TimeoutError:
-            self._restart(pool)
-            raise JobTimeout(f"the job took more than {self.seconds:g} s") from None
-        except BrokenProcessPool:
-            self._restart(pool)
-            raise JobTimeout("the job's worker stopped") from None
+        """``fn(*args)`` in a worker, as a job of no client and no size."""
+        return await self.submit("", 0, fn, *args, **kwargs)
 
-    def _restart(self, pool: Executor) -> None:
-        if pool is not self._pool:
-            return
-        self._pool = self._make()
-        if isinstance(pool, ProcessPoolExecutor):
-            for process in list(getattr(pool, "_processes", {}).values()):
-                with contextlib.suppress(Exception):
-                    process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+    async def submit(
+        self, client: str, size: int, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        """``fn(*args)`` in a worker for ``client`` (its address), ``size`` bytes of
+        arguments: its result or exception; JobTimeout past its own time, TooManyJobs,
+        QueueFull."""
+        if self._held.get(client, 0) >= self.per_client:
+            raise TooManyJobs(f"at most {self.per_client} records at once from one address")
+        waiting = sum(len(q) for q in self._waiting.values())
+        if waiting >= self.queued or self._bytes + size > self.queued_bytes:
+            raise QueueFull("the server is busy with records: try again in a moment")
+        job = _Job(
+            functools.partial(fn, *args, **kwargs),
+            client,
+            size,
+            asyncio.get_running_loop().create_future(),
+        )
+        if self._thread is None and not self._started:  # every worker warm from the start
+            self._started = True
+            for slot in self._slots:
+                slot.spare = asyncio.get_running_loop().create_task(_fresh_lane())
+        self._held[client] = self._held.get(client, 0) + 1
+        self._bytes += size
+        self._waiting.setdefault(client, deque()).append(job)
+        try:
+            self._dispatch()
+            return cast(R, await job.future)
+        finally:
+            self._held[client] -= 1
+            if not self._held[client]:
+                del self._held[client]
+            queue = self._waiting.get(client)
+            if queue is not None and job in queue:  # the request went away: never run
+                queue.remove(job)
+                self._bytes -= size
+                if not queue:
+                    del self._waiting[client]
+
+    def _take(self, fast: bool) -> _Job | None:
+        """The next job for a worker: the fast lane's the smallest small one not demoted;
+        the others' the oldest of the next address in turn."""
+        best: tuple[int, str, _Job] | None = None
+        for client, queue in self._waiting.items():
+            for job in queue:
+                if fast and (job.demoted or job.size > self.small):
+                    continue
+                if not fast or best is None or job.size < best[0]:
+                    best = (job.size, client, job)
+                if not fast:
+                    break
+            if best is not None and not fast:
+                break
+        if best is None:
+            return None
+        _, client, job = best
+        queue = self._waiting[client]
+        queue.remove(job)
+        if queue:
+            self._waiting.move_to_end(client)
+        else:
+            del self._waiting[client]
+        self._bytes -= job.size
+        return job
+
+    def _dispatch(self) -> None:
+        for slot in self._slots:
+            if slot.busy:
+                continue
+            job = self._take(slot.fast)
+            if job is None:
+                continue
+            slot.busy = True
+            task = asyncio.get_running_loop().create_task(self._run_on(slot, job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run_on(self, slot: _Slot, job: _Job) -> None:
+        try:
+            limit = self.slice if slot.fast else self.seconds
+            try:
+                result = await self._call(slot, job.call, limit)
+            except JobTimeout:
+                if slot.fast and not job.future.done():  # not short after all: queue again
+                    job.demoted = True
+                    self._waiting.setdefault(job.client, deque()).appendleft(job)
+                    self._bytes += job.size
+                    return
+                raise
+            if not job.future.done():
+                job.future.set_result(result)
+        except Exception as exc:
+            if not job.future.done():
+                job.future.set_exception(exc)
+        finally:
+            slot.busy = False
+            self._dispatch()
+
+    async def _call(self, slot: _Slot, call: Callable[[], object], limit: float) -> object:
+        """``call()`` on ``slot``'s worker, stopped past ``limit`` of its own CPU seconds."""
+        loop = asyncio.get_running_loop()
+        if self._thread is not None:
+            return await loop.run_in_executor(self._thread, call)
+        if slot.lane is None or not slot.lane.alive:
+            spare, slot.spare = slot.spare, None
+            slot.lane = await spare if spare is not None else None
+            if slot.lane is None or not slot.lane.alive:
+                slot.lane = await _fresh_lane()
+            if slot.fast:  # the next one, for when this one is stopped
+                slot.spare = loop.create_task(_fresh_lane())
+        lane = slot.lane
+        assert lane.transport is not None
+        pid = lane.transport.get_pid()
+        cpu0, begun = cpu_seconds(pid), time.monotonic()
+        self._number += 1
+        payload = pickle.dumps((self._number, call, (), {}), pickle.HIGHEST_PROTOCOL)
+        future = lane.send(self._number, payload)
+        future.add_done_callback(_retrieve)
+        while not future.done():
+            await asyncio.wait({future}, timeout=0.1)
+            if future.done():
+                break
+            cpu = cpu_seconds(pid)
+            used = cpu - cpu0 if cpu is not None and cpu0 is not None else 0.0
+            if used > limit or time.monotonic() - begun > 3 * limit:
+                lane.kill()
+                slot.lane = None
+                raise JobTimeout(f"the job took more than {limit:g} s")
+        try:
+            return future.result()
+        except LaneLost:
+            slot.lane = None
+            raise JobTimeout("the job's worker stopped") from None
 
     def shutdown(self) -> None:
         """Stop the workers."""
-        self._restart(self._pool)
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        for slot in self._slots:
+            if slot.lane is not None:
+                slot.lane.kill()
+                slot.lane = None
+            if slot.spare is not None:
+                spare, slot.spare = slot.spare, None
+                if spare.done() and not spare.cancelled() and spare.exception() is None:
+                    spare.result().kill()
+                else:
+                    spare.cancel()
+        if self._thread is not None:
+            self._thread.shutdown(wait=False, cancel_futures=True)
 
 
 class Workers:
@@ -158,7 +386,7 @@ class Workers:
             if workers <= 0
             else None
         )
-        self.records = BoundedPool(1 if workers > 0 else 0, record_seconds)
+        self.records = BoundedPool(2 if workers > 0 else 0, record_seconds)
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args)`` in the play pool. A worker that died (killed, out of memory) is
