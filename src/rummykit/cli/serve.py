@@ -1,7 +1,10 @@
 """``rummykit serve``: the game server friends play at (``docs/protocol.md``).
 
 Serves the HTTP API, the live WebSocket and the browser UI until stopped;
-prints the address to open. Needs the ``web`` extra.
+prints the address to open. Needs the ``web`` extra. At start it raises its soft limit of
+open files to the hard one (every connection is one), and runs uvicorn with the
+connection guard (``server/guard.py``: a request head's time and size, connections per
+address).
 """
 
 from __future__ import annotations

@@ -101,6 +101,8 @@ class Guard:
     """Connections held, per client address (an address holding none is not kept)."""
 
     def __post_init__(self) -> None:
+        # uvicorn's own reading of --forwarded-allow-ips and X-Forwarded-For (private, but
+        # the one the app's client address comes from: the cap and the app agree on it)
         self.trusted_hosts = _TrustedHosts(self.trusted)
 
     def take(self, address: str) -> Slot | None:
