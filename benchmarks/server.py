@@ -178,6 +178,9 @@ def serve(db: str, port: int, extra: tuple[str, ...] = ()) -> subprocess.Popen[b
         "1",
         "--tables-per-hour",
         "1000000",
+        # thousands of connections from loopback (HAProxy's or the load's own)
+        "--connections-per-address",
+        "1000000",
         *extra,
     ]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

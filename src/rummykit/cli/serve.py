@@ -1,7 +1,10 @@
 """``rummykit serve``: the game server friends play at (``docs/protocol.md``).
 
 Serves the HTTP API, the live WebSocket and the browser UI until stopped;
-prints the address to open. Needs the ``web`` extra.
+prints the address to open. Needs the ``web`` extra. At start it raises its soft limit of
+open files to the hard one (every connection is one), and runs uvicorn with the
+connection guard (``server/guard.py``: a request head's time and size, connections per
+address).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -85,6 +89,36 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         metavar="S",
         help=_("CPU seconds one replay or review of a record may take (default 20)"),
     )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help=_("seconds a request's head may take before the connection is closed (default 10)"),
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=int,
+        default=5,
+        metavar="S",
+        help=_("seconds a connection may send nothing between requests (default 5)"),
+    )
+    p.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help=_("connections one client address may hold at once (default 64)"),
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="LIST",
+        default=None,
+        help=_(
+            "front ends whose X-Forwarded-For names the client, comma-separated"
+            " (default 127.0.0.1,::1)"
+        ),
+    )
     p.set_defaults(handler=run)
 
 
@@ -95,10 +129,10 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from rummykit.server.app import create_app, hosts_for
+        from rummykit.server.guard import ConnectionLimits, Guard, raise_open_files
         from rummykit.server.limits import Limits
         from rummykit.server.rooms import Rooms
         from rummykit.server.store import SqliteStore, open_store
-        from rummykit.server.wsprotocol import WebSocketProtocol
     except ImportError:
         print(
             translate("rummykit serve: install the web extra: pip install 'rummykit[web]'", lang),
@@ -136,6 +170,26 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.header_timeout <= 0 or args.idle_timeout < 1 or args.connections_per_address < 1:
+        print(
+            translate(
+                "rummykit serve: --header-timeout: more than 0;"
+                " --idle-timeout, --connections-per-address: 1 or more",
+                lang,
+            ),
+            file=sys.stderr,
+        )
+        return 2
+    # every connection is an open file: the soft limit (often 1,024) up to the hard one
+    raise_open_files()
+    trusted = args.forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+    guard = Guard(
+        ConnectionLimits(
+            head_timeout=args.header_timeout, per_address=args.connections_per_address
+        ),
+        trusted=trusted,
+    )
+    http_protocol, ws_protocol = guard.protocols()
     logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("rummykit").setLevel(args.log_level.upper())
     limits = Limits(tables_per_hour=args.tables_per_hour, replay_seconds=args.record_seconds)
@@ -155,7 +209,12 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=args.host,
         port=args.port,
-        ws=WebSocketProtocol,  # uvicorn's websockets-sansio, a reason on every close
+        # uvicorn's httptools and websockets-sansio protocols, guarded (server/guard.py):
+        # head timeout and limits, connections per address; a reason on every close
+        http=http_protocol,
+        ws=ws_protocol,
+        timeout_keep_alive=args.idle_timeout,
+        forwarded_allow_ips=trusted,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         # PROTOCOL.md, Heartbeat: a peer silent to WebSocket pings for 15 s is gone
