@@ -16,7 +16,9 @@ LOOK_ALIKES = (
     "Anna\u0301",  # a combining acute accent
     "ANNA",
     "\uff21\uff4e\uff4e\uff41",  # fullwidth
-    " A n n a ".replace(" ", "") + "\u0308",  # a combining diaeresis
+    "Anna\u0308",  # a combining diaeresis
+    "Anna\ufe0f",  # a variation selector
+    "Anna\u3164",  # a Hangul filler, printable and invisible
 )
 
 
@@ -35,6 +37,9 @@ def test_look_alike_names_cannot_sit_at_one_table(shared_server: Server) -> None
     for name in LOOK_ALIKES:
         error = _error(server, path, {"name": name, "seat": 1})
         assert error.status == 409 and error.body["error"] == "name_taken", ascii(name)
+    for name in ("An\u200bna", "\u202eAnna", "Anna\u2066"):  # zero-width, bidi: refused
+        error = _error(server, path, {"name": name, "seat": 1})
+        assert error.status in (400, 422), ascii(name)
     server.post(path, {"name": "Anja", "seat": 1})  # a different name is fine
 
 

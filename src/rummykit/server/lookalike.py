@@ -4,9 +4,10 @@
 "Ａｎｎａ" look the same to the people at a table, so a table holds only one of
 them (issue 40, item 9). The key follows Unicode TR39's skeleton: the name is
 NFKC-casefolded and its spaces collapsed, decomposed (NFD), its combining marks
-dropped, and each character replaced by one representative of the characters it
-is confusable with; then decomposed and casefolded again. A name has two keys,
-one folded before the mapping and one after (see :func:`name_keys`).
+and invisible (default-ignorable) characters dropped, and each character replaced
+by one representative of the characters it is confusable with; then decomposed
+and casefolded again. A name has two keys, one folded before the mapping and one
+after (see :func:`name_keys`).
 
 The confusables come from Unicode's ``confusables.txt`` as the
 ``confusable-homoglyphs`` package ships it (a symmetric table, no prototype
@@ -73,10 +74,21 @@ def _preference(c: str) -> tuple[bool, bool, bool, str]:
 _REPRESENTATIVE = _classes()
 
 
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u034f\u17b4\u17b5")
+"""Default-ignorable letters that print as nothing (the Hangul fillers) and marks not
+in the categories below."""
+
+
+def _shown(c: str) -> bool:
+    """Whether ``c`` counts in a name's key: no combining mark (Mn, Me: accents,
+    variation selectors), no format character (Cf) and no invisible filler."""
+    return unicodedata.category(c) not in ("Mn", "Me", "Cf") and c not in _INVISIBLE
+
+
 def _fold(text: str, casefold: bool) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = unicodedata.normalize("NFD", text.casefold() if casefold else text)
-    return "".join(c for c in text if not unicodedata.combining(c))
+    return "".join(c for c in text if _shown(c))
 
 
 def _skeleton(text: str, casefold_first: bool) -> str:
