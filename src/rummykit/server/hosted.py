@@ -332,8 +332,14 @@ class HostedTable:
             out.append(entry)
         return out
 
-    def summary(self, connected: Sequence[bool], stand_ins: Sequence[bool]) -> dict[str, object]:
-        """The table's summary (PROTOCOL.md), with what rummykit adds."""
+    def summary(
+        self,
+        connected: Sequence[bool],
+        stand_ins: Sequence[bool],
+        waiting_for_players: bool = False,
+    ) -> dict[str, object]:
+        """The table's summary (PROTOCOL.md), with what rummykit adds (``waiting_for_players``:
+        the game waits for a player to come back, see the room)."""
         game = self.game
         return {
             "id": self.id,
@@ -349,6 +355,7 @@ class HostedTable:
             "games_played": self.games_played,
             "to_act": None if game is None else game.to_act,
             "result": None if game is None or (r := game.result()) is None else r.to_json(),
+            "waiting_for_players": waiting_for_players,
         }
 
     def record(self, earlier: Sequence[DealRecord] = ()) -> GameRecord:
