@@ -171,3 +171,18 @@ def test_V11_message_names_the_jokers_card_as_the_screen_shows_it(lang: str) -> 
     text = info.value.translated(lang)
     assert info.value.rule == "V11"
     assert "Td" not in text and text.count("10♦") == 2, text
+
+
+# ------------------------------------------------------------------ words (Swedish)
+
+
+def test_the_swedish_review_sentences_say_who_does_what() -> None:
+    from rummykit.i18n import translate
+
+    took = translate(
+        "  It takes the discard pile's top, {card}, instead of the stock's card.", "sv", card="3♣"
+    )
+    assert took == "  Då tar man 3♣ från högen i stället för att dra från talongen."
+    out = translate("  That would have gone out.", "sv")
+    assert out != "  Det hade gått ut." and "spelaren gått ut" in out
+    assert "Det lägger ut" not in translate("  That lays the rest of the contract.", "sv")
