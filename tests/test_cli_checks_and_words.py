@@ -186,3 +186,14 @@ def test_the_swedish_review_sentences_say_who_does_what() -> None:
     out = translate("  That would have gone out.", "sv")
     assert out != "  Det hade gått ut." and "spelaren gått ut" in out
     assert "Det lägger ut" not in translate("  That lays the rest of the contract.", "sv")
+
+
+def test_simulate_refuses_a_records_folder_that_cannot_hold_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_file = tmp_path / "records.json"
+    a_file.write_text("{}")
+    argv = ["simulate", "--game", "vatikanen", "--bots", "random", "--games", "2"]
+    assert main([*argv, "--workers", "1", "--quiet", "--records", str(a_file)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--records" in err and "not a folder" in err

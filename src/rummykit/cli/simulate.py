@@ -44,7 +44,7 @@ from rummykit.arena import (
 )
 from rummykit.arena.run import Progress, default_workers, run_match
 from rummykit.arena.summary import MatchSummary
-from rummykit.cli.paths import file_problem
+from rummykit.cli.paths import file_problem, folder_problem
 from rummykit.cli.words import Commands, speaker
 from rummykit.errors import MessageError, describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, catalog, translate
@@ -221,10 +221,9 @@ def run(args: argparse.Namespace) -> int:
             return _fail(problem.translated(lang))
     records = Path(args.records) if args.records is not None else None
     if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            return _fail(translate("cannot make {path}: {error}", lang, path=records, error=exc))
+        problem = folder_problem("--records", records)
+        if problem is not None:  # refused before the match, not at its first record
+            return _fail(problem.translated(lang))
     if not args.quiet:  # the seed is in the summary too
         for note in notes:
             print(f"rummykit simulate: {note.translated(lang)}", file=sys.stderr)
