@@ -272,6 +272,7 @@ class PlayApp(App[None]):
         self.saved_path: str | None = None
         self.save_error: str | None = None
         """Why the record could not be saved the last time it was tried (None: it was)."""
+        self._unsaved = ("", "")  # where and why, for the quit dialog
         self._bot_timer: Timer | None = None
         self._thinking = False
         self._mounted = False
@@ -505,6 +506,7 @@ class PlayApp(App[None]):
         except Exception as exc:  # leave anyway, but say where the game could not go
             folder = self.controller.record_path or self.controller.records
             why = getattr(exc, "strerror", None) or type(exc).__name__ + ": " + str(exc)
+            self._unsaved = (str(folder), str(why))
             self.save_error = self._(
                 "the game could not be saved in {path}: {error}", path=str(folder), error=why
             )
@@ -538,7 +540,12 @@ class PlayApp(App[None]):
             return
         path = self._save()
         if self.save_error is not None:
-            text = self._("Quit? {error}: quitting now loses it.", error=self.save_error)
+            where, why = self._unsaved
+            text = self._(
+                "Quit? The game could not be saved in {path} ({error}): quitting now loses it.",
+                path=where,
+                error=why,
+            )
         elif path is None:
             text = self._("Quit? Nothing has been played yet, so there is no record to keep.")
         elif self.finished:
