@@ -34,7 +34,7 @@ def test_review_text_in_english(missed: Path, capsys: pytest.CaptureFixture[str]
     assert code == 0
     assert "Review of Vatikanen (Anna, Bo)" in out
     assert "Anna: at the best in 0 of 1 turn; 5 cards more could have been laid" in out
-    assert "game 1, move 1: Anna drew, but could have laid 5 cards: 5h 6h 7h 8h 9h." in out
+    assert "game 1, action 1: Anna drew, but could have laid 5 cards: 5h 6h 7h 8h 9h." in out
     assert "Bo: at the best in 1 of 1 turn" in out
 
 
@@ -79,7 +79,7 @@ def test_review_exits_1_at_an_illegal_action_like_replay(
     assert (answer["deal"], answer["action"]) == (0, 2)
     code, _, err = run(capsys, str(path), "--lang", "sv")
     assert code == 1
-    assert "otillåtet: giv 1, drag 3 bryter mot V11: jokern som står för Qh" in err
+    assert "otillåtet: parti 1, drag 3 bryter mot V11: jokern som står för Q♥" in err
 
 
 @pytest.mark.parametrize("name", ["broken_json.json", "broken_unknown_card.json"])

@@ -174,6 +174,18 @@ def _player_name(spec: str) -> str:
     return spec if spec.startswith("cmd:") else f"bot:{spec}"
 
 
+def player_names(specs: Sequence[str]) -> list[str]:
+    """The record's name of each seat: its bot (``bot:greedy``, ``cmd:...``), and, when
+    several seats play the same bot, its seat after it, so that a record (and its
+    review or replay) names every seat apart.
+
+    >>> player_names(["greedy", "random", "greedy"])
+    ['bot:greedy #0', 'bot:random', 'bot:greedy #2']
+    """
+    names = [_player_name(s) for s in specs]
+    return [f"{n} #{seat}" if names.count(n) > 1 else n for seat, n in enumerate(names)]
+
+
 def _make_bot(config: ArenaConfig, spec: str, seed: int, index: int, names: list[str]) -> Bot:
     if spec.startswith("cmd:"):
         return ExternalBot(
@@ -194,7 +206,7 @@ def play_game(config: ArenaConfig, index: int) -> GameResult:
     n = config.players
     deck, rotation = schedule(index, n)
     specs = seat_bots(config, index)
-    names = [_player_name(s) for s in specs]
+    names = player_names(specs)
     game = config.spec.new(names, seed=derive_seed(config.seed, "deck", deck))
     bots = [
         _make_bot(config, spec, derive_seed(config.seed, "bot", index, seat), index, names)

@@ -106,7 +106,9 @@ class Setting:
     """One setting of a built-in bot: its type, its range, and what it does.
 
     ``kind`` is ``int``, ``float`` (a whole number is taken too), ``bool`` or
-    ``str``; ``low`` and ``high`` bound a number (inclusive); ``none``: null
+    ``str``; ``low`` and ``high`` bound a number (inclusive), ``high`` the length of a
+    text. Every built-in number and text has a ``high``, so that no setting can make
+    a bot think for hours (``tests/test_cli_checks_and_words.py``); ``none``: null
     (None) is taken too, meaning the bot's own default; ``required``: the bot
     cannot be built without it. ``about`` says what it does, as a catalog
     message.
@@ -141,6 +143,13 @@ class Setting:
                 name=name,
                 kind=kind,
                 value=_shown(value),
+            )
+        if isinstance(value, str) and self.high is not None and len(value) > self.high:
+            raise MessageError(
+                N_("{level}: the setting {name} must be at most {high} characters long"),
+                level=level,
+                name=name,
+                high=_number(self.high),
             )
         if self.kind is float:
             value = float(value)  # type: ignore[arg-type]

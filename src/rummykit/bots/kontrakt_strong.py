@@ -265,33 +265,49 @@ class StrongBot:
 
     level = "strong"
     SETTINGS: ClassVar[Mapping[str, Setting]] = {
-        "outs_take": Setting(int, N_("outs the pile's top must add to be taken"), low=0),
+        "outs_take": Setting(int, N_("outs the pile's top must add to be taken"), low=0, high=100),
         "outs_ratio": Setting(
-            float, N_("how many times the outs the pile's top must give (0: off)"), low=0
+            float,
+            N_("how many times the outs the pile's top must give (0: off)"),
+            low=0,
+            high=100,
         ),
-        "shed_weight": Setting(float, N_("how much the deal's end adds to shedding"), low=0),
-        "point_weight": Setting(float, N_("outs a point of card value is worth"), low=0),
-        "samples": Setting(int, N_("guessed deals per searched decision (0: no search)"), low=0),
-        "candidates": Setting(int, N_("discards the search weighs"), low=1),
-        "z": Setting(float, N_("standard errors by which the search must win"), low=0),
+        "shed_weight": Setting(
+            float, N_("how much the deal's end adds to shedding"), low=0, high=100
+        ),
+        "point_weight": Setting(float, N_("outs a point of card value is worth"), low=0, high=100),
+        "samples": Setting(
+            int, N_("guessed deals per searched decision (0: no search)"), low=0, high=1000
+        ),
+        "candidates": Setting(int, N_("discards the search weighs"), low=1, high=20),
+        "z": Setting(float, N_("standard errors by which the search must win"), low=0, high=10),
         "own_policy": Setting(bool, N_("the bot's own heuristic plays its seat in the search")),
         "read": Setting(bool, N_("the guessed deals read the other hands")),
-        "extra": Setting(int, N_("extra cards a guessed hand is read from"), low=0),
-        "fit": Setting(int, N_("guessed hands made to fit their player's last turns"), low=0),
+        "extra": Setting(int, N_("extra cards a guessed hand is read from"), low=0, high=20),
+        "fit": Setting(
+            int, N_("guessed hands made to fit their player's last turns"), low=0, high=200
+        ),
         "search_draw": Setting(bool, N_("the search also weighs the draw")),
         "dump_seventh": Setting(
             int,
             N_("in the seventh deal, missing cards from which it sheds instead"),
             low=0,
+            high=52,
             none=True,
         ),
         "partner_weight": Setting(
-            float, N_("points a card that could still make a meld counts less"), low=0
+            float, N_("points a card that could still make a meld counts less"), low=0, high=1000
         ),
         "give_up": Setting(
-            float, N_("what giving up a hand that would have completed costs"), low=0, none=True
+            float,
+            N_("what giving up a hand that would have completed costs"),
+            low=0,
+            high=1000,
+            none=True,
         ),
-        "time_cap": Setting(float, N_("seconds per move for the search"), low=0, none=True),
+        "time_cap": Setting(
+            float, N_("seconds per move for the search"), low=0, high=60, none=True
+        ),
     }
 
     def __init__(

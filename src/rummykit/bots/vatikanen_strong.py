@@ -73,9 +73,15 @@ class StrongBot:
 
     level = "strong"
     SETTINGS: ClassVar[Mapping[str, Setting]] = {
-        "samples": Setting(int, N_("guessed deals per decision near the end"), low=0, none=True),
+        "samples": Setting(
+            int, N_("guessed deals per decision near the end"), low=0, high=1000, none=True
+        ),
         "threat_cards": Setting(
-            int, N_("an opponent with this many cards or fewer is watched"), low=0, none=True
+            int,
+            N_("an opponent with this many cards or fewer is watched"),
+            low=0,
+            high=108,
+            none=True,
         ),
         "hold_margin": Setting(
             float,
@@ -87,7 +93,9 @@ class StrongBot:
         "dump_at": Setting(
             float, N_("the chance of an opponent going out that makes it shed points"), 0, 1
         ),
-        "time_cap": Setting(float, N_("seconds per move for the sampling"), low=0, none=True),
+        "time_cap": Setting(
+            float, N_("seconds per move for the sampling"), low=0, high=60, none=True
+        ),
     }
 
     def __init__(

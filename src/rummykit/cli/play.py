@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from rummykit.cli.paths import folder_problem
     from rummykit.tui.setup import make_controller
 
     try:
@@ -104,8 +105,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"rummykit play: {describe_error(exc, lang)}", file=sys.stderr)
         return 2
+    problem = folder_problem("--records", controller.records)
+    if problem is not None:  # refused now, not when the game is saved at its end or quit
+        print(f"rummykit play: {problem.translated(lang)}", file=sys.stderr)
+        return 2
     app = PlayApp(controller, bot_delay=args.delay)
     app.run()
+    if app.save_error is not None:
+        print(f"rummykit play: {app.save_error}", file=sys.stderr)
+        return 1
     if app.saved_path:
         print(quit_note(app.saved_path, finished=app.finished, lang=lang))
     return 0

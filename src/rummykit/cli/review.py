@@ -22,7 +22,7 @@ import sys
 from rummykit import games
 from rummykit.cli.words import speaker
 from rummykit.errors import describe_error
-from rummykit.i18n import DEFAULT, translate
+from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.record import IllegalAction, RecordError, load_record
 from rummykit.review import review
 from rummykit.review.text import describe
@@ -71,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
             "rule": exc.rule,
             "message": exc.message,
         }
+        sessions = games.get(record.game).parts_are_games  # a session's deals are games
         text = translate(
-            "illegal: deal {deal}, action {action} breaks {rule}: {reason}",
+            N_("illegal: game {deal}, action {action} breaks {rule}: {reason}")
+            if sessions
+            else N_("illegal: deal {deal}, action {action} breaks {rule}: {reason}"),
             lang,
             deal=exc.deal + 1,
             action=exc.action + 1,

@@ -44,6 +44,7 @@ from rummykit.arena import (
 )
 from rummykit.arena.run import Progress, default_workers, run_match
 from rummykit.arena.summary import MatchSummary
+from rummykit.cli.paths import file_problem, folder_problem
 from rummykit.cli.words import Commands, speaker
 from rummykit.errors import MessageError, describe_error
 from rummykit.i18n import DEFAULT, N_, Message, Plural, catalog, translate
@@ -220,10 +221,9 @@ def run(args: argparse.Namespace) -> int:
             return _fail(problem.translated(lang))
     records = Path(args.records) if args.records is not None else None
     if records is not None:
-        try:
-            records.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            return _fail(translate("cannot make {path}: {error}", lang, path=records, error=exc))
+        problem = folder_problem("--records", records)
+        if problem is not None:  # refused before the match, not at its first record
+            return _fail(problem.translated(lang))
     if not args.quiet:  # the seed is in the summary too
         for note in notes:
             print(f"rummykit simulate: {note.translated(lang)}", file=sys.stderr)
@@ -365,7 +365,8 @@ def format_summary(
 
 
 def check_plot(path: str) -> Message | None:
-    """Why ``--plot path`` cannot work, or None."""
+    """Why ``--plot path`` cannot work, or None: asked before the match, so that a path
+    that cannot be written is refused at once, not after the whole match has run."""
     if Path(path).suffix.lower() not in PLOT_SUFFIXES:
         return Message(
             N_("--plot writes {suffixes} files, not {path}"),
@@ -376,7 +377,7 @@ def check_plot(path: str) -> Message | None:
         import matplotlib  # noqa: F401
     except ImportError:
         return Message(N_("--plot needs matplotlib: pip install 'rummykit[plot]'"))
-    return None
+    return file_problem("--plot", path)
 
 
 def plot_summary(summary: MatchSummary, path: str, lang: str = DEFAULT) -> None:

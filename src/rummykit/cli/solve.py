@@ -123,6 +123,14 @@ def run(args: argparse.Namespace) -> int:
                 )
             )
         return _run_batch(args, lang)
+    if args.hand is None:  # no question at all: say what to ask, never a silent 0
+        return _fail(
+            translate(
+                'give the hand to play from: --hand "Th Jh Ks" (and the table: --table'
+                ' "7h 8h 9h"), or --batch FILE',
+                lang,
+            )
+        )
     try:
         question = _question(
             args.table or "",

@@ -155,7 +155,7 @@ class PolicyBot:
     level = "policy"
     game = ""
     SETTINGS: ClassVar[Mapping[str, Setting]] = {
-        "path": Setting(str, N_("the saved policy's file"), required=True),
+        "path": Setting(str, N_("the saved policy's file"), high=4096, required=True),
         "sample": Setting(bool, N_("draw the action from the policy instead of its best")),
     }
 

@@ -48,9 +48,12 @@ def _player(p: PlayerReview) -> Message:
 
 
 def _where(sessions: bool, turn: TurnReview) -> Message:
-    """Where the turn is: a session's game and move, or a game's deal and action."""
+    """Where the turn is: a session's game, or a game's deal, and the action, each counted
+    from 1 as ``replay`` and the terminal count them (one numbering everywhere)."""
     if sessions:
-        return Message(N_("game {game}, move {move}"), game=turn.deal + 1, move=turn.action + 1)
+        return Message(
+            N_("game {game}, action {action}"), game=turn.deal + 1, action=turn.action + 1
+        )
     return Message(N_("deal {deal}, action {action}"), deal=turn.deal + 1, action=turn.action + 1)
 
 

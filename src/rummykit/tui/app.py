@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -47,6 +48,7 @@ __all__ = [
     "PlayApp",
     "QuitScreen",
     "ScoresScreen",
+    "StatusLine",
     "translate_bindings",
     "translate_commands",
 ]
@@ -99,6 +101,28 @@ def _word(text: str, lang: str) -> str:
     """``text`` from the catalog, as it is (not a template); empty stays empty (gettext
     would give the catalog's header)."""
     return catalog(lang).gettext(text) if text else text
+
+
+class StatusLine(Static):
+    """The status line, drawn for its own width and drawn again whenever that changes
+    (a resized terminal), not only when the game moves on."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._draw: Callable[[int], RenderableType] | None = None
+
+    def draw(self, draw: Callable[[int], RenderableType]) -> None:
+        """Show what ``draw`` makes for a width, now and after each resize."""
+        self._draw = draw
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self._draw is not None:
+            self.update(self._draw(self.size.width or self.app.size.width))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the line to its new width."""
+        self._redraw()
 
 
 class HandSuggester(Suggester):
@@ -216,6 +240,7 @@ class PlayApp(App[None]):
     #status { height: 1; background: $primary; color: $text; }
     #main { height: 1fr; }
     #left { width: 40%; max-width: 50; min-width: 42; }
+    Screen.-narrow #left { width: 45%; min-width: 24; }
     #players { height: auto; border: round $secondary; border-title-color: $text; }
     #log { height: 1fr; border: round $secondary; }
     #right { width: 1fr; }
@@ -225,6 +250,9 @@ class PlayApp(App[None]):
     #prompt { height: auto; padding: 0 1; color: $warning; text-style: bold; }
     #command { margin: 0 0; }
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal")]  # noqa: RUF012 (Textual's)
+    """Below 80 columns the players panel gives up its 42 columns, so that the table keeps
+    room (at 60 columns it would have 16)."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", N_("help")),
         Binding("f2", "sort", N_("sort hand")),
@@ -242,6 +270,9 @@ class PlayApp(App[None]):
         self.last_reply: Reply | None = None
         self._shown_at: object = None
         self.saved_path: str | None = None
+        self.save_error: str | None = None
+        """Why the record could not be saved the last time it was tried (None: it was)."""
+        self._unsaved = ("", "")  # where and why, for the quit dialog
         self._bot_timer: Timer | None = None
         self._thinking = False
         self._mounted = False
@@ -250,7 +281,7 @@ class PlayApp(App[None]):
 
     def compose(self) -> ComposeResult:
         """The panels."""
-        yield Static(id="status")
+        yield StatusLine(id="status")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Static(id="players")
@@ -327,8 +358,7 @@ class PlayApp(App[None]):
         if last is not None and last.kind == "error" and self._shown_at != self._turn_key():
             self.show(Reply(""))
         view = c.view()
-        status = self.query_one("#status", Static)
-        status.update(adapter.status(view, status.size.width or self.size.width))
+        self.query_one("#status", StatusLine).draw(lambda width: adapter.status(view, width))
         self.query_one("#players", Static).update(adapter.players_panel(view))
         new = adapter.added_cards(c.staged)
         self.query_one("#table", Static).update(adapter.table_panel(view, new))
@@ -469,10 +499,20 @@ class PlayApp(App[None]):
             self.push_screen(ScoresScreen(sheet, lang))
 
     def _save(self) -> str | None:
+        """Save the game so far; on failure keep why in :attr:`save_error` (the quit
+        dialog and the command line say it: a game is never lost in silence)."""
         try:
             path = self.controller.save_unfinished()
-        except Exception:  # leave anyway; nothing to lose but a partial record
-            path = None
+        except Exception as exc:  # leave anyway, but say where the game could not go
+            folder = self.controller.record_path or self.controller.records
+            why = getattr(exc, "strerror", None) or type(exc).__name__ + ": " + str(exc)
+            self._unsaved = (str(folder), str(why))
+            self.save_error = self._(
+                "the game could not be saved in {path}: {error}", path=str(folder), error=why
+            )
+            self.saved_path = None
+            return None
+        self.save_error = None
         self.saved_path = None if path is None else str(path)
         return self.saved_path
 
@@ -493,9 +533,20 @@ class PlayApp(App[None]):
         self.exit()
 
     def action_ask_quit(self) -> None:
-        """Ctrl+Q: save, say where and how to resume, and ask before leaving."""
+        """Ctrl+Q: save, say where and how to resume, and ask before leaving; pressed
+        again while it asks, it quits (as the dialog's own keys do)."""
+        if isinstance(self.screen, QuitScreen):
+            self.screen.dismiss(True)
+            return
         path = self._save()
-        if path is None:
+        if self.save_error is not None:
+            where, why = self._unsaved
+            text = self._(
+                "Quit? The game could not be saved in {path} ({error}): quitting now loses it.",
+                path=where,
+                error=why,
+            )
+        elif path is None:
             text = self._("Quit? Nothing has been played yet, so there is no record to keep.")
         elif self.finished:
             text = self._("Quit? The record of the game is saved in {path}.", path=path)
@@ -509,6 +560,7 @@ class PlayApp(App[None]):
 
         def answered(quit_now: bool | None) -> None:
             if quit_now:
+                self._save()  # again: the bots may have moved while the dialog was open
                 self.exit()
 
         self.push_screen(QuitScreen(text, self.controller.lang), answered)

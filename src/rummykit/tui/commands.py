@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit.cards import Card
+from rummykit.cards import Card, rank_text
 from rummykit.errors import MessageError, quoted
 from rummykit.games import kontrakt as k
 from rummykit.games import vatikanen as v
@@ -195,8 +195,22 @@ def parse_vatikanen(text: str, seat: int, lang: str = DEFAULT) -> v.Action | UiC
     raise CommandError(UNKNOWN, word=quoted(word))
 
 
-def _text(card: Card, shown: bool) -> str:
-    return card.pretty() if shown else str(card)
+def _text(card: Card, shown: bool, lang: str = DEFAULT) -> str:
+    """A card as the screen shows it (``shown``), or as it is typed in ``lang``: Swedish
+    letters in Swedish (``10s Kns Ds Es``, ``*:Knh``), so that a hint put in the command
+    line reads as the person would type it."""
+    if shown:
+        return card.pretty()
+    if lang != "sv":
+        return str(card)
+    if card.is_joker:
+        meant = card.stands_for
+        if meant is None:
+            return "*"
+        if meant.suit is None:
+            return "*:" + card_forms(Card.parse(rank_text(meant.rank) + "c"), lang)[-1][:-1]
+        return "*:" + card_forms(Card.parse(str(meant)), lang)[-1]
+    return card_forms(card, lang)[-1]
 
 
 def format_vatikanen(action: v.Action, lang: str = DEFAULT, *, shown: bool = False) -> str:
@@ -212,9 +226,10 @@ def format_vatikanen(action: v.Action, lang: str = DEFAULT, *, shown: bool = Fal
     """
     if isinstance(action, v.Play):
         text = command_word("play", "vatikanen", lang) + " "
-        text += " ".join(_text(c.plain(), shown) for c in action.add)
+        text += " ".join(_text(c.plain(), shown, lang) for c in action.add)
         if action.table is not None:
-            text += " | " + " | ".join(" ".join(_text(c, shown) for c in m) for m in action.table)
+            melds = (" ".join(_text(c, shown, lang) for c in m) for m in action.table)
+            text += " | " + " | ".join(melds)
         return text
     if isinstance(action, v.Draw):
         return command_word("draw", "vatikanen", lang)
@@ -345,7 +360,7 @@ def format_kontrakt(action: k.Action, lang: str = DEFAULT, *, shown: bool = Fals
     on = link_word("on", lang)
 
     def cards(melds: Sequence[Sequence[Card]]) -> str:
-        return " | ".join(" ".join(_text(c, shown) for c in m) for m in melds)
+        return " | ".join(" ".join(_text(c, shown, lang) for c in m) for m in melds)
 
     match action:
         case k.TakeUpcard():

@@ -35,7 +35,7 @@ from textual.widgets import Footer, RichLog, Static
 from rummykit import games
 from rummykit.errors import MessageError, message_of
 from rummykit.game import Game
-from rummykit.i18n import DEFAULT, N_, translate
+from rummykit.i18n import DEFAULT, LANGUAGES, N_, translate
 from rummykit.record import GameRecord, IllegalAction
 from rummykit.tui.app import translate_bindings, translate_commands
 from rummykit.tui.controller import GameAdapter
@@ -52,14 +52,34 @@ class Step:
     done: int
 
 
+def seat_names(players: list[str], viewer: int | None, lang: str = DEFAULT) -> list[str]:
+    """The names the watch shows: the record's, except that "You" (or "Du") names only the
+    viewer's own seat. A terminal record names the person "You", as the screen called
+    them; watched from another seat (or every hand at once) that seat is "Seat 0".
+
+    >>> seat_names(["You", "Astrid"], 1), seat_names(["You", "Astrid"], 0)
+    (['Seat 0', 'Astrid'], ['You', 'Astrid'])
+    >>> seat_names(["Du", "Astrid"], None, "sv")
+    ['Plats 0', 'Astrid']
+    """
+    yous = {translate("You", language) for language in LANGUAGES}
+    return [
+        translate("Seat {seat}", lang, seat=s) if name in yous and s != viewer else name
+        for s, name in enumerate(players)
+    ]
+
+
 class Watch:
     """A record's positions, each game rebuilt on demand and remembered.
 
     ``seat`` is whose view is shown; None shows every hand, which only a
     finished game's record may (ValueError otherwise, or for no such seat).
+    Only the watched seat is called "you" (:func:`seat_names`).
     """
 
     def __init__(self, record: GameRecord, seat: int | None = None, lang: str = DEFAULT) -> None:
+        given = record
+        record = replace(record, players=tuple(seat_names(list(record.players), seat or 0, lang)))
         self.record = record
         self.lang = lang
         self.spec = games.get(record.game)
@@ -77,6 +97,10 @@ class Watch:
         self.finished = self.illegal is None and self.game(len(self.steps) - 1).over
         if seat is None and not self.finished:
             seat = 0  # an unfinished game: one player's view, never every hand
+        names = tuple(seat_names(list(given.players), seat, lang))
+        if names != record.players:  # every hand: nobody is "you", seat 0 included
+            self.record = record = replace(record, players=names)
+            self._games = {}  # rebuilt on demand with those names
         self.seat = seat
         self.position = 0
         adapter = self.spec.terminal_adapter()(list(record.players), [None] * n, seed=0)

@@ -81,7 +81,7 @@ def plain_counter(cards: Sequence[Card]) -> Counter[Card]:
 
 
 def describe_meaning(meaning: Meaning) -> str:
-    """A joker's meaning for a player: '7h', or 'a 7' for a group joker (in English:
+    """A joker's meaning for a player: '7♥', or 'a 7' for a group joker (in English:
     :func:`meaning_message` in any language)."""
     return str(meaning_message(meaning))
 
@@ -89,12 +89,15 @@ def describe_meaning(meaning: Meaning) -> str:
 def meaning_message(meaning: Meaning) -> Message:
     """:func:`describe_meaning` as a catalog message.
 
-    >>> meaning_message(Meaning(7)).translated("sv"), str(meaning_message(Meaning(7, Suit(2))))
-    ('en 7', '7h')
+    The card as the screen shows it (``10♦``, never the record's ``Td``), in every
+    language.
+
+    >>> meaning_message(Meaning(7)).translated("sv"), str(meaning_message(Meaning(10, Suit(2))))
+    ('en 7', '10♥')
     """
     if meaning.suit is None:
-        return Message(N_("a {rank}"), rank=str(meaning))
-    return Message("{card}", card=str(meaning))  # a card is written alike in every language
+        return Message(N_("a {rank}"), rank=meaning.pretty())
+    return Message("{card}", card=meaning.pretty())  # a card is shown alike in every language
 
 
 def frees_allowed(freed: Sequence[Meaning], table_cards: Sequence[Card]) -> bool:
