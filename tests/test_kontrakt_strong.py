@@ -80,7 +80,7 @@ def test_K8_strong_search_plays_legally_and_reproducibly(settings: dict[str, Any
 
 def test_strong_without_samples_is_the_heuristic_bot() -> None:
     """``samples=0`` (the default) never plays a guessed deal forward."""
-    assert StrongBot(1).samples == 0
+    assert StrongBot(1).search.samples == 0
     first = _play_deal(4, samples=0)
     assert first[2] == 0
     assert first == _play_deal(4, samples=0)

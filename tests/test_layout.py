@@ -117,3 +117,21 @@ def test_the_graph_sees_deferred_imports_and_skips_type_checking_ones() -> None:
 def test_no_import_circle_under_src_rummykit() -> None:
     found = circles(import_graph())
     assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    args = node.args
+    names = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    if names and names[0].arg in ("self", "cls"):
+        names = names[1:]
+    return len(names)
+
+
+def test_no_function_takes_more_than_ten_parameters() -> None:
+    """Settings that belong together travel as one value (a position, a bot's search)."""
+    crowded = []
+    for path in sorted((SRC / "rummykit").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _parameters(node) > 10:
+                crowded.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name}")
+    assert not crowded, crowded

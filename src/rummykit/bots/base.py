@@ -232,7 +232,11 @@ def factory(game: str, level: str, modules: Sequence[str]) -> BotFactory:
 
 
 def parameters(factory: BotFactory) -> list[str]:
-    """The keyword arguments of a bot factory besides the seed: the settings it takes."""
+    """The settings a bot factory takes: those it declares (``SETTINGS``), else its keyword
+    arguments besides the seed."""
+    found = getattr(factory, "SETTINGS", None)
+    if isinstance(found, Mapping):
+        return list(found)
     params = list(inspect.signature(factory).parameters.values())[1:]  # the seed first
     return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
