@@ -46,7 +46,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -157,9 +157,13 @@ def bot_settings(game: str, level: str) -> str:
     if level.startswith("cmd:"):
         return "external program"
     bot = make_bot(game, level, 0)
+    found = dict(vars(bot))
+    for group in ("heuristic", "search"):  # settings grouped in a dataclass each
+        if is_dataclass(found.get(group)):
+            found.update(asdict(found.pop(group)))
     simple = {
         k: v
-        for k, v in sorted(vars(bot).items())
+        for k, v in sorted(found.items())
         if not k.startswith("_")
         and k not in ("seed", "level")
         and isinstance(v, int | float | str | None)

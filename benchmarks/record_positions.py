@@ -22,7 +22,7 @@ import argparse
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from rummykit.bots.base import make_bot
+from rummykit.bots.levels import make_bot
 from rummykit.cards import Card, parse_cards
 from rummykit.games.vatikanen import VatikanenGame as Game
 from rummykit.melds import VATIKANEN, Meld, read_meld

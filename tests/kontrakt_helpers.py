@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from rummykit.bots.kontrakt_basic import BasicBot, RandomBot
 from rummykit.cards import Card, full_deck, parse_cards
 from rummykit.dealing import forhand
-from rummykit.games.kontrakt import KontraktGame, KontraktOptions, Phase, deck_for
+from rummykit.games.kontrakt import KontraktGame, KontraktOptions, KontraktPosition, Phase, deck_for
 
 
 def engine_state(game: KontraktGame) -> object:
@@ -94,7 +94,7 @@ def two_seats(
     top = parse_cards(stock_top)
     rest = Counter(full_deck(*deck_for(2)))
     rest.subtract([*hands[0], *hands[1], *pile, *top, *(c for _o, m, _p in melds for c in m)])
-    return KontraktGame.from_position(
+    position = KontraktPosition(
         hands,
         deal=deal,
         dealer=1,
@@ -105,6 +105,7 @@ def two_seats(
         turn=0,
         phase=Phase.DRAW if draw else Phase.PLAY,
     )
+    return KontraktGame.from_position(position)
 
 
 def play_bots(

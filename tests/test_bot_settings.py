@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rummykit import games
-from rummykit.bots.base import (
+from rummykit.bots.levels import (
     check_settings,
     declared,
     describe_level,
@@ -116,7 +116,7 @@ def test_every_bot_level_is_described_in_both_languages(game: str, level: str) -
 
 @pytest.mark.parametrize(("game", "level"), LEVELS)
 def test_every_bot_level_has_a_name_in_both_languages(game: str, level: str) -> None:
-    from rummykit.bots.base import level_label
+    from rummykit.bots.levels import level_label
 
     label = level_label(game, level)
     assert label.translated("en") and label.translated("sv") != label.translated("en")

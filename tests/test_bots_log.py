@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rummykit import games
-from rummykit.bots.base import levels, needs_settings, reads_log
+from rummykit.bots.levels import levels, needs_settings, reads_log
 
 
 @pytest.mark.parametrize("game", ["vatikanen", "kontrakt"])

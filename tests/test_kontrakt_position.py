@@ -24,6 +24,7 @@ from rummykit.games.kontrakt import (
     Discard,
     Draw,
     KontraktGame,
+    KontraktPosition,
     LayOff,
     Phase,
     candidate_actions_for,
@@ -90,12 +91,12 @@ def test_K2_position_must_hold_the_whole_deck() -> None:
     hands = [deck[i * 10 : i * 10 + 10] for i in range(4)]
     rest = deck[40:]
     game = KontraktGame.from_position(
-        hands, deal=2, dealer=0, stock=rest[1:], discard_pile=rest[:1], turn=1
+        KontraktPosition(hands, deal=2, dealer=0, stock=rest[1:], discard_pile=rest[:1], turn=1)
     )
     assert game.deal == 2 and game.to_act == 1 and game.totals == [0, 0, 0, 0]
     with pytest.raises(ValueError, match="K2"):
         KontraktGame.from_position(
-            hands, deal=2, dealer=0, stock=rest[2:], discard_pile=rest[:1], turn=1
+            KontraktPosition(hands, deal=2, dealer=0, stock=rest[2:], discard_pile=rest[:1], turn=1)
         )
 
 
@@ -105,14 +106,16 @@ def test_K8_position_keeps_the_picked_up_card() -> None:
     picked = deck[40]
     hands = [[*deck[0:10], picked], *[deck[i * 10 : i * 10 + 10] for i in range(1, 4)]]
     game = KontraktGame.from_position(
-        hands,
-        deal=0,
-        dealer=3,
-        stock=deck[41:],
-        discard_pile=[],
-        turn=0,
-        phase=Phase.PLAY,
-        picked_up=picked,
+        KontraktPosition(
+            hands,
+            deal=0,
+            dealer=3,
+            stock=deck[41:],
+            discard_pile=[],
+            turn=0,
+            phase=Phase.PLAY,
+            picked_up=picked,
+        )
     )
     with pytest.raises(RuleError) as info:
         game.apply(Discard(0, picked))
@@ -132,14 +135,16 @@ def test_K10_position_table_takes_lay_offs() -> None:
     random.Random(4).shuffle(rest)
     hands = [hand0, rest[:10], rest[10:20], rest[20:30]]
     game = KontraktGame.from_position(
-        hands,
-        deal=1,
-        dealer=3,
-        stock=rest[31:],
-        discard_pile=rest[30:31],
-        table=[(0, group, True), (0, meld, True)],
-        laid=[(1, 1, True), (0, 0, False), (0, 0, False), (0, 0, False)],
-        turn=0,
+        KontraktPosition(
+            hands,
+            deal=1,
+            dealer=3,
+            stock=rest[31:],
+            discard_pile=rest[30:31],
+            table=[(0, group, True), (0, meld, True)],
+            laid=[(1, 1, True), (0, 0, False), (0, 0, False), (0, 0, False)],
+            turn=0,
+        )
     )
     game.apply(Draw(0, "stock"))
     game.apply(LayOff(0, Card.parse("Th"), 1))

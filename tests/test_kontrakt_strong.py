@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from kontrakt_helpers import two_seats
 from rummykit.bots import kontrakt_strong, make_bot
 from rummykit.bots.kontrakt_strong import StrongBot
-from rummykit.games.kontrakt import DealEnded, KontraktGame
+from rummykit.games.kontrakt import DealEnded, KontraktGame, KontraktPosition
 
 
 def _play_deal(seed: int, samples: int, **settings: Any) -> tuple[list[str], tuple[int, ...], int]:
@@ -80,7 +80,7 @@ def test_K8_strong_search_plays_legally_and_reproducibly(settings: dict[str, Any
 
 def test_strong_without_samples_is_the_heuristic_bot() -> None:
     """``samples=0`` (the default) never plays a guessed deal forward."""
-    assert StrongBot(1).samples == 0
+    assert StrongBot(1).search.samples == 0
     first = _play_deal(4, samples=0)
     assert first[2] == 0
     assert first == _play_deal(4, samples=0)
@@ -253,15 +253,17 @@ def _fourth_deal(hand: str, *, late: bool) -> KontraktGame:
     cards = sorted(rest.elements(), key=str)
     stock, pile = (cards[:8], cards[8:]) if late else (cards[1:], cards[:1])
     return KontraktGame.from_position(
-        [mine, other],
-        deal=3,
-        dealer=1,
-        stock=stock,
-        discard_pile=pile,
-        table=table,
-        laid=laid,
-        turn=0,
-        phase=Phase.PLAY,
+        KontraktPosition(
+            [mine, other],
+            deal=3,
+            dealer=1,
+            stock=stock,
+            discard_pile=pile,
+            table=table,
+            laid=laid,
+            turn=0,
+            phase=Phase.PLAY,
+        )
     )
 
 
@@ -350,15 +352,17 @@ def _meld_rich_position(rng: random.Random) -> KontraktGame:
     rng.shuffle(rest)
     other, pile, stock = rest[:10], rest[10:11], rest[11:]
     return KontraktGame.from_position(
-        [hand, other],
-        deal=deal,
-        dealer=1,
-        stock=stock,
-        discard_pile=pile,
-        table=table,
-        laid=[(groups, runs, False), (0, 0, False)],
-        turn=0,
-        phase=Phase.PLAY,
+        KontraktPosition(
+            [hand, other],
+            deal=deal,
+            dealer=1,
+            stock=stock,
+            discard_pile=pile,
+            table=table,
+            laid=[(groups, runs, False), (0, 0, False)],
+            turn=0,
+            phase=Phase.PLAY,
+        )
     )
 
 

@@ -281,13 +281,15 @@ def kontrakt_position(tmp_path: Path, hand: str, *, deal: int = 1, top: str = "9
     left = Counter(stock)
     left.subtract(theirs)
     game = k.KontraktGame.from_position(
-        [mine, theirs],
-        deal=deal,
-        dealer=1,
-        stock=list(left.elements()),
-        discard_pile=parse_cards(top),
-        turn=0,
-        phase=k.Phase.PLAY if len(mine) == 11 else k.Phase.DRAW,
+        k.KontraktPosition(
+            [mine, theirs],
+            deal=deal,
+            dealer=1,
+            stock=list(left.elements()),
+            discard_pile=parse_cards(top),
+            turn=0,
+            phase=k.Phase.PLAY if len(mine) == 11 else k.Phase.DRAW,
+        ),
         players=c.adapter.names,
         seed=1,
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rummykit.bots.base import describe_level
+from rummykit.bots.levels import describe_level
 from rummykit.games.kontrakt.contracts import CONTRACTS
 from rummykit.narration import narrate_log
 from server_helpers import Server, start

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 
 from rummykit import games
 from rummykit.arena.specs import derive_seed, level_settings
-from rummykit.bots.base import Bot, check_settings
+from rummykit.bots.base import Bot
 from rummykit.bots.external import BotFault, ExternalBot
+from rummykit.bots.levels import check_settings
 from rummykit.errors import MessageError
 from rummykit.games.spec import GameSpec
 from rummykit.i18n import N_

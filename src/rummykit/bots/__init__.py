@@ -4,6 +4,7 @@ See :mod:`rummykit.bots.base` for the interface. Vatikanen levels: ``random``
 and ``greedy`` (:mod:`rummykit.bots.vatikanen_basic`).
 """
 
-from rummykit.bots.base import Bot, levels, make_bot, play_out, register
+from rummykit.bots.base import Bot, play_out, register
+from rummykit.bots.levels import levels, make_bot
 
 __all__ = ["Bot", "levels", "make_bot", "play_out", "register"]

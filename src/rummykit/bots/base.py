@@ -7,18 +7,19 @@ its seed: the same views in the same order give the same actions.
 
 Bots are found by game and level name, like python-chess variants::
 
-    bot = make_bot("vatikanen", "greedy", seed=1)
+    bot = make_bot("vatikanen", "greedy", seed=1)  # rummykit.bots.levels
     action = bot.choose(game.view(game.turn))
 
 A module registers its levels with :func:`register`; the game's bot modules
 (its spec's ``bot_modules`` in :mod:`rummykit.games`) are imported on first
-lookup.
+lookup (:mod:`rummykit.bots.levels` finds a level by game name; this module
+knows no game).
 
 A bot's settings (its keyword arguments besides the seed:
 ``strong(samples=8)`` on the command line) are declared on its class as
 ``SETTINGS``, one :class:`Setting` each: type, range, and what it does.
-:func:`make_bot` checks every setting against it before the bot is built
-(:func:`check_settings`), so every host (``simulate``, the terminal, the
+:func:`build` checks every setting against it before the bot is built
+(:func:`checked`), so every host (``simulate``, the terminal, the
 server) refuses ``samples=-5`` or ``samples="x"`` up front, naming the
 setting, instead of a bot that fails at its first move. A level that cannot
 play without a setting (``policy`` needs its file) says so.
@@ -44,17 +45,17 @@ __all__ = [
     "Bot",
     "BotFactory",
     "Setting",
-    "check_settings",
-    "describe_level",
-    "level_label",
-    "levels",
-    "make_bot",
-    "needs_settings",
+    "about_of",
+    "build",
+    "checked",
+    "declared_by",
+    "factories",
+    "factory",
+    "label_of",
+    "parameters",
     "play_out",
-    "reads_log",
     "register",
     "seat_and_hand",
-    "settings_of",
 ]
 
 
@@ -79,7 +80,7 @@ def seat_and_hand(view: VatikanenView | KontraktView) -> tuple[int, list[str]]:
 
 class BotFactory(Protocol):
     """Makes a bot from a seed (None: unseeded) and its settings, keyword arguments that
-    :func:`make_bot` checks by name against the factory's signature before the call."""
+    :func:`build` checks by name against the factory's signature before the call."""
 
     def __call__(self, seed: int | None, /, **settings: object) -> Bot:
         """The bot."""
@@ -205,7 +206,7 @@ def register(
     (catalog messages: :func:`describe_level`, :func:`level_label`)."""
 
     def wrap(factory: F) -> F:
-        # its settings are its keyword arguments: make_bot passes only those it names
+        # its settings are its keyword arguments: build passes only those it names
         _REGISTRY.setdefault(game, {})[level] = cast(BotFactory, factory)
         if about is not None:
             _ABOUT[game, level] = about
@@ -216,23 +217,19 @@ def register(
     return wrap
 
 
-def _load(game: str) -> dict[str, BotFactory]:
+def factories(game: str, modules: Sequence[str]) -> Mapping[str, BotFactory]:
+    """The bot levels of ``game`` and their factories, once ``modules`` (the modules that
+    register them: the game's spec's ``bot_modules``) are imported."""
     if game not in _loaded:
-        from rummykit import games
-
         _loaded.add(game)
-        for name in games.get(game).bot_modules:
+        for name in modules:
             importlib.import_module(name)
     return _REGISTRY.get(game, {})
 
 
-def levels(game: str) -> list[str]:
-    """The bot levels known for ``game``."""
-    return sorted(_load(game))
-
-
-def _factory(game: str, level: str) -> BotFactory:
-    known = _load(game)
+def factory(game: str, level: str, modules: Sequence[str]) -> BotFactory:
+    """The factory of ``level`` (:func:`factories`); MessageError naming the known levels."""
+    known = factories(game, modules)
     if level not in known:
         raise MessageError(
             N_("no {game} bot called {level}: the levels are {levels}"),
@@ -243,71 +240,40 @@ def _factory(game: str, level: str) -> BotFactory:
     return known[level]
 
 
-def _parameters(factory: BotFactory) -> list[str]:
-    """The keyword arguments of a bot factory besides the seed."""
+def parameters(factory: BotFactory) -> list[str]:
+    """The settings a bot factory takes: those it declares (``SETTINGS``), else its keyword
+    arguments besides the seed."""
+    found = getattr(factory, "SETTINGS", None)
+    if isinstance(found, Mapping):
+        return list(found)
     params = list(inspect.signature(factory).parameters.values())[1:]  # the seed first
     return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
-def declared(game: str, level: str) -> dict[str, Setting]:
+def declared_by(factory: BotFactory) -> dict[str, Setting]:
     """The settings a built-in bot declares (its class's ``SETTINGS``), by name."""
-    found = getattr(_factory(game, level), "SETTINGS", {})
+    found = getattr(factory, "SETTINGS", {})
     return dict(found) if isinstance(found, Mapping) else {}
 
 
-def reads_log(game: str, level: str) -> bool:
-    """Whether a built-in bot reads its view's ``log`` (its class's ``READS_LOG``; a bot
-    that does not say is taken to). A host that sends views elsewhere (the server's
-    workers) leaves the log out for the others: it is most of a long game's view.
-
-    >>> reads_log("vatikanen", "greedy"), reads_log("kontrakt", "strong")
-    (False, True)
-    """
-    return bool(getattr(_factory(game, level), "READS_LOG", True))
-
-
-def settings_of(game: str, level: str) -> list[str]:
-    """The settings a built-in bot takes (its keyword arguments besides the seed)."""
-    return _parameters(_factory(game, level))
-
-
-def needs_settings(game: str, level: str) -> list[str]:
-    """The settings a level cannot be played without (``policy``: its ``path``): a host
-    that seats bots by level alone offers only levels that need none."""
-    return [name for name, s in declared(game, level).items() if s.required]
-
-
-def level_label(game: str, level: str) -> Message:
-    """A bot level's name for people, to translate ("greedy", in Swedish "girig"); the
-    level itself (what ``--bots`` takes) when it has none.
-
-    >>> level_label("vatikanen", "greedy").translated("sv")
-    'girig'
-    """
-    _factory(game, level)
+def label_of(game: str, level: str) -> Message:
+    """A registered level's name for people (the level itself when it has none)."""
     return Message(_LABEL.get((game, level), level))
 
 
-def describe_level(game: str, level: str) -> Message | None:
-    """How a bot level plays, in a few words (a catalog message to translate), or None."""
-    _factory(game, level)
+def about_of(game: str, level: str) -> Message | None:
+    """How a registered level plays, in a few words, or None."""
     about = _ABOUT.get((game, level))
     return None if about is None else Message(about)
 
 
-def check_settings(game: str, level: str, settings: Mapping[str, object]) -> dict[str, object]:
-    """``settings`` as the bot of ``level`` takes them: MessageError (a ValueError) for an
-    unknown level or setting, a setting of the wrong type or out of range, or a required
-    one left out, each naming the setting; nothing is built.
-
-    >>> check_settings("vatikanen", "strong", {"samples": 8, "dump_at": 1})
-    {'samples': 8, 'dump_at': 1.0}
-    >>> check_settings("vatikanen", "strong", {"samples": "x"})
-    Traceback (most recent call last):
-    ...
-    rummykit.errors.MessageError: strong: the setting samples must be a whole number, or null for the default, not "x"
-    """  # noqa: E501
-    takes = settings_of(game, level)
+def checked(
+    game: str, level: str, factory: BotFactory, settings: Mapping[str, object]
+) -> dict[str, object]:
+    """``settings`` as ``factory`` (the bot of ``level``) takes them: MessageError (a
+    ValueError) for an unknown setting, a setting of the wrong type or out of range, or a
+    required one left out, each naming the setting; nothing is built."""
+    takes = parameters(factory)
     wrong = [k for k in settings if k not in takes]
     if wrong:
         raise MessageError(
@@ -317,7 +283,7 @@ def check_settings(game: str, level: str, settings: Mapping[str, object]) -> dic
             name=repr(wrong[0]),
             settings=", ".join(takes) if takes else "-",
         )
-    rules = declared(game, level)
+    rules = declared_by(factory)
     out = dict(settings)
     for name, value in settings.items():
         if name in rules:
@@ -336,12 +302,13 @@ def check_settings(game: str, level: str, settings: Mapping[str, object]) -> dic
     return out
 
 
-def make_bot(game: str, level: str, seed: int | None = None, **settings: object) -> Bot:
-    """A bot of ``level`` for ``game``, built with ``settings`` (the bot's keyword
-    arguments), each checked first (:func:`check_settings`); ValueError naming the
-    known levels, or the setting that is wrong."""
-    checked = check_settings(game, level, settings)
-    return _factory(game, level)(seed, **checked)
+def build(
+    game: str, level: str, modules: Sequence[str], seed: int | None, settings: Mapping[str, object]
+) -> Bot:
+    """A bot of ``level`` for ``game`` (its levels registered by ``modules``), built with
+    ``settings``, each checked first (:func:`checked`)."""
+    made = factory(game, level, modules)
+    return made(seed, **checked(game, level, made, settings))
 
 
 def play_out(game: Game, bots: Sequence[Bot], *, max_actions: int = 100_000) -> int:

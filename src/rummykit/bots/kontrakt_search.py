@@ -25,7 +25,14 @@ from rummykit.bots.base import Bot, seat_and_hand
 from rummykit.bots.kontrakt_basic import BasicBot
 from rummykit.bots.sampling import Deal, sample_kontrakt
 from rummykit.cards import kontrakt_value
-from rummykit.games.kontrakt import Action, DealEnded, KontraktGame, Phase, parse_card
+from rummykit.games.kontrakt import (
+    Action,
+    DealEnded,
+    KontraktGame,
+    KontraktPosition,
+    Phase,
+    parse_card,
+)
 from rummykit.games.kontrakt.view import kontrakt_view
 
 __all__ = ["Guess", "outcomes", "overrule", "position", "rollout"]
@@ -47,7 +54,7 @@ def position(view: Mapping[str, object], deal: Deal, seed: int) -> KontraktGame:
         (m["owner"], [parse_card(t) for t in m["cards"]], bool(m["contract"])) for m in v["table"]
     ]
     picked = v["picked_up"]
-    return KontraktGame.from_position(
+    position = KontraktPosition(
         deal.hands,
         deal=v["deal"],
         dealer=v["dealer"],
@@ -59,9 +66,8 @@ def position(view: Mapping[str, object], deal: Deal, seed: int) -> KontraktGame:
         phase=Phase(v["phase"]),
         picked_up=None if picked is None else parse_card(picked),
         stock_only=v["stock_only"],
-        seed=seed,
-        options=None,
     )
+    return KontraktGame.from_position(position, seed=seed)
 
 
 def rollout(

@@ -86,7 +86,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
 from rummykit.bots.base import Setting, register, seat_and_hand
@@ -251,6 +251,49 @@ def _needs(view: Mapping[str, object]) -> list[tuple[int, int]]:
     return [(max(0, g - laid["groups"]), max(0, r - laid["runs"])) for g, r in contract.choices]
 
 
+@dataclass(frozen=True, slots=True)
+class Heuristic:
+    """How the strong bot plays a turn without search (each a level setting by name)."""
+
+    outs_take: int = 2
+    outs_ratio: float = 1.25
+    shed_weight: float = 0.5
+    point_weight: float = 1.0
+    dump_seventh: int | None = 3
+    partner_weight: float = 12.0
+    give_up: float | None = 25.0
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """How the strong bot searches a decision over guessed deals (``samples`` 0: never)."""
+
+    samples: int = 0
+    candidates: int = 3
+    z: float = 1.0
+    own_policy: bool = True
+    read: bool = True
+    extra: int = 1
+    fit: int = 0
+    search_draw: bool = True
+    time_cap: float | None = None
+
+
+def _grouped(
+    heuristic: Heuristic, search: Search, settings: Mapping[str, object]
+) -> tuple[Heuristic, Search]:
+    """``heuristic`` and ``search`` with the fields ``settings`` names changed (TypeError for
+    a name neither has: :func:`~rummykit.bots.base.checked` has checked the values)."""
+    mine = {f.name for f in fields(Heuristic)}
+    theirs = {f.name for f in fields(Search)}
+    unknown = set(settings) - mine - theirs
+    if unknown:
+        raise TypeError(f"the strong bot has no setting {sorted(unknown)[0]!r}")
+    heuristic = replace(heuristic, **{k: v for k, v in settings.items() if k in mine})  # type: ignore[arg-type]
+    search = replace(search, **{k: v for k, v in settings.items() if k in theirs})  # type: ignore[arg-type]
+    return heuristic, search
+
+
 @register(
     "kontrakt",
     "strong",
@@ -314,41 +357,17 @@ class StrongBot:
         self,
         seed: int | None = None,
         *,
-        outs_take: int = 2,
-        outs_ratio: float = 1.25,
-        shed_weight: float = 0.5,
-        point_weight: float = 1.0,
-        samples: int = 0,
-        candidates: int = 3,
-        z: float = 1.0,
-        own_policy: bool = True,
-        read: bool = True,
-        extra: int = 1,
-        fit: int = 0,
-        search_draw: bool = True,
-        dump_seventh: int | None = 3,
-        partner_weight: float = 12.0,
-        give_up: float | None = 25.0,
-        time_cap: float | None = None,
+        heuristic: Heuristic | None = None,
+        search: Search | None = None,
+        **settings: object,
     ) -> None:
+        """A bot playing by ``heuristic`` and searching by ``search``; ``settings`` (the
+        level's settings by name, ``samples=16``) change single fields of either."""
         self.seed = seed
-        self.give_up = give_up
-        self.time_cap = time_cap
+        self.heuristic, self.search = _grouped(
+            heuristic or Heuristic(), search or Search(), settings
+        )
         self._deadline: float | None = None
-        self.dump_seventh = dump_seventh
-        self.partner_weight = partner_weight
-        self.outs_take = outs_take
-        self.outs_ratio = outs_ratio
-        self.shed_weight = shed_weight
-        self.point_weight = point_weight
-        self.samples = samples
-        self.candidates = candidates
-        self.z = z
-        self.own_policy = own_policy
-        self.read = read
-        self.extra = extra
-        self.fit = fit
-        self.search_draw = search_draw
         self._inner: StrongBot | None = None
         self.rng = random.Random(seed)
         self._cache: dict[tuple[str, tuple[tuple[int, int], ...]], Shape] = {}
@@ -361,7 +380,7 @@ class StrongBot:
         """This bot with its heuristic settings and no rollouts: plays its own seat in them."""
         if self._inner is None:
             inner = copy.copy(self)
-            inner.samples = 0
+            inner.search = replace(self.search, samples=0)
             inner.rng = random.Random(self.seed)
             inner._cache = {}
             inner._seen_view = None
@@ -422,13 +441,14 @@ class StrongBot:
                 key: tuple[float, ...] = (
                     shape.missing,
                     -shape.outs
-                    - (danger * self.shed_weight + self.point_weight) * kontrakt_value(card)
+                    - (danger * self.heuristic.shed_weight + self.heuristic.point_weight)
+                    * kontrakt_value(card)
                     + feed(card),
                     spare,
                     -kontrakt_value(card),
                 )
             else:
-                mate = self.partner_weight if _has_partner(card, rest) else 0.0
+                mate = self.heuristic.partner_weight if _has_partner(card, rest) else 0.0
                 key = (
                     1000 if card.is_joker else 0,
                     -kontrakt_value(card) + feed(card) + mate,
@@ -451,9 +471,9 @@ class StrongBot:
         at least ``dump_seventh`` cards from its contract, which will most likely be
         caught whole (nothing can be laid down before the whole contract)."""
         v = kontrakt_view(view)
-        if self.dump_seventh is None or not CONTRACTS[v["deal"]].all_at_once:
+        if self.heuristic.dump_seventh is None or not CONTRACTS[v["deal"]].all_at_once:
             return False
-        return self._shape(hand, needs, unseen).missing >= self.dump_seventh
+        return self._shape(hand, needs, unseen).missing >= self.heuristic.dump_seventh
 
     # ------------------------------------------------------------ choose
 
@@ -461,8 +481,8 @@ class StrongBot:
         """Pick an action from the seat's view."""
         v = kontrakt_view(view)
         self._seen_view = None
-        if self.time_cap is not None:
-            self._deadline = time.perf_counter() + self.time_cap
+        if self.search.time_cap is not None:
+            self._deadline = time.perf_counter() + self.search.time_cap
         seat, own = seat_and_hand(v)
         hand = [Card.parse(t).plain() for t in own]
         phase = v["phase"]
@@ -476,7 +496,11 @@ class StrongBot:
             if pile and not v["stock_only"]:
                 top = Card.parse(pile[-1]).plain()
                 take = self._wants(v, hand, top)
-                if self.samples > 0 and self.search_draw and self._open_choice(v, hand, top):
+                if (
+                    self.search.samples > 0
+                    and self.search.search_draw
+                    and self._open_choice(v, hand, top)
+                ):
                     take = self._search(v, [Draw(seat, "discard"), Draw(seat, "stock")], take)
                 if take:
                     return Draw(seat, "discard")
@@ -500,18 +524,18 @@ class StrongBot:
         v = kontrakt_view(view)
         order = cands if first else cands[::-1]
         values = outcomes(
-            v, order, self.rng, self.samples, self._own(), self._guess(), self._deadline
+            v, order, self.rng, self.search.samples, self._own(), self._guess(), self._deadline
         )
-        return first if overrule(values, self.z) == 0 else not first
+        return first if overrule(values, self.search.z) == 0 else not first
 
     def _own(self) -> StrongBot | None:
         """The player of the bot's seat in its rollouts: its heuristic, or basic (None)."""
-        return self._rollout_bot() if self.own_policy else None
+        return self._rollout_bot() if self.search.own_policy else None
 
     def _guess(self) -> Guess:
-        if not self.read:
+        if not self.search.read:
             return sample_kontrakt
-        return functools.partial(sample_kontrakt_read, extra=self.extra, fit=self.fit)
+        return functools.partial(sample_kontrakt_read, extra=self.search.extra, fit=self.search.fit)
 
     def _wants(self, view: Mapping[str, object], hand: list[Card], card: Card) -> bool:
         """Whether taking ``card`` (instead of a stock card) improves the hand."""
@@ -555,9 +579,9 @@ class StrongBot:
         many plus ``outs_take``. Not while shedding in the seventh deal.
         """
         v = kontrakt_view(view)
-        if self.outs_ratio <= 0 or now.missing == 0:
+        if self.heuristic.outs_ratio <= 0 or now.missing == 0:
             return False
-        if after.outs < self.outs_ratio * now.outs + self.outs_take:
+        if after.outs < self.heuristic.outs_ratio * now.outs + self.heuristic.outs_take:
             return False
         return not self._dumping(v, hand, needs, unseen)
 
@@ -599,19 +623,19 @@ class StrongBot:
         shed = self._give_up(v, hand, ranked)
         if shed is not None:
             return Discard(seat, shed)
-        if self.samples > 0 and len(ranked) > 1:
+        if self.search.samples > 0 and len(ranked) > 1:
             # The heuristic's few best discards played forward on the same guesses.
-            cands = [c for _k, c in ranked[: self.candidates]]
+            cands = [c for _k, c in ranked[: self.search.candidates]]
             values = outcomes(
                 v,
                 [Discard(seat, c) for c in cands],
                 self.rng,
-                self.samples,
+                self.search.samples,
                 self._own(),
                 self._guess(),
                 self._deadline,
             )
-            card = cands[overrule(values, self.z)]
+            card = cands[overrule(values, self.search.z)]
         return Discard(seat, card)
 
     def odds_state(
@@ -643,7 +667,7 @@ class StrongBot:
         the points shed over the best discard's, when ``(1 - p) * gain > p * give_up``.
         ``give_up`` is what giving up a hand that would have completed costs, in points."""
         v = kontrakt_view(view)
-        if self.give_up is None:
+        if self.heuristic.give_up is None:
             return None
         card = ranked[0][1]
         state = self.odds_state(v, hand, card)
@@ -655,7 +679,7 @@ class StrongBot:
         if gain <= 0:
             return None
         p = completion_odds(state)
-        return high if (1.0 - p) * gain > p * self.give_up else None
+        return high if (1.0 - p) * gain > p * self.heuristic.give_up else None
 
 
 def _shed_order(card: Card) -> tuple[bool, int]:

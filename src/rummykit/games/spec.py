@@ -268,16 +268,16 @@ class GameSpec:
 
     def bot_levels(self) -> list[str]:
         """The built-in bot levels of this game."""
-        from rummykit.bots.base import levels
+        from rummykit.bots.base import factories
 
-        return levels(self.name)
+        return sorted(factories(self.name, self.bot_modules))
 
     def make_bot(self, level: str, seed: int | None = None, **settings: object) -> Bot:
         """A built-in bot of ``level``; ValueError naming the levels, TypeError naming the
         settings the bot takes."""
-        from rummykit.bots.base import make_bot
+        from rummykit.bots.base import build
 
-        return make_bot(self.name, level, seed, **settings)
+        return build(self.name, level, self.bot_modules, seed, settings)
 
     def deal_reviewer(self) -> object:
         """The function that reviews one deal of this game's records (:mod:`rummykit.review`);

@@ -44,6 +44,7 @@ from rummykit.games.kontrakt import (
     Draw,
     KontraktGame,
     KontraktOptions,
+    KontraktPosition,
     LayOff,
     Phase,
     TakeUpcard,
@@ -106,7 +107,7 @@ def position(
             hidden = hidden[size:]
     if picked_up is None and hand is None and v["picked_up"] is not None:
         picked_up = Card.parse(v["picked_up"])
-    return KontraktGame.from_position(
+    position = KontraktPosition(
         hands,
         deal=v["deal"],
         dealer=v["dealer"],
@@ -118,8 +119,9 @@ def position(
         phase=Phase.PLAY,
         picked_up=picked_up,
         scores=v["scores"],
-        players=v["players"],
-        options=KontraktOptions(**v["options"]),
+    )
+    return KontraktGame.from_position(
+        position, players=v["players"], options=KontraktOptions(**v["options"])
     )
 
 

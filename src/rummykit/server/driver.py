@@ -28,7 +28,7 @@ import time
 import weakref
 from typing import TYPE_CHECKING
 
-from rummykit.bots.base import reads_log
+from rummykit.bots.levels import reads_log
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.workers import bot_seed, think
 

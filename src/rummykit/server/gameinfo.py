@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import cast
 
 from rummykit import games
-from rummykit.bots.base import describe_level, level_label, levels, needs_settings
+from rummykit.bots.levels import describe_level, level_label, levels, needs_settings
 from rummykit.i18n import translate
 from rummykit.server.commands import command_help
 

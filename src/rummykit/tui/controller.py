@@ -38,7 +38,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from rummykit.bots import Bot
-from rummykit.bots.base import level_label, levels
+from rummykit.bots.levels import level_label, levels
 from rummykit.bots.names import BOT_NAMES
 from rummykit.errors import RuleError, describe_error
 from rummykit.game import AnyAction, AnyEvent, Game

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rummykit import games
 from rummykit.bots import Bot
-from rummykit.bots.base import needs_settings
+from rummykit.bots.levels import needs_settings
 from rummykit.bots.names import bot_names
 from rummykit.errors import MessageError
 from rummykit.game import Game

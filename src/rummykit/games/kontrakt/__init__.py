@@ -49,6 +49,7 @@ from rummykit.games.kontrakt.options import (
     deck_for,
     game_deck,
 )
+from rummykit.games.kontrakt.position import KontraktPosition
 from rummykit.games.kontrakt.records import from_record
 from rummykit.games.kontrakt.state import Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
@@ -77,6 +78,7 @@ __all__ = [
     "KontraktGame",
     "KontraktLogEntry",
     "KontraktOptions",
+    "KontraktPosition",
     "KontraktView",
     "LayDown",
     "LayOff",

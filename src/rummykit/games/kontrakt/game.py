@@ -62,6 +62,7 @@ from rummykit.games.kontrakt.options import (
     KontraktOptions,
     deck_for,
 )
+from rummykit.games.kontrakt.position import KontraktPosition
 from rummykit.games.kontrakt.state import DealState, Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
 from rummykit.games.verbs import Verb, Verbs, can
@@ -139,40 +140,25 @@ class KontraktGame:
     @classmethod
     def from_position(
         cls,
-        hands: Sequence[Sequence[Card]],
+        position: KontraktPosition,
         *,
-        deal: int,
-        dealer: int,
-        stock: Sequence[Card],
-        discard_pile: Sequence[Card],
-        table: Sequence[tuple[int, Sequence[Card], bool]] = (),
-        laid: Sequence[tuple[int, int, bool]] | None = None,
-        turn: int,
-        phase: Phase = Phase.DRAW,
-        picked_up: Card | None = None,
-        stock_only: bool = False,
-        scores: Sequence[Sequence[int]] | None = None,
         players: Sequence[str] | None = None,
         seed: int | None = None,
         options: KontraktOptions | None = None,
     ) -> KontraktGame:
-        """A game set up in the middle of deal ``deal`` (0-6), like a chess position from FEN.
+        """A game set up at ``position``, in the middle of its deal (like a chess position
+        from FEN; :class:`KontraktPosition` says where each card lies).
 
-        For bots that play a guessed deal forward (determinized search) and
-        for tests. ``hands`` per seat; ``stock`` top card first;
-        ``discard_pile`` bottom first; ``table`` the melds in laying order as
-        (owner, cards in meld order, laid as a contract part), a joker saying
-        what it stands for (``*:8h``); ``laid`` per seat (groups, runs,
-        complete) of the contract (default: nothing laid); ``turn`` the seat
-        to act in ``phase`` (:attr:`Phase.DRAW` or :attr:`Phase.PLAY`);
-        ``picked_up`` the card taken from the pile this turn (K8), ``stock_only``
-        after the first upcard went round (K7). ``scores`` are the earlier
-        deals' penalties (default: zeros). Together the places must hold the
-        deck of K2 exactly (``ValueError`` otherwise). Later deals and any new
-        stock (K15) are shuffled from ``seed``. The engine judges every action
-        from here on as usual; the log starts empty and such a game has no
-        record (:meth:`to_record` refuses).
+        For bots that play a guessed deal forward (determinized search), the
+        review and tests. The places must hold the deck of K2 exactly
+        (``ValueError`` otherwise). Later deals and any new stock (K15) are
+        shuffled from ``seed``. The engine judges every action from here on as
+        usual; the log starts empty and such a game has no record
+        (:meth:`to_record` refuses).
         """
+        p = position
+        hands, deal, dealer, turn, phase = p.hands, p.deal, p.dealer, p.turn, p.phase
+        table, laid, picked_up, scores = p.table, p.laid, p.picked_up, p.scores
         n = len(hands)
         packs, jokers = deck_for(n)
         if not 0 <= deal < DEALS:
@@ -188,8 +174,8 @@ class KontraktGame:
             except MeldError as exc:
                 raise ValueError(f"table meld {len(melds)}: {exc}") from None
         places: list[list[Card]] = [[c.plain() for c in h] for h in hands]
-        places.append([c.plain() for c in discard_pile])
-        places.append([c.plain() for c in reversed(stock)])
+        places.append([c.plain() for c in p.discard_pile])
+        places.append([c.plain() for c in reversed(p.stock)])
         places += [m.plain_cards() for _, m, _ in melds]
         deck = tuple(c for place in places for c in place)
         if Counter(deck) != Counter(full_deck(packs, jokers)):
@@ -229,7 +215,7 @@ class KontraktGame:
             complete=complete,
             phase=phase,
             turn=turn,
-            stock_only=stock_only,
+            stock_only=p.stock_only,
             picked=picked,
             text=[str(c) for c in deck],
         )

@@ -37,6 +37,7 @@ from rummykit.errors import RuleError
 from rummykit.game import AnyAction, Result, frozen
 from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play
 from rummykit.games.vatikanen.events import Event, GameEnd, number
+from rummykit.games.vatikanen.recording import session_record
 from rummykit.games.vatikanen.table import check_opening, check_table
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
 from rummykit.games.verbs import Verb, Verbs, can
@@ -726,9 +727,7 @@ class VatikanenGame:
 
     def to_record(self) -> GameRecord:
         """The game as a one-deal RECORD.md record."""
-        from rummykit.games.vatikanen.records import session_record
-
-        return session_record(self.players, [self], self.options())
+        return session_record(self.players, [self.deal_record()], self.balances, self.options())
 
 
 def _table_cards(melds: Iterable[Meld]) -> tuple[tuple[Card, ...], ...]:

@@ -1,4 +1,4 @@
-"""Vatikanen and RECORD.md: a session written as a record, and rebuilt from one.
+"""Vatikanen and RECORD.md: a session rebuilt from a record (:mod:`.recording` writes one).
 
 :func:`from_record` is event sourcing: it replays every action of a record
 through the engine (so each is checked) and returns the live session exactly
@@ -7,41 +7,24 @@ where the record ends, mid-game or not.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 from rummykit.cards import Card, full_deck
 from rummykit.errors import ActionError, RuleError, message_of
 from rummykit.games.spec import OptionValue
 from rummykit.games.vatikanen.actions import action_from_json
-from rummykit.games.vatikanen.events import number
-from rummykit.games.vatikanen.game import JOKERS, PACKS, VatikanenGame
-from rummykit.games.vatikanen.options import HOUSE_RULES, check_options
+from rummykit.games.vatikanen.game import JOKERS, PACKS
+from rummykit.games.vatikanen.options import check_options
 from rummykit.games.vatikanen.session import Session
 from rummykit.i18n import N_
 from rummykit.record import GameRecord, IllegalAction, RecordError
 
-__all__ = ["from_record", "game_deck", "session_record"]
-
-DEFAULT_OPTIONS: dict[str, OptionValue] = {r.name: r.default for r in HOUSE_RULES}
+__all__ = ["from_record", "game_deck"]
 
 
 def game_deck(players: int, options: Mapping[str, OptionValue]) -> list[Card]:
     """The unshuffled Vatikanen deck (V2): two packs and two jokers, whatever the table."""
     return full_deck(PACKS, JOKERS)
-
-
-def session_record(
-    players: Sequence[str], games: Sequence[VatikanenGame], options: Mapping[str, bool]
-) -> GameRecord:
-    """A session's games as one record: a deal per game, the balances as the result."""
-    changed = {k: v for k, v in options.items() if DEFAULT_OPTIONS.get(k) != v}
-    return GameRecord(
-        game="vatikanen",
-        players=tuple(players),
-        deals=tuple(g.deal_record() for g in games),
-        options=changed,
-        result={"scores": [number(b) for b in games[-1].balances]},
-    )
 
 
 def from_record(

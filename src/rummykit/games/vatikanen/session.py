@@ -26,6 +26,7 @@ from rummykit.game import AnyAction, Result
 from rummykit.games.vatikanen.actions import Action, Play
 from rummykit.games.vatikanen.events import Event
 from rummykit.games.vatikanen.game import VatikanenGame, player_names
+from rummykit.games.vatikanen.recording import session_record
 from rummykit.games.vatikanen.view import VatikanenLogEntry, VatikanenView
 from rummykit.i18n import N_
 
@@ -226,9 +227,8 @@ class Session:
 
     def to_record(self) -> GameRecord:
         """The whole session as a RECORD.md record, one deal per game."""
-        from rummykit.games.vatikanen.records import session_record
-
-        return session_record(self._players, self.games, self.options())
+        deals = [g.deal_record() for g in self.games]
+        return session_record(self._players, deals, self.games[-1].balances, self.options())
 
     def copy(self) -> Self:
         """An independent copy: finished games are shared (they no longer change)."""

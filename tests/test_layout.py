@@ -1,0 +1,137 @@
+"""The house reads top-down: no import circle under ``src/rummykit``.
+
+Every import counts, also one inside a function (a deferred import is still a
+dependency), except those under ``if TYPE_CHECKING:`` (types only, never run).
+``from package import name`` depends on the submodule when ``name`` is one,
+else on the package itself.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _modules() -> dict[str, tuple[Path, list[str]]]:
+    """Module name -> its file and the package its relative imports start from."""
+    found: dict[str, tuple[Path, list[str]]] = {}
+    for path in sorted((SRC / "rummykit").rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+            package = parts
+        else:
+            package = parts[:-1]
+        found[".".join(parts)] = (path, package)
+    return found
+
+
+def _imports(nodes: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    for node in nodes:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from _imports(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from _imports([n for n in inner if isinstance(n, ast.stmt)])
+        for handler in getattr(node, "handlers", []):
+            yield from _imports(handler.body)
+        for case in getattr(node, "cases", []):
+            yield from _imports(case.body)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of rummykit -> the modules of rummykit it imports."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, (path, package) in modules.items():
+        deps: set[str] = set()
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8")).body):
+            if isinstance(node, ast.Import):
+                deps.update(alias.name for alias in node.names)
+                continue
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                deps.add(sub if sub in modules else source)
+        graph[name] = {d for d in deps if d in modules and d != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_circles_are_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_the_graph_sees_deferred_imports_and_skips_type_checking_ones() -> None:
+    graph = import_graph()
+    assert "rummykit.solver" in graph["rummykit.games.vatikanen.game"]  # inside a method
+    assert "rummykit.server.room" not in graph["rummykit.server.driver"]  # for its types only
+
+
+def test_no_import_circle_under_src_rummykit() -> None:
+    found = circles(import_graph())
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    args = node.args
+    names = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    if names and names[0].arg in ("self", "cls"):
+        names = names[1:]
+    return len(names)
+
+
+def test_no_function_takes_more_than_ten_parameters() -> None:
+    """Settings that belong together travel as one value (a position, a bot's search)."""
+    crowded = []
+    for path in sorted((SRC / "rummykit").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _parameters(node) > 10:
+                crowded.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name}")
+    assert not crowded, crowded
