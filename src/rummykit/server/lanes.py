@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import pickle
+import signal
 import struct
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar, cast
 
@@ -152,10 +156,26 @@ async def start_lane() -> _Lane:
     return lane
 
 
+def die_with_parent(parent: int) -> None:
+    """A worker's initializer: end when the server process ends, however it ends."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent went before the line above took effect
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
+
+
 def _serve(parent: int) -> None:
     """A worker's life: read a call, make it, write its answer, until the pipe closes."""
-    from rummykit.server.workers import die_with_parent
-
     die_with_parent(parent)
     read, write = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing a call prints may reach the pipe

@@ -27,11 +27,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import AnyAction
 from rummykit.record import DealRecord, parse_record
+from rummykit.server.driver import Driver
 from rummykit.server.fanout import Conn, Narration, StateMaker
 from rummykit.server.finished import finished_game
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
@@ -39,9 +39,6 @@ from rummykit.server.limits import Limits
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps, error_text
 from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, StoreFailed, TableMeta
 from rummykit.server.workers import Workers, complete
-
-if TYPE_CHECKING:
-    from rummykit.server.driver import Driver
 
 __all__ = ["PART_PAUSE", "Room", "RoomHost"]
 
@@ -91,9 +88,7 @@ class Room:
             None if table.is_bot(s) else now for s in range(table.n_players)
         ]
         self._restore(presence)
-        from rummykit.server.driver import Driver
-
-        self.driver: Driver = Driver(self)
+        self.driver = Driver(self)
         self.summary_text = dumps(self.summary())
 
     # ------------------------------------------------------------ who is here

@@ -22,15 +22,10 @@ the server is killed with SIGKILL.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
 import functools
 import hashlib
 import os
 import pickle
-import signal
-import sys
-import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
@@ -76,24 +71,6 @@ def complete(game: Game, action: AnyAction) -> dict[str, object]:
     the record's form, which the event loop then takes without searching. RuleError or
     ActionError, as the engine raises them, if the action is not legal."""
     return dict(game.apply(action).record_json())
-
-
-def die_with_parent(parent: int) -> None:
-    """A worker's initializer: end when the server process ends, however it ends."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(Exception):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the parent went before the line above took effect
-        os._exit(0)
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
 
 
 class JobTimeout(Exception):
