@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rummykit import games
-from rummykit.bots.base import declared, levels, make_bot
+from rummykit.bots.levels import declared, levels, make_bot
 from rummykit.cards import Card
 from rummykit.cli import main
 from rummykit.errors import MessageError, RuleError
