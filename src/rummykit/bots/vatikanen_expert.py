@@ -171,6 +171,7 @@ class ExpertBot:
             high=10,
         ),
         "hold": Setting(bool, N_("a hold lasts until the whole hand can go down")),
+        "once": Setting(bool, N_("also weigh drawing once and playing on")),
         "keep": Setting(
             int,
             N_("candidates still played out after the first quarter of the deals"),
@@ -191,6 +192,7 @@ class ExpertBot:
         keep: int = 2,
         hold: bool = True,
         margin: float = 1.0,
+        once: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
@@ -201,6 +203,7 @@ class ExpertBot:
         self.keep = keep
         self.hold = hold
         self.margin = margin
+        self.once = once
 
     def choose(self, view: Mapping[str, object]) -> Action:
         """The action for the seat's view (only called on the bot's turn)."""
@@ -215,7 +218,11 @@ class ExpertBot:
                 return _action(seat, step, stock)  # V13: out
         if len(steps) == 1:
             return _action(seat, steps[0], stock)
-        values = self._search(v, seat, steps, start)
+        until = [self.hold and not step.cards and i != 0 for i, step in enumerate(steps)]
+        if self.once and any(until):
+            steps.append(Step((), table))  # drawing once, then the policy
+            until.append(False)
+        values = self._search(v, seat, steps, until, start)
         return _action(seat, steps[self._pick(values)], stock)
 
     def _pick(self, values: list[list[float]]) -> int:
@@ -233,7 +240,12 @@ class ExpertBot:
         return best if mean > self.margin * math.sqrt(var / n) else 0
 
     def _search(
-        self, view: VatikanenView, seat: int, steps: list[Step], start: float
+        self,
+        view: VatikanenView,
+        seat: int,
+        steps: list[Step],
+        until: list[bool],
+        start: float,
     ) -> list[list[float]]:
         """Every candidate's value on each guessed deal it was played out on.
 
@@ -254,7 +266,7 @@ class ExpertBot:
             base = deal()
             for i in live:
                 sim = base.copy()
-                if self.hold and not steps[i].cards and i != 0:
+                if until[i]:
                     sim.holder = seat  # a hold lasts until the hand can go out
                 sim.step(steps[i])
                 sim.play_out(self.horizon)
