@@ -19,9 +19,15 @@ How it thinks (``docs/bots.md`` has the measurements and what was read):
    bot's rules without its sampling; one or two solver calls a move). Every
    candidate meets the same deals (common random numbers), so their
    difference is measured with far less noise than their values.
-3. It takes the candidate with the best mean of its share of the win plus
-   ``score_weight`` times its payment (V13, V15) / 100; ties go to the
-   earlier candidate, the ``strong`` bot's own choice first.
+3. A draw when a play was possible is played out as a plan: the bot's
+   seat holds its cards (draws) until its whole hand can go down at once
+   (``hold``). Played out as one turn's delay, a draw looked best turn
+   after turn and the bot held for many turns that no play-out had valued.
+4. It makes the candidate with the best mean of its share of the win plus
+   ``score_weight`` times its payment (V13, V15) / 100, if that beats the
+   ``strong`` bot's choice (candidate 0) by more than ``margin`` standard
+   errors of their paired difference; else the ``strong`` choice (few
+   deals and many candidates would otherwise pick a lucky one).
 
 Why flat PIMC and not a tree (ISMCTS, Cowling, Powley and Whitehouse 2012): a
 Vatikanen move is chosen from few real alternatives once the solver has named
@@ -151,7 +157,7 @@ class ExpertBot:
 
     level = "expert"
     SETTINGS: ClassVar[Mapping[str, Setting]] = {
-        "samples": Setting(int, N_("guessed deals per decision"), low=1, high=10_000),
+        "samples": Setting(int, N_("guessed deals per decision"), low=1, high=10_000, none=True),
         "ms": Setting(
             float,
             N_("milliseconds per move at most (then not reproducible)"),
@@ -161,7 +167,7 @@ class ExpertBot:
         ),
         "horizon": Setting(int, N_("moves per play-out"), low=1, high=10_000),
         "score_weight": Setting(
-            float, N_("how much the payment counts beside the win"), low=0, high=100
+            float, N_("how much the payment counts beside the win"), low=0, high=100, none=True
         ),
         "holds": Setting(int, N_("cards held back one at a time as candidates"), low=0, high=13),
         "margin": Setting(
@@ -184,10 +190,10 @@ class ExpertBot:
         self,
         seed: int | None = None,
         *,
-        samples: int = 8,
+        samples: int | None = None,
         ms: float | None = None,
         horizon: int = 200,
-        score_weight: float = 0.5,
+        score_weight: float | None = None,
         holds: int = 3,
         keep: int = 2,
         hold: bool = True,
@@ -225,6 +231,22 @@ class ExpertBot:
         values = self._search(v, seat, steps, until, start)
         return _action(seat, steps[self._pick(values)], stock)
 
+    def _samples(self, players: int) -> int:
+        """The given ``samples``, else 8 deals at two players and 24 at more: a two-player
+        move searches more often and plays out longer, and more players make a noisier
+        outcome (measured, docs/bots.md)."""
+        if self.samples is not None:
+            return self.samples
+        return 8 if players == 2 else 24
+
+    def _score_weight(self, players: int) -> float:
+        """The given ``score_weight``, else 0.5 at two players and 0 (wins only) at more:
+        weighing the payment at three players made the bot play for small losses instead
+        of wins (measured, docs/bots.md)."""
+        if self.score_weight is not None:
+            return self.score_weight
+        return 0.5 if players == 2 else 0.0
+
     def _pick(self, values: list[list[float]]) -> int:
         """The candidate to make: the best mean among those played out on every deal, if
         it beats the ``strong`` bot's choice (candidate 0) by more than ``margin``
@@ -254,10 +276,12 @@ class ExpertBot:
         ``strong`` bot's choice (candidate 0).
         """
         deal = self._dealer(view, seat)
+        weight = self._score_weight(len(view["hand_sizes"]))
         values: list[list[float]] = [[] for _ in steps]
         live = list(range(len(steps)))
-        first = min(self.samples, max(4, self.samples // 4))
-        for done in range(self.samples):
+        samples = self._samples(len(view["hand_sizes"]))
+        first = min(samples, max(4, samples // 4))
+        for done in range(samples):
             if self.ms is not None and done and (time.perf_counter() - start) * 1000 > self.ms:
                 break
             if done == first and len(live) > self.keep + 1:
@@ -271,7 +295,7 @@ class ExpertBot:
                 sim.step(steps[i])
                 sim.play_out(self.horizon)
                 result = sim.outcome(seat)
-                values[i].append(result.win + self.score_weight * result.score / 100)
+                values[i].append(result.win + weight * result.score / 100)
         return values
 
     def _dealer(self, view: VatikanenView, seat: int) -> Callable[[], Sim]:
