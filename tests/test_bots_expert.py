@@ -94,23 +94,48 @@ def test_V13_expert_goes_out_when_it_can() -> None:
     assert isinstance(action, Play) and len(action.add) == 2
 
 
-def test_V13_expert_lays_twelve_of_thirteen_cards_rather_than_hold_them() -> None:
-    # the position where strong held back (test_bots_strong.py): the expert plays
+def test_V13_expert_weighing_the_payment_lays_21_of_22_cards_rather_than_hold_them() -> None:
+    # strong's last turn in its 156-point game (test_bots_strong.py): 21 of 22 cards can
+    # go down, both others hold 3. Weighing the payment (V13), the expert plays; on wins
+    # alone (its default at three players) holding for a sweep wins more of its play-outs.
     game = VatikanenGame.from_position(
-        ["8c Qd 4c 5s 2s Jh Kh 9h 8d 7h Kc 3d 4h", "8s As 4d", "6d Qs 6d"],
         [
-            "Ac 2c 3c",
-            "Jc Qc *:Kc",
-            "8d 9d *:Td",
-            "Qd Kd Ad",
+            "8c Qd 4c 5s 2s Jh Kh 9h 8d 7h Kc 3d 4h 6c 5s 3c Tc Qh Td 3d 4s Ts",
+            "4d 6c 5d",
+            "6d 5h 6h",
+        ],
+        [
+            "Jc Qc *:Kc Ac",
+            "6d 7d 8d",
+            "Td Jd Qd Kd Ad",
             "Ah 2h 3h",
-            "7d 7h 7s",
-            "9c 9c 9h 9s",
-            "Jd Jd Jh",
+            "7h 8h 9h",
+            "7s 8s 9s Ts",
+            "Qs *:Ks As",
+            "2c 2c 2d",
+            "3c 3h 3s",
+            "9c 9c 9d",
+            "Jc Jd Jh",
         ],
     )
-    action = ExpertBot(3, samples=8).choose(game.view(0))
-    assert isinstance(action, Play) and len(action.add) >= 10
+    for seed in range(2):
+        action = ExpertBot(seed, samples=8, score_weight=2).choose(game.view(0))
+        assert isinstance(action, Play) and len(action.add) >= 18
+
+
+def test_a_holding_seat_draws_until_its_whole_hand_can_go_down() -> None:
+    table = (tuple(parse_cards("7h 8h 9h")), tuple(parse_cards("2c 3c 4c")))
+    stock = parse_cards("Kd 5c Qs 6c 2d")
+    sim = Sim([parse_cards("Th Jh 9s"), parse_cards("Ks Kh")], table, stock, [True, True], 0)
+    sim.holder = 0
+    sim.play_out(1)
+    assert len(sim.hands[0]) == 4  # Th Jh could go down; the holder drew instead
+    sim.play_out(1)  # seat 1 draws 5c (Ks Kh cannot go down)
+    sim.play_out(1)  # seat 0: Th Jh 9s Kd still do not all fit; it draws Qs
+    assert len(sim.hands[0]) == 5
+    free = Sim([parse_cards("Th Jh 9s"), parse_cards("Ks Kh")], table, stock, [True, True], 0)
+    free.play_out(1)
+    assert len(free.hands[0]) == 1  # without the hold, the policy lays Th Jh
 
 
 def test_expert_time_cap_stops_the_search() -> None:
