@@ -19,15 +19,9 @@ How it thinks (``docs/bots.md`` has the measurements):
    :func:`~rummykit.solver.can_arrange_play`, which answers without laying
    out the melds. If playing raises the chance that an opponent goes out
    next by more than ``hold_margin``, and drawing is allowed, the bot holds
-   its cards back and draws, unless holding costs more in expectation
-   (V13: the one caught pays the hand): the chance that an opponent goes
-   out anyway (at least :data:`HOLD_RISK`) times the whole hand's value,
-   against the chance after the play times what the play leaves. Without
-   that check the bot once held 22 cards for eleven turns, each of its
-   plays raising the others' chances a little, and paid 156 points (issue
-   44). If an opponent is very likely to go out anyway (at least
-   ``dump_at``), the bot sheds points instead: its play with the most
-   points (jokers included, 25 each), since the loser pays the hand's
+   its cards back and draws. If an opponent is very likely to go out anyway
+   (at least ``dump_at``), the bot sheds points instead: its play with the
+   most points (jokers included, 25 each), since the loser pays the hand's
    value (V13).
 
 The work per move is bounded by iterations (``samples``), so the bot is
@@ -46,18 +40,13 @@ from rummykit import solver
 from rummykit.bots.base import Setting, register, seat_and_hand
 from rummykit.bots.sampling import Deal, vatikanen_unseen
 from rummykit.bots.vatikanen_basic import Table, no_play, opening_play, read_view_cards
-from rummykit.cards import Card, vatikanen_value
+from rummykit.cards import Card
 from rummykit.games.vatikanen import Action, Draw, Play
 from rummykit.games.vatikanen.view import VatikanenView, vatikanen_view
 from rummykit.i18n import N_
 from rummykit.melds import VATIKANEN
 
-__all__ = ["HOLD_RISK", "StrongBot"]
-
-HOLD_RISK = 0.25
-"""The least chance the bot puts on a watched opponent going out while it holds its cards
-back: holding now means facing the same choice next turn, with a hand one card larger, so
-a hold that looks free this turn (no guessed deal lets an opponent out at once) is not."""
+__all__ = ["StrongBot"]
 
 
 def _as_play(seat: int, found: solver.Play) -> Play:
@@ -218,13 +207,7 @@ class StrongBot:
             return _as_play(seat, play)
         p_now, p_after = out_now / done, out_after / done
         if p_after - p_now > hold_margin and view["stock_size"] > 0:
-            # V13: the one who is caught pays the hand. Holding back costs the whole
-            # hand if an opponent goes out anyway; playing, what the play leaves.
-            rest = list(hand)
-            for card in play.cards:
-                rest.remove(card.plain())
-            if max(p_now, HOLD_RISK) * _value(hand) <= p_after * _value(rest):
-                return Draw(seat)
+            return Draw(seat)
         if p_now >= self.dump_at:
             dump = solver.best_play(
                 table, hand, rules=VATIKANEN, objective="points", free_jokers=free
@@ -242,11 +225,6 @@ class StrongBot:
             run = solver.best_opening(hand, rules=VATIKANEN, objective="cards")
             return run is not None and run.count == len(hand)
         return solver.can_arrange_play(table, hand, rules=VATIKANEN, free_jokers=free)
-
-
-def _value(cards: Sequence[Card]) -> int:
-    """A hand's value, what its holder pays the winner (V13)."""
-    return sum(vatikanen_value(c) for c in cards)
 
 
 def _sample(view: VatikanenView, unseen: Sequence[Card], rng: random.Random) -> Deal:
