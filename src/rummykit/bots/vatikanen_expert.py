@@ -50,7 +50,6 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rummykit import solver
@@ -69,15 +68,9 @@ __all__ = ["ExpertBot", "candidates"]
 Table = tuple[tuple[Card, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One action the bot weighs: the move as the play-outs apply it."""
-
-    step: Step
-
-    def key(self) -> tuple[str, ...]:
-        """The cards laid, sorted: two plays of the same cards are one candidate (V12)."""
-        return tuple(sorted(str(c.plain()) for c in self.step.cards))
+def _key(step: Step) -> tuple[str, ...]:
+    """The cards a move lays, sorted: two plays of the same cards are one candidate (V12)."""
+    return tuple(sorted(str(c.plain()) for c in step.cards))
 
 
 def _step(found: solver.Play, opening: bool = False) -> Step:
@@ -112,7 +105,9 @@ def candidates(
             )
             if most is not None:
                 out.append(_step(most))
-            laid = sorted(set(full.cards), key=vatikanen_value, reverse=True)
+            # in the solver's order among equal values: a set's order would follow the
+            # joker's hash, which differs from one process to the next
+            laid = sorted(dict.fromkeys(full.cards), key=vatikanen_value, reverse=True)
             for card in laid[:holds] if full.count > 1 else []:
                 rest = list(hand)
                 rest.remove(card)
@@ -123,7 +118,7 @@ def candidates(
     seen: set[tuple[str, ...]] = set()
     unique = []
     for step in out:
-        key = Candidate(step).key()
+        key = _key(step)
         if key not in seen:
             seen.add(key)
             unique.append(step)
