@@ -222,3 +222,39 @@ def test_V14_policy_draws_when_only_a_joker_would_go_down() -> None:
     table = (tuple(parse_cards("8h 9h Th")),)
     assert policy_play(parse_cards("* 2s"), table, True, 10, False).cards == ()
     assert len(policy_play(parse_cards("* 2s"), table, True, 0, False).cards) == 1
+
+
+_GAME_SCRIPT = """
+from rummykit.bots.vatikanen_expert import ExpertBot
+from rummykit.bots import make_bot
+from rummykit.games.vatikanen import VatikanenGame
+for seed in (3, 8):
+    game = VatikanenGame(2, seed=seed)
+    bots = [ExpertBot(seed, samples=2), make_bot("vatikanen", "greedy", 1)]
+    while (seat := game.to_act) is not None:
+        action = bots[seat].choose(game.view(seat, log=False))
+        print(action)
+        game.apply(action)
+"""
+
+
+def test_expert_is_deterministic_across_processes() -> None:
+    """Two processes play the same games alike (a joker's hash differs between them, so
+    nothing may follow the order of a set of cards)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _GAME_SCRIPT],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+            timeout=120,
+        ).stdout
+        for _ in range(2)
+    ]
+    assert runs[0] and runs[0] == runs[1]
