@@ -20,6 +20,11 @@ The matches (full game counts; ``--quick`` plays far fewer):
 - ``vatikanen-2p``: strong against greedy, 1,000 games. Goal: win rate at
   least 60% with the lower end of the 95% interval above 55%.
 - ``vatikanen-4p``: strong against three greedy, 400 games. Goal: 40% (par 25%).
+- ``vatikanen-expert-2p``, ``vatikanen-expert-strong``: expert against greedy and
+  against strong, 600 games each. Goals (issue 44): 75% with the 95% interval
+  above 70%; 60% with the interval above 55%.
+- ``vatikanen-expert-3p``, ``vatikanen-expert-4p``: expert against two and three
+  strong, 300 games each. Goal: 1.5 times the par share of wins (50%, 37.5%).
 - ``kontrakt-4p``: strong against three basic, 200 seven-deal games. Goal: a
   mean total penalty at least 20% below basic's, the intervals apart.
 - ``kontrakt-basic``: basic against three random, 200 games. Goal: basic's
@@ -116,6 +121,46 @@ STANDARD = [
         "strong wins >= 40% (par 25%)",
         fallback=("greedy", "random", "random", "random"),
         check=_rate_goal(0.40),
+    ),
+    Standard(
+        "vatikanen-expert-2p",
+        "vatikanen",
+        2,
+        ("expert", "greedy"),
+        600,
+        8,
+        "expert wins >= 75%, 95% interval above 70% (issue 44)",
+        check=_rate_goal(0.75, 0.70),
+    ),
+    Standard(
+        "vatikanen-expert-strong",
+        "vatikanen",
+        2,
+        ("expert", "strong"),
+        600,
+        8,
+        "expert wins >= 60% against strong, 95% interval above 55% (issue 44)",
+        check=_rate_goal(0.60, 0.55),
+    ),
+    Standard(
+        "vatikanen-expert-3p",
+        "vatikanen",
+        3,
+        ("expert", "strong", "strong"),
+        300,
+        6,
+        "expert wins >= 1.5 x par (50%) against two strong (issue 44)",
+        check=_rate_goal(0.50),
+    ),
+    Standard(
+        "vatikanen-expert-4p",
+        "vatikanen",
+        4,
+        ("expert", "strong", "strong", "strong"),
+        300,
+        8,
+        "expert wins >= 1.5 x par (37.5%) against three strong (issue 44)",
+        check=_rate_goal(0.375),
     ),
     Standard(
         "kontrakt-4p",
@@ -227,6 +272,10 @@ def _short(spec: str) -> str:
 MATCH_ORDER = (
     "vatikanen-2p",
     "vatikanen-4p",
+    "vatikanen-expert-2p",
+    "vatikanen-expert-strong",
+    "vatikanen-expert-3p",
+    "vatikanen-expert-4p",
     "kontrakt-4p",
     "kontrakt-basic",
     "determinism",

@@ -160,6 +160,7 @@ SPEC = GameSpec(
     bot_modules=(
         "rummykit.bots.vatikanen_basic",
         "rummykit.bots.vatikanen_strong",
+        "rummykit.bots.vatikanen_expert",
         "rummykit.envs.policy",
     ),
     default_bot="greedy",
