@@ -1,0 +1,57 @@
+"""The schema of the server's database, shared by both backends: its migrations, one
+numbered tuple of statements each, applied in order at start, and the statements both run."""
+
+from __future__ import annotations
+
+__all__ = ["DELETES", "MIGRATIONS"]
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE game_tables (id TEXT PRIMARY KEY, game TEXT NOT NULL,"
+        " settings TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)",
+        "CREATE TABLE table_events (table_id TEXT NOT NULL REFERENCES game_tables (id),"
+        " version INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,"
+        " created DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, version))",
+    ),
+    (
+        "ALTER TABLE game_tables ADD COLUMN status TEXT NOT NULL DEFAULT 'waiting'",
+        "ALTER TABLE game_tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN summary TEXT",
+        "ALTER TABLE game_tables ADD COLUMN updated DOUBLE PRECISION NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN wake_at DOUBLE PRECISION",
+        "ALTER TABLE game_tables ADD COLUMN base INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN presence TEXT",
+        "ALTER TABLE game_tables ADD COLUMN broken TEXT",
+        "ALTER TABLE game_tables ADD COLUMN creator TEXT",
+        "ALTER TABLE game_tables ADD COLUMN served_by TEXT",
+        "ALTER TABLE game_tables ADD COLUMN lock_hi BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN lock_lo BIGINT NOT NULL DEFAULT 0",
+        "CREATE INDEX game_tables_listed ON game_tables (status, created)",
+        "CREATE INDEX game_tables_created ON game_tables (created)",
+        "CREATE INDEX game_tables_wake ON game_tables (wake_at)",
+        "CREATE TABLE table_chat (table_id TEXT NOT NULL, n INTEGER NOT NULL,"
+        " seat INTEGER, name TEXT, text TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,"
+        " PRIMARY KEY (table_id, n))",
+        "CREATE TABLE table_units (table_id TEXT NOT NULL, unit INTEGER NOT NULL,"
+        " record TEXT NOT NULL, PRIMARY KEY (table_id, unit))",
+    ),
+    (
+        "CREATE TABLE table_games (table_id TEXT NOT NULL, game INTEGER NOT NULL,"
+        " ended DOUBLE PRECISION NOT NULL, result TEXT, record TEXT NOT NULL,"
+        " PRIMARY KEY (table_id, game))",
+    ),
+)
+"""The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
+add the next. Version 2: what lists read (status, version, summary), when a table is due
+(``wake_at``), where its current unit starts (``base``), tables set aside (``broken``), who
+made it (a hash of the address), its lock key, chat, and finished units' records. Version 3:
+every finished game's record, kept as it ended (``table_games``: PROTOCOL.md, "Finished
+games of a table")."""
+
+DELETES = (
+    "DELETE FROM table_events WHERE table_id = %s",
+    "DELETE FROM table_chat WHERE table_id = %s",
+    "DELETE FROM table_units WHERE table_id = %s",
+    "DELETE FROM table_games WHERE table_id = %s",
+    "DELETE FROM game_tables WHERE id = %s",
+)
