@@ -6,7 +6,7 @@ contracts (K4), the typed commands' help; every text in the asker's language.
 >>> info["contracts"][6]["text"], info["contracts"][0]["choices"]
 ('3 tretal eller 3 färgföljder, allt på en gång', [{'groups': 2, 'runs': 0}])
 >>> [b["level"] for b in game_info("vatikanen", "en")["bots"]]
-['greedy', 'random', 'strong']
+['expert', 'greedy', 'random', 'strong']
 """
 
 from __future__ import annotations
