@@ -25,17 +25,30 @@ from typing import TextIO
 from rummykit.cards import Card
 from rummykit.cli.words import Commands, speaker
 from rummykit.errors import MessageError
+from rummykit.games import kontrakt as k
 from rummykit.games import vatikanen as v
+from rummykit.games.kontrakt.view import kontrakt_view
 from rummykit.i18n import DEFAULT, N_, Plural, translate
 from rummykit.puzzles import Puzzle, check, load, near, shipped
+from rummykit.puzzles import kontrakt as kp
 from rummykit.puzzles.analysis import GOES_OUT, JOKER, REARRANGE, SPLIT
-from rummykit.tui.commands import UiCommand, format_vatikanen, parse_vatikanen
+from rummykit.puzzles.checker import Verdict
+from rummykit.puzzles.store import AnyPuzzle
+from rummykit.tui.commands import (
+    UiCommand,
+    format_kontrakt,
+    format_vatikanen,
+    parse_kontrakt,
+    parse_vatikanen,
+)
 
 THEME_WORDS = {
     GOES_OUT: N_("you can go out: every card of your hand can be laid"),
     JOKER: N_("a joker can be freed"),
     SPLIT: N_("split the run"),
     REARRANGE: N_("rearrange the table"),
+    kp.LAY_OFF: N_("lay the contract, then lay cards off"),
+    kp.CONTRACT: N_("lay the contract"),
 }
 """The hint of each idea (``analysis.THEMES``)."""
 
@@ -57,7 +70,9 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
             " cards (docs/puzzles.md)."
         ),
     )
-    p.add_argument("--game", choices=("vatikanen",), default="vatikanen", help=_("the game"))
+    p.add_argument(
+        "--game", choices=("vatikanen", "kontrakt"), default="vatikanen", help=_("the game")
+    )
     p.add_argument(
         "--rating", type=int, default=1200, help=_("a puzzle near this rating (default 1200)")
     )
@@ -116,7 +131,7 @@ def _solution(puzzle: Puzzle, lang: str, out: TextIO) -> None:
         )
 
 
-def _pick(args: argparse.Namespace, lang: str) -> Puzzle | str:
+def _pick(args: argparse.Namespace, lang: str) -> AnyPuzzle | str:
     """The puzzle asked for, or what is wrong with the asking."""
     try:
         puzzles = load(args.file) if args.file else list(shipped(args.game))
@@ -132,9 +147,8 @@ def _pick(args: argparse.Namespace, lang: str) -> Puzzle | str:
     return near(puzzles, args.rating, random.Random(args.seed))
 
 
-def _judge(puzzle: Puzzle, play: v.Play, lang: str, out: TextIO) -> bool:
-    """Say whether ``play`` is right and why; True when it is."""
-    verdict = check(puzzle, play.add, play.table)
+def _judge(verdict: Verdict, lang: str, out: TextIO) -> bool:
+    """Say whether the answer judged ``verdict`` is right and why; True when it is."""
     if verdict.right:
         print(translate("Right! That is the most there is.", lang), file=out)
     elif not verdict.legal:
@@ -169,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(picked, str):
         print(picked, file=sys.stderr)
         return 2
+    if isinstance(picked, kp.KontraktPuzzle):
+        return _run_kontrakt(picked, lang, out)
     puzzle = picked
     _show(puzzle, lang, out)
     while True:
@@ -198,9 +214,92 @@ def run(args: argparse.Namespace) -> int:
                 file=out,
             )
             continue
-        right = _judge(puzzle, action, lang, out)
+        right = _judge(check(puzzle, action.add, action.table), lang, out)
         _solution(puzzle, lang, out)
         return 0 if right else 1
 
 
 REARRANGE_HINT = THEME_WORDS[REARRANGE]
+
+# ------------------------------------------------------------------ Kontrakt
+
+KONTRAKT_HOW = N_(
+    "Type your turn one action a line: meld 7h 7d 7s | 4c 5c 6c, layoff Th on 3, swap 7h"
+    " on 2, and a last discard Qs only if it goes out; an empty line (or ok) checks the"
+    " turn, undo takes the last action back. hint: the idea; quit: the solution."
+)
+
+
+def _show_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> None:
+    view = kontrakt_view(puzzle.view)
+    print(
+        translate(
+            "Puzzle {id} (rating {rating}): lay as many cards from your hand as you can"
+            " this turn. The contract: {contract}.",
+            lang,
+            id=puzzle.id,
+            rating=puzzle.rating,
+            contract=k.CONTRACTS[view["deal"]].describe(),
+        ),
+        file=out,
+    )
+    print(translate("The table:", lang), file=out)
+    for meld in view["table"]:
+        owner = view["players"][meld["owner"]]
+        print(f"  {meld['number']:>2}  {_pretty(meld['cards'])}  ({owner})", file=out)
+    print(translate("Your hand: {cards}", lang, cards=_pretty(view["hand"] or [])), file=out)
+    print(translate(KONTRAKT_HOW, lang), file=out)
+
+
+def _solution_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> None:
+    print(
+        translate(
+            "The solution lays {laid}:",
+            lang,
+            laid=Plural("{n} card", "{n} cards", puzzle.best),
+        ),
+        file=out,
+    )
+    for action in kp.solution_actions(puzzle):
+        print("  " + format_kontrakt(action, lang), file=out)
+
+
+def _run_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> int:
+    _show_kontrakt(puzzle, lang, out)
+    turn: list[k.Action] = []
+    while True:
+        print("> ", end="", file=out, flush=True)
+        line = sys.stdin.readline(4096)
+        if not line:
+            print(file=out)
+            if not turn:
+                _solution_kontrakt(puzzle, lang, out)
+                return 0
+            line = "ok"
+        try:
+            action = parse_kontrakt(line, puzzle.seat, lang)
+        except MessageError as exc:
+            print(exc.translated(lang), file=out)
+            continue
+        if isinstance(action, UiCommand):
+            if action.name == "quit":
+                _solution_kontrakt(puzzle, lang, out)
+                return 0
+            if action.name == "hint":
+                print(translate(THEME_WORDS.get(puzzle.theme, REARRANGE_HINT), lang), file=out)
+            elif action.name == "undo":
+                turn = turn[:-1]
+            elif action.name == "ok" and turn:
+                right = _judge(kp.check(puzzle, turn), lang, out)
+                _solution_kontrakt(puzzle, lang, out)
+                return 0 if right else 1
+            else:
+                print(translate(KONTRAKT_HOW, lang), file=out)
+            continue
+        if not isinstance(action, k.LayDown | k.LayOff | k.SwapJoker | k.Discard):
+            print(
+                translate("a puzzle's turn lays cards: meld, layoff, swap, discard", lang),
+                file=out,
+            )
+            continue
+        turn.append(action)

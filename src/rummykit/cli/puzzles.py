@@ -1,12 +1,17 @@
-"""``rummykit puzzles make``: Vatikanen puzzles from finished games' records or bot games.
+"""``rummykit puzzles make``: puzzles from finished games' records or bot games.
+
+``--game`` says whose (``vatikanen``, the default, or ``kontrakt``): records of
+the other game are skipped.
 
 ``--from`` takes record files (RECORD.md) and folders of them (every ``*.json``
 inside); ``--bots N`` plays N bot games first (``--seed``). The puzzles go to
 ``--out`` as JSON lines, gzip-compressed when its name ends in ``.gz``
-(``docs/puzzles.md``). The shipped set is made with::
+(``docs/puzzles.md``). The shipped sets are made with::
 
-    nice -n 10 rummykit puzzles make --bots 600 --seed 1 --per-game 4 --count 2400 \\
+    nice -n 10 rummykit puzzles make --bots 700 --seed 1 --per-game 4 --count 2400 \\
         --out src/rummykit/puzzles/data/vatikanen.jsonl.gz
+    nice -n 10 rummykit puzzles make --game kontrakt --bots 1500 --seed 1 --per-game 3 \\
+        --count 600 --out src/rummykit/puzzles/data/kontrakt.jsonl.gz
 
 Exit 0 when the file is written, 2 on bad input (no source, a record that
 cannot be read or played).
@@ -17,14 +22,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from rummykit.cli.main import LANG_HELP
 from rummykit.cli.words import Commands, speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, LANGUAGES, Plural, translate
-from rummykit.puzzles import Puzzle, bot_records, from_record, write
+from rummykit.puzzles import bot_records, from_record, write
+from rummykit.puzzles import kontrakt as kp
+from rummykit.puzzles.store import AnyPuzzle
 from rummykit.record import GameRecord, IllegalAction, RecordError, load_record
 
 
@@ -50,6 +57,12 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         nargs="+",
         default=[],
         help=_("record files, or folders of them (*.json), of finished Vatikanen games"),
+    )
+    make.add_argument(
+        "--game",
+        choices=("vatikanen", "kontrakt"),
+        default="vatikanen",
+        help=_("the game whose puzzles to make (default vatikanen)"),
     )
     make.add_argument("--bots", type=int, default=0, metavar="N", help=_("play N bot games too"))
     make.add_argument("--seed", type=int, default=0, help=_("the first bot game's seed"))
@@ -79,7 +92,8 @@ def _record_paths(sources: list[str]) -> list[Path]:
 def _records(args: argparse.Namespace) -> Iterator[tuple[str, GameRecord]]:
     for path in _record_paths(args.sources):
         yield f"{path.name} ", load_record(path)
-    for g, record in enumerate(bot_records(args.bots, seed=args.seed)):
+    bots = kp.bot_records if args.game == "kontrakt" else bot_records
+    for g, record in enumerate(bots(args.bots, seed=args.seed)):
         yield f"bots seed {args.seed + g} ", record
 
 
@@ -95,16 +109,21 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     started = time.perf_counter()
-    puzzles: list[Puzzle] = []
+    puzzles: list[AnyPuzzle] = []
     seen: set[str] = set()
     games = 0
     try:
         for source, record in _records(args):
-            if record.game != "vatikanen":
+            if record.game != args.game:
                 continue
             games += 1
             taken = 0
-            for puzzle in from_record(record, source=source):
+            made: Iterable[AnyPuzzle] = (
+                kp.from_record(record, source=source)
+                if args.game == "kontrakt"
+                else from_record(record, source=source)
+            )
+            for puzzle in made:
                 if puzzle.id in seen:
                     continue
                 seen.add(puzzle.id)
@@ -120,12 +139,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     write(puzzles, args.out)
     seconds = time.perf_counter() - started
-    made = Plural("{n} puzzle", "{n} puzzles", len(puzzles))
+    count = Plural("{n} puzzle", "{n} puzzles", len(puzzles))
     print(
         translate(
             "{made} from {games} games written to {path} in {seconds:.1f} s",
             lang,
-            made=made,
+            made=count,
             games=games,
             path=args.out,
             seconds=seconds,

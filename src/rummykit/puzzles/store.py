@@ -11,30 +11,45 @@ from __future__ import annotations
 import functools
 import gzip
 import io
+import json
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 
+from rummykit.puzzles.kontrakt import KontraktPuzzle
 from rummykit.puzzles.model import Puzzle
 
-__all__ = ["SHIPPED", "load", "near", "read", "shipped", "write"]
+__all__ = ["SHIPPED", "AnyPuzzle", "load", "near", "read", "shipped", "write"]
 
-SHIPPED = {"vatikanen": "vatikanen.jsonl.gz"}
+AnyPuzzle = Puzzle | KontraktPuzzle
+"""A puzzle of either game: its line's ``"game"`` says which."""
+
+SHIPPED = {"vatikanen": "vatikanen.jsonl.gz", "kontrakt": "kontrakt.jsonl.gz"}
 """The shipped set of each game, a file of the package's ``data`` folder."""
 
 
-def read(stream: Iterable[str]) -> Iterator[Puzzle]:
-    """The puzzles of JSON lines (blank lines skipped); ValueError naming the bad line."""
+def _one(line: str) -> AnyPuzzle:
+    data = json.loads(line)
+    if not isinstance(data, Mapping):
+        raise ValueError("a puzzle line must be a JSON object")
+    if data.get("game") == "kontrakt":
+        return KontraktPuzzle.from_json(data)
+    return Puzzle.from_json(data)
+
+
+def read(stream: Iterable[str]) -> Iterator[AnyPuzzle]:
+    """The puzzles of JSON lines (blank lines skipped), of either game; ValueError naming
+    the bad line."""
     for n, line in enumerate(stream, 1):
         if line.strip():
             try:
-                yield Puzzle.loads(line)
+                yield _one(line)
             except ValueError as exc:
                 raise ValueError(f"line {n}: {exc}") from None
 
 
-def load(path: str | Path) -> list[Puzzle]:
+def load(path: str | Path) -> list[AnyPuzzle]:
     """The puzzles of a file (``.gz``: gzip-compressed)."""
     path = Path(path)
     if path.suffix == ".gz":
@@ -44,7 +59,7 @@ def load(path: str | Path) -> list[Puzzle]:
         return list(read(stream))
 
 
-def write(puzzles: Iterable[Puzzle], path: str | Path) -> int:
+def write(puzzles: Iterable[AnyPuzzle], path: str | Path) -> int:
     """Write ``puzzles`` as JSON lines to ``path`` (``.gz``: compressed, reproducibly: no
     time or name in the gzip header); the count written."""
     path = Path(path)
@@ -61,14 +76,16 @@ def write(puzzles: Iterable[Puzzle], path: str | Path) -> int:
 
 
 @functools.cache
-def shipped(game: str = "vatikanen") -> tuple[Puzzle, ...]:
+def shipped(game: str = "vatikanen") -> tuple[AnyPuzzle, ...]:
     """The puzzle set shipped with the package for ``game`` (KeyError: none for it)."""
     name = SHIPPED[game]
     data = resources.files("rummykit.puzzles").joinpath("data", name).read_bytes()
     return tuple(read(gzip.decompress(data).decode("utf-8").splitlines()))
 
 
-def near(puzzles: Iterable[Puzzle], rating: int, rng: random.Random, *, among: int = 20) -> Puzzle:
+def near(
+    puzzles: Iterable[AnyPuzzle], rating: int, rng: random.Random, *, among: int = 20
+) -> AnyPuzzle:
     """One of the ``among`` puzzles whose rating is closest to ``rating``, at random
     (ValueError: no puzzles)."""
     ordered = sorted(puzzles, key=lambda p: (abs(p.rating - rating), p.id))
