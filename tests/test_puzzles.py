@@ -43,6 +43,9 @@ def resolved(puzzle: Puzzle) -> None:
     stored = tuple(sorted((Card.parse(c) for c in puzzle.solution_add), key=str))
     assert stored in answers, puzzle.id
     assert obvious_most(table, hand) == puzzle.obvious < puzzle.best, puzzle.id
+    marks = [m for row in puzzle.solution_marks for m in row]
+    assert [len(r) for r in puzzle.solution_marks] == [len(m) for m in puzzle.solution_table]
+    assert (marks.count("hand"), marks.count("moved")) == (puzzle.best, puzzle.moved)
     written = [[Card.parse(c) for c in m] for m in puzzle.solution_table]
     verdict = check(puzzle, [Card.parse(c) for c in puzzle.solution_add], written)
     assert verdict.right, (puzzle.id, verdict)

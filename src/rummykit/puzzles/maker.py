@@ -130,6 +130,7 @@ def from_position(
         ),
         solution_add=tuple(str(c.plain()) for c in shown.play.add),
         solution_table=tuple(tuple(str(c) for c in m.cards) for m in shown.play.table),
+        solution_marks=tuple(tuple(row) for row in shown.marking.rows),
         source=source,
     )
 

@@ -8,7 +8,9 @@ different best answers there are (``answers``), the fewest table cards a
 shown best answer moves (``moved``), the most laid without moving any table
 card (``obvious``), the ideas (``themes``), a difficulty on a rating scale
 (``rating``: a starting puzzle rating, as lichess's puzzles have) and one
-best answer (``solution``: the hand cards laid and the whole new table).
+best answer (``solution``: the hand cards laid, the whole new table, and per card of
+it whether it came from the hand, stayed in its meld or moved, as the review marks a
+best play).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Puzzle:
     rating: int
     solution_add: tuple[str, ...]
     solution_table: tuple[tuple[str, ...], ...]
+    solution_marks: tuple[tuple[str, ...], ...] = ()
     source: str = ""
 
     @property
@@ -87,6 +90,7 @@ class Puzzle:
             "solution": {
                 "add": list(self.solution_add),
                 "table": [list(m) for m in self.solution_table],
+                "marks": [list(m) for m in self.solution_marks],
             },
             "source": self.source,
         }
@@ -120,6 +124,7 @@ class Puzzle:
                 rating=_int(data["rating"]),
                 solution_add=_texts(solution["add"]),
                 solution_table=_melds(solution["table"]),
+                solution_marks=_melds(solution.get("marks", [])),
                 source=str(data.get("source", "")),
             )
         except KeyError as exc:
@@ -145,7 +150,7 @@ def _int(value: object) -> int:
 
 def _texts(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise ValueError(f"expected a list of card texts, not {value!r}")
+        raise ValueError(f"expected a list of texts, not {value!r}")
     return tuple(value)
 
 
