@@ -138,3 +138,15 @@ def test_puzzles_make_refuses_bad_input(capsys: pytest.CaptureFixture[str], tmp_
     bad.write_text('{"format": "nonsense"}')
     assert main(["puzzles", "make", "--from", str(bad), "--out", out]) == 2
     assert main(["puzzles"]) == 2
+
+
+def test_the_help_of_both_commands_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    for lang, words in (("en", "find the play that lays the most"), ("sv", "flest kort")):
+        for argv in (["puzzle"], ["puzzles"], ["puzzles", "make"]):
+            with pytest.raises(SystemExit) as exc:
+                main(["--lang", lang, *argv, "--help"])
+            assert exc.value.code == 0
+            text = " ".join(capsys.readouterr().out.split())
+            assert "docs/puzzles.md" in text or argv == ["puzzles", "make"], (lang, argv)
+            if argv == ["puzzle"]:
+                assert words in text
