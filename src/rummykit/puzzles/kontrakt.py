@@ -54,6 +54,7 @@ __all__ = [
     "KontraktPuzzle",
     "bot_records",
     "check",
+    "estimate_rating",
     "from_record",
     "from_view",
     "solution_actions",
@@ -182,6 +183,14 @@ def _play(view: Mapping[str, object], actions: Sequence[Action]) -> tuple[int, b
     return before - len(game.hand(seat)), False
 
 
+def estimate_rating(*, actions: int, best: int, melds: int, joker: bool, out: bool) -> int:
+    """A Kontrakt puzzle's starting rating (about 700 to 2,400): harder with more actions
+    in the turn, more cards, a larger table to lay off onto, a joker swap, going out."""
+    score = 500 + 90 * actions + 35 * best + 25 * min(melds, 24)
+    score += (250 if joker else 0) + (200 if out else 0)
+    return int(min(2600, round(score / 10) * 10))
+
+
 def from_view(view: Mapping[str, object], *, source: str = "") -> KontraktPuzzle | None:
     """The puzzle of this seat's turn, from its view alone (in its play phase, before it
     lays anything); None when it is none. ValueError for a spectator's view."""
@@ -222,8 +231,9 @@ def from_view(view: Mapping[str, object], *, source: str = "") -> KontraktPuzzle
     if any(isinstance(a, LayOff) for a in actions):
         ideas.append(LAY_OFF)
     ideas.append(CONTRACT)
-    rating = 700 + 80 * len(actions) + 40 * best + (250 if JOKER in ideas else 0)
-    rating += 150 if out else 0
+    rating = estimate_rating(
+        actions=len(actions), best=best, melds=len(v["table"]), joker=JOKER in ideas, out=out
+    )
     text = json.dumps(kept, sort_keys=True, separators=(",", ":"))
     return KontraktPuzzle(
         id="k" + hashlib.sha256(text.encode()).hexdigest()[:9],
@@ -231,7 +241,7 @@ def from_view(view: Mapping[str, object], *, source: str = "") -> KontraktPuzzle
         best=best,
         out=out,
         themes=tuple(ideas),
-        rating=int(min(2600, rating)),
+        rating=rating,
         solution=tuple(cast(Mapping[str, object], a.to_json()) for a in actions),
         source=source,
     )
