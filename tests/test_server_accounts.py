@@ -217,7 +217,8 @@ def test_deleting_the_account_drops_its_data_and_frees_the_name(
     with device(server) as phone, device(server) as laptop:
         assert signup(phone, "Jonas").status_code == 201
         assert login(laptop, "Jonas").status_code == 200
-        phone.post("/api/account/seats", json={"seats": [{"table": table, "seat": seat, "token": token}]})
+        held = [{"table": table, "seat": seat, "token": token}]
+        assert phone.post("/api/account/seats", json={"seats": held}).status_code == 200
         wrong = phone.post("/api/account/delete", json={"password": "not it at all"})
         assert wrong.status_code == 401 and wrong.json()["error"] == "bad_login"
         gone = phone.post("/api/account/delete", json={"password": "correct horse"})
