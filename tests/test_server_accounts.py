@@ -281,3 +281,58 @@ def test_posts_from_another_origin_or_not_as_json_are_refused(sqlite_server: Ser
         )
         assert evil_out.status_code == 403
         assert browser.get("/api/account/me").status_code == 200
+
+
+def _sql(server: Server, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """One statement on the server's database, read or written directly."""
+    if server.db.startswith("sqlite:///"):
+        with sqlite3.connect(server.db.removeprefix("sqlite:///")) as db:
+            return db.execute(sql.replace("%s", "?"), params).fetchall()
+    import psycopg
+
+    with psycopg.connect(server.db, autocommit=True) as conn:
+        cur = conn.execute(sql, params)
+        return cur.fetchall() if cur.description else []
+
+
+def test_a_session_unused_for_thirty_days_has_expired(server: Server) -> None:
+    with device(server) as phone:
+        assert signup(phone, "Lars").status_code == 201
+        assert phone.get("/api/account/me").status_code == 200
+        _sql(server, "UPDATE account_sessions SET seen = seen - %s", (31 * 86_400,))
+        answer = phone.get("/api/account/me")
+        assert answer.status_code == 401 and answer.json()["error"] == "not_signed_in"
+
+
+def test_a_password_hashed_with_weaker_settings_is_hashed_again_at_sign_in(
+    sqlite_server: Server,
+) -> None:
+    from argon2 import PasswordHasher
+
+    with device(sqlite_server) as phone:
+        assert signup(phone, "Maja").status_code == 201
+    weak = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1).hash("correct horse")
+    _sql(sqlite_server, "UPDATE accounts SET password = %s", (weak,))
+    with device(sqlite_server) as laptop:
+        assert login(laptop, "Maja").status_code == 200
+    [(stored,)] = _sql(sqlite_server, "SELECT password FROM accounts")
+    assert stored != weak and not PasswordHasher().check_needs_rehash(str(stored))
+
+
+def test_a_passkey_challenge_is_single_use_and_a_forged_answer_is_refused(
+    server: Server,
+) -> None:
+    with device(server) as phone:
+        begun = phone.post("/api/account/passkey/login/begin", json={})
+        assert begun.status_code == 200, begun.text
+        options = begun.json()["options"]
+        assert options["rpId"] == "127.0.0.1" and len(options["challenge"]) >= 40
+        forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}}
+        finish = {"challenge": begun.json()["challenge"], "credential": forged}
+        first = phone.post("/api/account/passkey/login/finish", json=finish)
+        again = phone.post("/api/account/passkey/login/finish", json=finish)
+        for answer in (first, again):
+            assert answer.status_code == 400 and answer.json()["error"] == "bad_passkey"
+        assert _sql(server, "SELECT COUNT(*) FROM account_challenges") == [(0,)]
+        refused = phone.post("/api/account/passkey/register/begin", json={})
+        assert refused.status_code == 401  # a passkey is added to a signed-in account only

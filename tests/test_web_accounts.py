@@ -117,3 +117,18 @@ def test_a_passkey_is_added_and_signs_in_with_a_virtual_authenticator(
     me = page.evaluate("fetch('api/account/me').then(r => r.json())")
     assert me["name"] == "Pia Passkey" and me["passkeys"] == 1
     assert page.errors == []
+
+
+def test_a_browser_that_never_signed_in_asks_nothing_of_the_accounts(
+    browser: Any, shared_server: Server
+) -> None:
+    page = new_page(browser)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/account" in r.url else None)
+    page.goto(local(shared_server) + "/")
+    page.wait_for_function("window.rummykit && window.rummykit.ready")
+    page.get_by_role("heading", name="New table").wait_for()
+    page.wait_for_timeout(300)
+    assert asked == []
+    assert page.locator("header a.account-link").inner_text() == "Sign in"
+    assert page.errors == []

@@ -6,7 +6,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useState } from "../vendor/preact/hooks.module.js";
-import { api, heldSeats, keepSeat, seatOf } from "./api.js";
+import { api, heldSeats, keepSeat, load, save, seatOf } from "./api.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
 
@@ -14,13 +14,20 @@ export const account = { me: null, loaded: false };
 
 let syncing = false;
 
-/** Ask the server who is signed in here (null: nobody). */
-export async function refreshAccount() {
+/** Ask the server who is signed in here (null: nobody); unless ``always``, only if this
+ * browser has signed in before (``rummykit.account``), so that a page of a player who never
+ * signed in asks nothing more of the server than it did before accounts. */
+export async function refreshAccount(always) {
+  if (!always && !load("account", false)) {
+    account.loaded = true;
+    return;
+  }
   try {
     account.me = await api("GET", "api/account/me");
   } catch (err) {
     account.me = null;
   }
+  save("account", account.me ? true : null);
   account.loaded = true;
   if (account.me) await syncSeats();
   rerender();
@@ -170,8 +177,14 @@ function Feedback({ action }) {
   ];
 }
 
+function signedOut() {
+  account.me = null;
+  save("account", null);
+}
+
 function signedIn(me) {
   account.me = me;
+  save("account", true);
   account.loaded = true;
   return syncSeats().then(() => {
     location.hash = "#/";
@@ -223,7 +236,7 @@ function AccountPanel({ me }) {
   const out = (everywhere) =>
     action.run(async () => {
       await api("POST", "api/account/logout", { everywhere });
-      account.me = null;
+      signedOut();
       rerender();
     });
   const passkey = () =>
@@ -236,7 +249,7 @@ function AccountPanel({ me }) {
     e.preventDefault();
     action.run(async () => {
       await api("POST", "api/account/delete", { password });
-      account.me = null;
+      signedOut();
       location.hash = "#/";
       rerender();
     });

@@ -51,7 +51,7 @@ function follow() {
   route = next;
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
-  else if (next.name === "account") refreshAccount();
+  else if (next.name === "account") refreshAccount(true);
   else enterReplay(next.source, next.review, next.game);
   window.scrollTo(0, 0);
   rerender();
