@@ -35,8 +35,6 @@ from rummykit.server.limits import Bucket
 from rummykit.server.lookalike import name_keys
 from rummykit.server.store.accounts import AccountRow, AccountStore, HeldSeat, Taken
 from rummykit.server.store.base import Store
-from rummykit.server.store.postgres import PostgresStore
-from rummykit.server.store.sqlite import SqliteStore
 
 __all__ = [
     "AccountLimits",
@@ -138,7 +136,6 @@ class Accounts:
 
     def __init__(self, store: Store, limits: AccountLimits | None = None) -> None:
         self.limits = limits = limits or AccountLimits()
-        assert isinstance(store, SqliteStore | PostgresStore)
         self.db = AccountStore(store)
         self.hasher = PasswordHasher()
         self._pool = ThreadPoolExecutor(limits.hash_threads, thread_name_prefix="rummykit-hash")

@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit.server.store.base import StoreBusy
+from rummykit.server.store.base import Store, StoreBusy
 from rummykit.server.store.postgres import PostgresStore, _postgres_error
 from rummykit.server.store.sqlite import SqliteStore
 
@@ -73,14 +73,17 @@ def _account(row: tuple[object, ...]) -> AccountRow:
 class AccountStore:
     """The accounts kept in ``store``'s database (SQLite or PostgreSQL)."""
 
-    def __init__(self, store: SqliteStore | PostgresStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
 
     async def _tx(self, steps: Sequence[Step], *, write: bool = True) -> list[Rows]:
-        """Run ``steps`` in one transaction; each one's rows. Taken on a unique key."""
+        """Run ``steps`` in one transaction; each one's rows. Taken on a unique key;
+        StoreBusy for a store of neither backend (a test's stand-in: no accounts there)."""
         if isinstance(self.store, SqliteStore):
             return await self._tx_sqlite(self.store, steps, write)
-        return await self._tx_postgres(self.store, steps)
+        if isinstance(self.store, PostgresStore):
+            return await self._tx_postgres(self.store, steps)
+        raise StoreBusy("this store keeps no accounts")
 
     @staticmethod
     async def _tx_sqlite(store: SqliteStore, steps: Sequence[Step], write: bool) -> list[Rows]:
