@@ -40,6 +40,7 @@ from rummykit.server.routes.account_bodies import (
     Password,
     Seats,
 )
+from rummykit.server.schemas import Problem
 from rummykit.server.store.accounts import AccountRow, HeldSeat
 from rummykit.server.store.base import Store
 
@@ -47,6 +48,18 @@ __all__ = ["COOKIE", "account_routes"]
 
 COOKIE = "rummykit_session"
 """The session cookie's name."""
+
+
+_ERRORS: dict[int | str, dict[str, object]] = {
+    400: {"model": Problem, "description": "a bad request (bad_request, bad_passkey)"},
+    401: {"model": Problem, "description": "not_signed_in, or bad_login"},
+    403: {"model": Problem, "description": "forbidden: a page of another origin"},
+    409: {"model": Problem, "description": "name_taken"},
+    415: {"model": Problem, "description": "a POST whose body is not JSON"},
+    429: {"model": Problem, "description": "rate_limited"},
+    503: {"model": Problem, "description": "unavailable: busy; nothing was done"},
+}
+"""Every account route's errors, each ``{"error": CODE, "message": ...}``."""
 
 
 def _problem(status: int, code: str, message: str) -> JSONResponse:
@@ -63,7 +76,7 @@ def account_routes(
     """The account routes of a server whose tables are in ``store``."""
     accounts = Accounts(store, limits)
     passkeys = Passkeys(accounts)
-    router = APIRouter(prefix="/api/account", tags=["accounts"])
+    router = APIRouter(prefix="/api/account", tags=["accounts"], responses=_ERRORS)
     days = accounts.limits.session_days
 
     def refused(request: Request) -> JSONResponse | None:
