@@ -352,11 +352,16 @@ class BoundedPool:
             self._thread.shutdown(wait=False, cancel_futures=True)
 
 
+BOTS_NICE = 10
+"""How much lower the bots' workers run than the server: a bot's move waits a second
+(``--bot-delay``) anyway, a player's answer should not wait behind one."""
+
+
 class _PlayPool:
     """Lanes over pipes, or with ``workers`` 0 one thread (tests, tiny hosts)."""
 
-    def __init__(self, workers: int, name: str) -> None:
-        self.lanes = Lanes(workers) if workers > 0 else None
+    def __init__(self, workers: int, name: str, nice: int = 0) -> None:
+        self.lanes = Lanes(workers, nice=nice) if workers > 0 else None
         self._thread = (
             ThreadPoolExecutor(max_workers=1, thread_name_prefix=name) if workers <= 0 else None
         )
@@ -383,14 +388,15 @@ class Workers:
     play, a hint, a draft check), ``bots`` for the bots' moves (both lanes over pipes:
     :mod:`rummykit.server.lanes`), ``records`` for replays and reviews (see the module
     docstring). A bot that thinks long (``expert``, hundreds of milliseconds a move) holds
-    up only other bots, never a player at another table: measured by
+    up only other bots, never a player at another table, and its workers run at a lower
+    priority (:data:`BOTS_NICE`) than the server's, so it takes no core from the server: measured by
     ``benchmarks/server.py --experts``. With ``workers`` 0 each runs in a thread of its
     own (tests, tiny hosts)."""
 
     def __init__(self, workers: int = 1, *, record_seconds: float = 20.0) -> None:
         self.workers = workers
         self.play = _PlayPool(workers, "rummykit-play")
-        self.bots = _PlayPool(workers, "rummykit-bots")
+        self.bots = _PlayPool(workers, "rummykit-bots", nice=BOTS_NICE)
         self.records = BoundedPool(2 if workers > 0 else 0, record_seconds)
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
