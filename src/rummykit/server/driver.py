@@ -133,7 +133,7 @@ class Driver:
             level = table.settings.seats[seat].level or table.spec.default_bot
             seed = bot_seed(table.settings.seed, version, seat)
             view = game.view(seat, log=reads_log(table.spec.name, level))
-            chosen = await room.host.workers.run(think, table.spec.name, level, seed, view)
+            chosen = await room.host.workers.run_bot(think, table.spec.name, level, seed, view)
             try:
                 await room.act(seat, version, chosen, by=by)
             except ProtocolError as exc:
