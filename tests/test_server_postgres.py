@@ -13,7 +13,7 @@ import time
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from protocol_client import Live, play_until_over
+from protocol_client import Live, play_until_over, simple_move
 from rummykit import games
 from rummykit.record import parse_record, replay
 from server_helpers import Server, start
@@ -92,21 +92,24 @@ def test_a_table_is_served_by_one_process_and_handed_over_when_asked(pg_url: str
 def test_another_process_takes_over_a_table_within_ten_seconds_when_its_process_dies(
     pg_url: str,
 ) -> None:
-    """A table whose bots are playing, with nobody connected: its process is killed, and
-    another process (which no client asks) finds it due and plays on."""
+    """A table whose bots are playing, with nobody connected (its player has just played
+    his turn and left): its process is killed, and another process (which no client asks)
+    finds it due and plays the bots' turns."""
     first, second = two_servers(pg_url, bot_delay=0.2)
     try:
-        seats = ["human", "bot:basic", "bot:basic"]
+        seats = ["human", "bot:basic", "bot:basic", "bot:basic"]
         made = first.post("/api/tables", {"game": "kontrakt", "seats": seats, "grace": 0})
         assert isinstance(made, dict)
         table_id = made["id"]
         token = first.post(f"/api/tables/{table_id}/join", {"name": "Bo"})["token"]  # type: ignore[index]
         live = Live.open(first.ws, table_id, token)
-        live.until(lambda s: s["status"] == "playing")
-        live.act({"type": "decline_upcard"} if live.my_turn() else {"type": "draw"})
-        live.close()  # Bo leaves: with no grace a bot stands in for him at once
-        time.sleep(0.5)
-        before = first.get(f"/api/tables/{table_id}")["version"]  # type: ignore[index]
+        live.until(lambda s: live.my_turn())
+        while live.my_turn():  # Bo plays his turn; then the three bots have theirs
+            version = live.state["version"]  # type: ignore[index]
+            live.act(simple_move(live.state["view"]))  # type: ignore[index]
+            live.until(lambda s, v=version: s["version"] > v)
+        before = live.state["version"]  # type: ignore[index]
+        live.close()  # Bo leaves (a table with nobody there plays only its bots' turns)
         first.kill()
         killed = time.monotonic()
         while True:  # the second process moves the table on by itself
