@@ -248,7 +248,13 @@ function OpenTables() {
             return h("li", { class: "table-row" }, [
               h("span", { class: "table-game" }, gameTitle(table.game)),
               h("span", { class: "table-seats" }, seatsLine(table)),
-              h("span", { class: "muted small" }, statusText(table.status) + (table.clock ? " · " + clockText(table.clock) : "")),
+              h(
+                "span",
+                { class: "muted small" },
+                statusText(table.status) +
+                  (table.waiting_for_players ? " · " + t("paused until a player is back") : "") +
+                  (table.clock ? " · " + clockText(table.clock) : ""),
+              ),
               h("span", { class: "table-buttons" }, [
                 mine
                   ? h("a", { class: "button primary", href: `#/t/${table.id}` }, t("Back to my seat"))
