@@ -42,7 +42,7 @@ def test_a_phone_signs_up_in_swedish_and_its_table_follows_to_another_browser(
     seat = {"seat": joined["seat"], "token": joined["token"], "name": "Signe"}
     phone = new_page(browser, **PHONE)
     phone.goto(local(shared_server) + "/")
-    phone.wait_for_function("window.rummykit && window.rummykit.ready")
+    phone.wait_for_function("() => window.rummykit && window.rummykit.ready")
     phone.evaluate(
         "([id, seat]) => localStorage.setItem('rummykit.seat.' + id, JSON.stringify(seat))",
         [table["id"], seat],
@@ -126,7 +126,7 @@ def test_a_browser_that_never_signed_in_asks_nothing_of_the_accounts(
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/api/account" in r.url else None)
     page.goto(local(shared_server) + "/")
-    page.wait_for_function("window.rummykit && window.rummykit.ready")
+    page.wait_for_function("() => window.rummykit && window.rummykit.ready")
     page.get_by_role("heading", name="New table").wait_for()
     page.wait_for_timeout(300)
     assert asked == []
