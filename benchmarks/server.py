@@ -18,6 +18,11 @@ Over the measured window it prints:
 - with ``--processes 2`` or ``4`` (PostgreSQL), the processes sit behind HAProxy (Debian's
   ``haproxy``) routing by table id as docs/hosting.md gives it.
 
+``--experts N`` adds N Vatikanen tables of three ``expert`` bots and one client playing (a
+table needs a human seat) beside the load, and measures the load again with them: does a
+table of experts slow the other tables (issue 44)? Its row says how many moves were made at
+the expert tables in the window; its CPU per change counts the experts' CPU too.
+
 ``--stored N`` measures the start instead: N finished tables written into a new database,
 then the time from starting the server to its first answer, its resident memory before
 anyone connects, and the time a table mid-play takes to answer its first hello after a
@@ -26,6 +31,7 @@ figures go to the Server section of ``docs/benchmarks.md`` unless ``--no-write``
 
     python benchmarks/server.py --tables 1000 --seconds 40
     python benchmarks/server.py --tables 1000 --postgres postgresql://... --processes 1,2,4
+    python benchmarks/server.py --tables 1000 --experts 1
     python benchmarks/server.py --stored 100000
 """
 
@@ -348,16 +354,34 @@ class Watcher(WSListener):
         transport.send(WSMsgType.TEXT, b'{"type":"hello","token":null,"version":null}')
 
 
+def expert_versions(base: str, tables: list[str]) -> int:
+    """The versions of the expert tables summed: how many moves their bots have made."""
+    return sum(int(http(base, "GET", f"/api/tables/{t}")["version"]) for t in tables)
+
+
 async def run_load(
-    servers: Servers, tables: int, seconds: float, warm: float
+    servers: Servers, tables: int, seconds: float, warm: float, experts: int = 0
 ) -> tuple[Load, float, float]:
-    """Make the tables, connect four clients to each, play for ``warm`` + ``seconds``.
-    Answers what the clients saw, and the server's CPU and the wall time of the window."""
+    """Make the tables (and ``experts`` tables of three expert bots and a client), connect
+    four clients to each, play for ``warm`` + ``seconds``. Answers
+    what the clients saw, and the server's CPU and the wall time of the window."""
     base = servers.base
     ws_base = base.replace("http://", "ws://")
     load = Load()
     transports: list[WSTransport] = []
     loop = asyncio.get_running_loop()
+    expert_tables = []
+    aside = Load()  # the expert tables' own player: not counted with the load
+    for _ in range(experts):
+        body = {"game": "vatikanen", "seats": ["human"] + ["bot:expert"] * 3}
+        made = await loop.run_in_executor(None, http, base, "POST", "/api/tables", body)
+        table = made["id"]
+        expert_tables.append(table)
+        path = f"/api/tables/{table}/join"
+        joined = await loop.run_in_executor(None, http, base, "POST", path, {"name": "P0"})
+        url = f"{ws_base}/api/tables/{table}/live"
+        transport, _ = await ws_connect(player_for(table, joined["token"], aside), url)
+        transports.append(transport)
     for i in range(tables):
         game = ("vatikanen", "kontrakt")[i % 2]
         bot = "bot:greedy" if game == "vatikanen" else "bot:basic"
@@ -379,6 +403,7 @@ async def run_load(
             transports.append(transport)
     await asyncio.sleep(warm)
     before_versions = sum(load.versions.values())
+    experts_before = expert_versions(base, expert_tables)
     profiler = profile(servers.pids, seconds)
     main_before = cpu_seconds(servers.pids, workers=False)
     system_before = cpu_seconds(servers.pids, system=True)
@@ -390,6 +415,7 @@ async def run_load(
     load.main_cpu = cpu_seconds(servers.pids, workers=False) - main_before
     load.system_cpu = cpu_seconds(servers.pids, system=True) - system_before
     load.versions["_changes"] = sum(load.versions.values()) - before_versions
+    load.versions["_expert_moves"] = expert_versions(base, expert_tables) - experts_before
     for transport in transports:
         transport.disconnect()
     if profiler is not None:
@@ -409,15 +435,18 @@ def profile(pids: list[int], seconds: float) -> subprocess.Popen[bytes] | None:
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def measure(tables: int, seconds: float, db: str, processes: int) -> dict[str, Any]:
+def measure(
+    tables: int, seconds: float, db: str, processes: int, experts: int = 0
+) -> dict[str, Any]:
     """Start the servers, put the load on them, stop them; the figures."""
     servers = start_servers(db, processes)
     try:
         warm = min(30.0, 6.0 + tables / 50)
-        load, cpu, wall = uvloop.run(run_load(servers, tables, seconds, warm))
+        load, cpu, wall = uvloop.run(run_load(servers, tables, seconds, warm, experts))
     finally:
         servers.stop()
     changes = load.versions.pop("_changes")
+    expert_moves = load.versions.pop("_expert_moves")
     lat = sorted(load.latencies) or [float("nan")]
     return {
         "tables": tables,
@@ -432,6 +461,8 @@ def measure(tables: int, seconds: float, db: str, processes: int) -> dict[str, A
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
         "samples": len(load.latencies),
         "errors": load.errors,
+        "experts": experts,
+        "expert_moves": expert_moves,
     }
 
 
@@ -527,8 +558,11 @@ def fresh_schema(url: str) -> Iterator[str]:
 
 def load_row(r: dict[str, Any]) -> str:
     errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
+    tables = str(r["tables"])
+    if r.get("experts"):
+        tables += f" + {r['experts']} with three experts ({r['expert_moves']} moves there)"
     return (
-        f"| {r['db']} | {r['processes']} | {r['tables']} | {4 * r['tables']} |"
+        f"| {r['db']} | {r['processes']} | {tables} | {4 * r['tables']} |"
         f" {r['changes_per_second']:.0f} | {r['cpu_ms_per_change']:.3f} ms"
         f" ({r['main_ms_per_change']:.3f}; {r['system_ms_per_change']:.3f}) |"
         f" {r['cpu_share']:.2f} | {r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | {errors} |"
@@ -583,6 +617,17 @@ def machine() -> str:
     )
 
 
+def measure_sqlite_or_pg(
+    args: argparse.Namespace, tables: int, processes: int, experts: int
+) -> dict[str, Any]:
+    """One load row on the database the command line chose, beside ``experts`` tables."""
+    if args.postgres:
+        with fresh_schema(args.postgres) as url:
+            return measure(tables, args.seconds, url, processes, experts)
+    folder = tempfile.mkdtemp(prefix="rummykit-bench-")
+    return measure(tables, args.seconds, f"sqlite:///{folder}/server.sqlite3", processes, experts)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=1000)
@@ -590,6 +635,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--postgres", help="measure on this PostgreSQL database (else SQLite)")
     p.add_argument("--processes", default="1", help="with --postgres: e.g. 1,2,4")
     p.add_argument("--stored", type=int, help="measure the start on this many stored tables")
+    p.add_argument("--experts", type=int, default=0, help="also measure beside N expert tables")
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args(argv)
     os.sched_setaffinity(0, {LOAD_CORE})
@@ -615,6 +661,10 @@ def main(argv: list[str] | None = None) -> int:
                 row = measure(tables, args.seconds if tables > 1 else 20, url, processes)
             print(load_row(row), flush=True)
             rows.append(row)
+            if args.experts and tables > 1:
+                row = measure_sqlite_or_pg(args, tables, processes, args.experts)
+                print(load_row(row), flush=True)
+                rows.append(row)
     text = LOAD_HEAD + "\n" + "\n".join(load_row(r) for r in rows)
     print(text)
     if not args.no_write:
@@ -622,7 +672,10 @@ def main(argv: list[str] | None = None) -> int:
         command = f"python benchmarks/server.py --tables {args.tables} --seconds {args.seconds:g}"
         if args.postgres:
             command += f" --postgres postgresql://... --processes {args.processes}"
-        write_doc(f"load-{db}", f"`{command}` on {machine()}.\n\n{text}")
+        if args.experts:
+            command += f" --experts {args.experts}"
+        section = f"load-{db}" + ("-experts" if args.experts else "")
+        write_doc(section, f"`{command}` on {machine()}.\n\n{text}")
     return 0
 
 

@@ -135,3 +135,50 @@ def test_no_function_takes_more_than_ten_parameters() -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _parameters(node) > 10:
                 crowded.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name}")
     assert not crowded, crowded
+
+
+GAME_NAMES = {"vatikanen", "kontrakt"}
+
+
+def _names_a_game(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in GAME_NAMES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_game(e) for e in node.elts)
+    return False
+
+
+def game_branches(tree: ast.AST) -> list[int]:
+    """Lines that branch on a game's name: a comparison with it, a table keyed by it, a
+    ``case`` on it. Passing a name (``make_bot("vatikanen", ...)``) is no branch."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            named = [node.left, *node.comparators]
+        elif isinstance(node, ast.Dict):
+            named = [k for k in node.keys if k is not None]
+        elif isinstance(node, ast.MatchValue):
+            named = [node.value]
+        else:
+            continue
+        if any(_names_a_game(e) for e in named):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_game_branches_are_found() -> None:
+    code = 'if game != "kontrakt": pass\nT = {"vatikanen": 1}\nf("vatikanen")\n'
+    assert game_branches(ast.parse(code)) == [1, 2]
+
+
+def test_no_game_name_is_branched_on_outside_games() -> None:
+    """Each game's words, syntax and facts live in its package, reached through its spec
+    (:mod:`rummykit.games`); nothing else asks which game it holds."""
+    games = SRC / "rummykit" / "games"
+    found = []
+    for path in sorted((SRC / "rummykit").rglob("*.py")):
+        if games in path.parents:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{path.relative_to(SRC)}:{line}" for line in game_branches(tree)]
+    assert not found, found

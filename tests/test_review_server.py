@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from protocol_client import HttpError
+from protocol_client import HttpError, Live, play_until_over
 from review_helpers import BO, RUN5, played
 from rummykit.record import parse_record
 from rummykit.review import review
@@ -59,15 +58,17 @@ def test_get_review_of_a_table_is_given_once_the_game_is_over(shared_server: Ser
     with pytest.raises(HttpError) as info:
         server.get("/api/tables/nosuchtable/review")
     assert info.value.status == 404
-    # the player joins and stays away: a bot stands in at once (grace 0) and plays the game
-    table = {"game": "vatikanen", "seats": ["human", "bot:greedy"], "grace": 0}
+    # the player joins and plays the simplest moves against a bot to the game's end
+    table = {"game": "vatikanen", "seats": ["human", "bot:greedy"]}
     bots = server.post("/api/tables", table)
     assert isinstance(bots, dict)
-    server.post(f"/api/tables/{bots['id']}/join", {"name": "Astrid"})
-    deadline = time.monotonic() + 60
-    while (summary := server.get(f"/api/tables/{bots['id']}"))["status"] != "over":  # type: ignore[index]
-        assert time.monotonic() < deadline, "the bots did not finish their game"
-        time.sleep(0.2)
+    joined = server.post(f"/api/tables/{bots['id']}/join", {"name": "Astrid"})
+    assert isinstance(joined, dict)
+    astrid = Live.open(server.ws, bots["id"], joined["token"])
+    play_until_over([astrid], timeout=60)
+    astrid.close()
+    summary = server.get(f"/api/tables/{bots['id']}")
+    assert isinstance(summary, dict)
     out = server.get(f"/api/tables/{bots['id']}/review")
     doc = server.get(f"/api/tables/{bots['id']}/record")
     assert out == review(parse_record(doc)).to_json()

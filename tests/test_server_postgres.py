@@ -8,12 +8,14 @@ the other within seconds when its process dies.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from protocol_client import Live, play_until_over
+from protocol_client import Live, play_until_over, simple_move
 from rummykit import games
 from rummykit.record import parse_record, replay
 from server_helpers import Server, start
@@ -38,6 +40,28 @@ def test_a_whole_game_on_postgresql_survives_a_sigkill(pg_url: str) -> None:
     assert checked.ok and checked.finished
     again.close()
     server.stop()
+
+
+def plays_through_the_router(
+    servers: list[Server], table_id: str, token: str, stop: threading.Event
+) -> None:
+    """A player who plays the simplest move on each turn, connected to the first process
+    until told to reconnect (4503), then to the next, as a router would send them."""
+    reached = 0
+    while not stop.is_set():
+        try:
+            live = Live.open(servers[reached].ws, table_id, token)
+            while not stop.is_set():
+                state = live.state
+                if live.my_turn() and state is not None and live.acted != state["version"]:
+                    live.act(simple_move(state["view"]))
+                with contextlib.suppress(TimeoutError):
+                    live.read(timeout=0.05)
+        except ConnectionClosed as exc:
+            if exc.rcvd is not None and exc.rcvd.code == 4503:
+                reached = min(reached + 1, len(servers) - 1)
+        except Exception:  # a process is gone, or busy a moment
+            time.sleep(0.1)
 
 
 def two_servers(pg_url: str, bot_delay: float = 0.0) -> tuple[Server, Server]:
@@ -92,21 +116,24 @@ def test_a_table_is_served_by_one_process_and_handed_over_when_asked(pg_url: str
 def test_another_process_takes_over_a_table_within_ten_seconds_when_its_process_dies(
     pg_url: str,
 ) -> None:
-    """A table whose bots are playing, with nobody connected: its process is killed, and
-    another process (which no client asks) finds it due and plays on."""
+    """A table whose bots are playing, with nobody connected (its player has just played
+    his turn and left): its process is killed, and another process (which no client asks)
+    finds it due and plays the bots' turns."""
     first, second = two_servers(pg_url, bot_delay=0.2)
     try:
-        seats = ["human", "bot:basic", "bot:basic"]
+        seats = ["human", "bot:basic", "bot:basic", "bot:basic"]
         made = first.post("/api/tables", {"game": "kontrakt", "seats": seats, "grace": 0})
         assert isinstance(made, dict)
         table_id = made["id"]
         token = first.post(f"/api/tables/{table_id}/join", {"name": "Bo"})["token"]  # type: ignore[index]
         live = Live.open(first.ws, table_id, token)
-        live.until(lambda s: s["status"] == "playing")
-        live.act({"type": "decline_upcard"} if live.my_turn() else {"type": "draw"})
-        live.close()  # Bo leaves: with no grace a bot stands in for him at once
-        time.sleep(0.5)
-        before = first.get(f"/api/tables/{table_id}")["version"]  # type: ignore[index]
+        live.until(lambda s: live.my_turn())
+        while live.my_turn():  # Bo plays his turn; then the three bots have theirs
+            version = live.state["version"]  # type: ignore[index]
+            live.act(simple_move(live.state["view"]))  # type: ignore[index]
+            live.until(lambda s, v=version: s["version"] > v)
+        before = live.state["version"]  # type: ignore[index]
+        live.close()  # Bo leaves (a table with nobody there plays only its bots' turns)
         first.kill()
         killed = time.monotonic()
         while True:  # the second process moves the table on by itself
@@ -142,18 +169,21 @@ def test_a_process_that_loses_its_lock_connection_stops_serving_its_tables_at_on
     the process closes the table's connections at once (4503: reconnect through the router)
     and no longer plays it, and the other process serves it live."""
     first, second = two_servers(pg_url, bot_delay=0.2)
+    stop = threading.Event()
     try:
-        seats = ["human", "bot:basic", "bot:basic"]
+        seats = ["human", "human", "bot:basic"]
         made = first.post("/api/tables", {"game": "kontrakt", "seats": seats, "grace": 0})
         assert isinstance(made, dict)
         table_id = made["id"]
         token = first.post(f"/api/tables/{table_id}/join", {"name": "Bo"})["token"]  # type: ignore[index]
+        al = first.post(f"/api/tables/{table_id}/join", {"name": "Al"})["token"]  # type: ignore[index]
         bo = Live.open(first.ws, table_id, token)
         bo.until(lambda s: s["status"] == "playing")
-        bo.act({"type": "decline_upcard"} if bo.my_turn() else {"type": "draw"})
-        bo.close()  # Bo leaves: with no grace a bot stands in for him at once
+        bo.close()  # Bo leaves: with no grace a bot stands in for him while Al is there
+        args = ([first, second], table_id, al, stop)
+        threading.Thread(target=plays_through_the_router, args=args, daemon=True).start()
         here = Live.open(first.ws, table_id, None)  # a spectator of the first process
-        here.until(lambda s: s["version"] > bo.state["version"])  # type: ignore[index]
+        here.until(lambda s: s["version"] > bo.state["version"] + 2)  # type: ignore[index]
         terminate(pg_url, first, "lock")
         deadline = time.monotonic() + 3  # the lock connection is looked at every second
         with pytest.raises(ConnectionClosed) as closed:
@@ -168,6 +198,7 @@ def test_a_process_that_loses_its_lock_connection_stops_serving_its_tables_at_on
         there.until(lambda s: s["version"] > version + 2 or s["status"] == "over", 20)
         there.close()
     finally:
+        stop.set()
         first.stop()
         second.stop()
 

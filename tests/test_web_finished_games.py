@@ -17,7 +17,7 @@ def test_the_previous_game_is_replayed_and_reviewed_after_play_again(
     browser: Any, shared_server: Server
 ) -> None:
     server = shared_server
-    table_id, token = self_playing_table(server)  # a stand-in plays it to its end at once
+    table_id, token = self_playing_table(server)  # it plays to its end at once
     wait_over(server, table_id, 1)
     first = server.get(f"/api/tables/{table_id}/record")
     assert isinstance(first, dict)

@@ -155,3 +155,22 @@ def test_a_record_file_is_replayed_move_by_move(
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector(f"text=Move {total - 1} of {total}")
     assert not page.errors, page.errors
+
+
+def test_the_lobby_says_a_table_with_nobody_there_waits(
+    browser: Any, shared_server: Server
+) -> None:
+    """Issue 40: a table whose players have all gone waits, and the lobby says so, in
+    English and in Swedish."""
+    server = shared_server
+    made = server.post("/api/tables", {"game": "vatikanen", "seats": ["human", "human"]})
+    assert isinstance(made, dict)
+    for seat, name in enumerate(("Ada", "Bea")):  # both join; neither opens the table
+        server.post(f"/api/tables/{made['id']}/join", {"name": name, "seat": seat})
+    row = f"li.table-row:has(a[href='#/t/{made['id']}/watch'])"
+    for locale, text in (("en-GB", "paused until a player is back"), ("sv-SE", "vilar tills")):
+        page = new_page(browser, locale=locale)
+        page.goto(server.base + "/")
+        page.wait_for_selector(f"{row}:has-text('{text}')")
+        assert not page.errors, page.errors
+        page.context.close()

@@ -41,12 +41,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from rummykit import games
 from rummykit.cards import Card, CardError
 from rummykit.errors import quoted
+from rummykit.games.spec import Words
 from rummykit.i18n import DEFAULT, N_
 
 __all__ = [
-    "GAME_COMMANDS",
     "LINKS",
     "UI_COMMANDS",
     "card_forms",
@@ -55,6 +56,8 @@ __all__ = [
     "command_word",
     "completion_words",
     "fold",
+    "game_commands",
+    "interface_command_of",
     "link_of",
     "link_word",
     "parse_card",
@@ -62,28 +65,16 @@ __all__ = [
     "to_json",
 ]
 
-Words = Mapping[str, tuple[str, ...]]
-"""The words of one command, per language (the first is the one shown)."""
 
-GAME_COMMANDS: dict[str, dict[str, Words]] = {
-    "vatikanen": {
-        "play": {"en": ("play", "p"), "sv": ("spela", "lägg")},
-        "draw": {"en": ("draw", "d"), "sv": ("dra",)},
-        "pass": {"en": ("pass",), "sv": ("passa",)},
-    },
-    "kontrakt": {
-        "take": {"en": ("take",), "sv": ("ta",)},
-        "decline": {"en": ("decline",), "sv": ("avböj", "nej")},
-        "buy": {"en": ("buy",), "sv": ("köp",)},
-        "pass": {"en": ("pass",), "sv": ("passa",)},
-        "draw": {"en": ("draw", "d"), "sv": ("dra",)},
-        "meld": {"en": ("meld", "m", "lay"), "sv": ("lägg",)},
-        "layoff": {"en": ("layoff", "lo"), "sv": ("bygg",)},
-        "swap": {"en": ("swap", "sw"), "sv": ("byt",)},
-        "discard": {"en": ("discard", "x"), "sv": ("saka",)},
-    },
-}
-"""Each game's own commands, in the order completion offers them."""
+def game_commands(game: str) -> Mapping[str, Words]:
+    """Each game's own commands, in the order completion offers them: they live in the
+    game's package and come through its spec (:attr:`rummykit.games.GameSpec.commands`).
+
+    >>> list(game_commands("vatikanen"))
+    ['play', 'draw', 'pass']
+    """
+    return games.get(game).commands
+
 
 UI_COMMANDS: dict[str, Words] = {
     "hint": {"en": ("hint",), "sv": ("tips",)},
@@ -167,7 +158,12 @@ def _find(table: Mapping[str, Words], word: str, lang: str) -> str | None:
 def command_of(word: str, game: str, lang: str = DEFAULT) -> str | None:
     """The command (its English name) a typed word means in ``game``, or None: a game's
     command, or a command of the interface (``hint``, ``undo``...)."""
-    return _find(GAME_COMMANDS[game], word, lang) or _find(UI_COMMANDS, word, lang)
+    return _find(game_commands(game), word, lang) or interface_command_of(word, lang)
+
+
+def interface_command_of(word: str, lang: str = DEFAULT) -> str | None:
+    """The command of the interface (``hint``, ``undo``...) a typed word means, or None."""
+    return _find(UI_COMMANDS, word, lang)
 
 
 def link_of(word: str, lang: str = DEFAULT) -> str | None:
@@ -181,7 +177,7 @@ def _first(words: Words, lang: str) -> str:
 
 def command_word(command: str, game: str, lang: str = DEFAULT) -> str:
     """The word shown for ``command`` in ``lang`` (what a hint puts in the command line)."""
-    words = GAME_COMMANDS[game].get(command) or UI_COMMANDS[command]
+    words = game_commands(game).get(command) or UI_COMMANDS[command]
     return _first(words, lang)
 
 
@@ -193,11 +189,12 @@ def link_word(link: str, lang: str = DEFAULT) -> str:
 def completion_words(game: str, lang: str = DEFAULT) -> tuple[str, ...]:
     """The command words completion offers, in order: the language's own first, then the
     English ones (understood too)."""
+    spec = games.get(game)
     out: list[str] = []
     for language in _languages(lang):
-        for table in (GAME_COMMANDS[game], UI_COMMANDS):
+        for table in (spec.commands, UI_COMMANDS):
             for command, words in table.items():
-                if command == "scores" and game != "kontrakt":
+                if command == "scores" and not spec.score_sheet:
                     continue
                 word = words.get(language, ())[:1]
                 out += [w for w in word if w not in out]
@@ -282,7 +279,7 @@ def to_json() -> dict[str, object]:
         }
 
     return {
-        "games": {game: lists(table) for game, table in GAME_COMMANDS.items()},
+        "games": {game: lists(game_commands(game)) for game in games.names()},
         "interface": lists(UI_COMMANDS),
         "links": lists(LINKS),
         "ranks": {lang: dict(table) for lang, table in RANKS.items()},
@@ -293,7 +290,8 @@ def to_json() -> dict[str, object]:
 
 def check_tables(languages: Sequence[str] = ("en", "sv")) -> None:
     """No word means two commands of one game, in any language (a test runs this)."""
-    for game, table in GAME_COMMANDS.items():
+    for game in games.names():
+        table = game_commands(game)
         for lang in languages:
             seen: dict[str, str] = {}
             for name, words in [*table.items(), *UI_COMMANDS.items()]:

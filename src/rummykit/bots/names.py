@@ -11,7 +11,7 @@ never repeat a player's at the same table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["BOT_NAMES", "bot_names", "free_bot_name", "same_name"]
 
@@ -24,14 +24,15 @@ def same_name(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-def free_bot_name(taken: Iterable[str]) -> str:
+def free_bot_name(taken: Iterable[str], same: Callable[[str, str], bool] = same_name) -> str:
     """The first bot name no one at the table has (one with a number after it when the
-    eight are taken)."""
+    eight are taken); ``same`` says when two names are one (the server passes its
+    look-alike comparison, :mod:`rummykit.server.lookalike`)."""
     used = list(taken)
     for n in range(1, 100):
         for name in BOT_NAMES:
             candidate = name if n == 1 else f"{name} {n}"
-            if not any(same_name(candidate, u) for u in used):
+            if not any(same(candidate, u) for u in used):
                 return candidate
     raise ValueError("no free bot name")  # pragma: no cover - a table has eight seats
 

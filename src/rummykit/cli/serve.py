@@ -54,7 +54,12 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         metavar="S",
         help=_("seconds before a bot moves (default 1; 0 plays at once)"),
     )
-    p.add_argument("--workers", type=int, default=1, help=_("processes bots think in (default 1)"))
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=_("processes bots think in, and as many for players' hints and plays (default 1)"),
+    )
     p.add_argument(
         "--log-level",
         default="warning",

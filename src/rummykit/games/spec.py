@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rummykit.cards import Card
@@ -16,7 +16,14 @@ if TYPE_CHECKING:
     from rummykit.game import AnyAction, Game
     from rummykit.record import GameRecord
 
-__all__ = ["CommandExample", "GameSpec", "HouseRule", "OptionValue", "check_house_rules"]
+__all__ = [
+    "CommandExample",
+    "GameSpec",
+    "HouseRule",
+    "OptionValue",
+    "Words",
+    "check_house_rules",
+]
 
 OptionValue = bool | int
 """The value of a house rule: on/off, or a number."""
@@ -78,6 +85,10 @@ def check_house_rules(
     return out
 
 
+Words = Mapping[str, tuple[str, ...]]
+"""The words of one typed command, per language (the first is the one shown): see
+:mod:`rummykit.notation`."""
+
 CommandExample = tuple[tuple[str, ...], str]
 """One line of a game's typed-command help: the example's parts (a command's English name,
 ``@`` and a link word's name, or text as it is; each shown in the player's words, see
@@ -123,6 +134,12 @@ class GameSpec:
     one that reads a typed line (:mod:`rummykit.tui.commands`); ``page_facts`` the
     one that gives a page what it shows of the game beyond its house rules (K4's
     contracts). Each is imported on use (:meth:`hook`).
+    ``commands`` are the game's own typed command words (its English name -> the words
+    per language, in the order completion offers them), ``meld_syntax`` what to say when
+    a typed command names no meld and when a meld between two ``|`` is empty (catalog
+    messages), and ``score_sheet`` whether the game keeps a score sheet over its parts
+    that the interface's ``scores`` command shows (Kontrakt's seven deals);
+    :mod:`rummykit.notation` and :mod:`rummykit.tui.commands` read them.
     ``blurb`` is a line on the game for a player choosing one, and ``command_examples``
     the help of its typed commands (the terminal's and the browser's command line);
     both catalog messages.
@@ -169,6 +186,9 @@ class GameSpec:
     page_facts: str = ""
     blurb: str = ""
     command_examples: tuple[CommandExample, ...] = ()
+    commands: Mapping[str, Words] = field(default_factory=dict)
+    meld_syntax: tuple[str, str] = ("", "")
+    score_sheet: bool = False
 
     # ------------------------------------------------------------ checks
 

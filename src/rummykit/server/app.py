@@ -36,6 +36,7 @@ from rummykit.server.posted import replay_job, review_job
 from rummykit.server.protocol import Close, ProtocolError
 from rummykit.server.room import Room
 from rummykit.server.rooms import Busy, Rooms, TooMany
+from rummykit.server.routes.accounts import account_routes
 from rummykit.server.schemas import (
     ERRORS,
     CreateTable,
@@ -388,6 +389,7 @@ def create_app(
         await websocket.accept()
         await serve_connection(rooms, _Socket(websocket), table_id)
 
+    app.include_router(account_routes(rooms.store, allowed_origins=allowed_origins))
     web = resources.files("rummykit") / "web"
     for kind, suffix in WEB_TYPES:
         mimetypes.add_type(kind, suffix)

@@ -3,10 +3,14 @@
 A bot seat moves ``bot_delay`` seconds after the table's last change; a human
 seat whose turn clock runs out is played by the table's bot for that turn; a
 player away longer than the table's grace is played by a bot until they come
-back (where the table has stand-ins). Each room has one timer, set again after
-each change for the next of these (:meth:`Driver.schedule`); the same moment
-is stored with the table (``wake_at``), so a table that has left memory, or
-whose process died, is loaded again when it is due.
+back (where the table has stand-ins). A bot plays for a human seat (a stand-in,
+a clock at zero) only while a player at the table is connected: a table with
+nobody there waits (its bot seats play on to the next human turn), and a
+deadline that passed meanwhile is acted on when a player is back. Each room has
+one timer, set again after each change for the next of these
+(:meth:`Driver.schedule`); the same moment is stored with the table
+(``wake_at``), so a table that has left memory, or whose process died, is
+loaded again when it is due.
 
 A bot thinks in the play pool from the seat's view only (without its log
 when the bot does not read it: most of a long game's view, and of the cost of
@@ -65,6 +69,8 @@ class Driver:
         if table.is_bot(seat) or room.stand_ins()[seat]:
             held = room.held_until()  # the players see the last deal's end first
             return max(now + room.host.bot_delay, held or 0.0), seat
+        if not room.someone_here():
+            return None  # nobody at the table: it waits, its clock's and stand-ins' moves too
         candidates = [room.deadline] if room.deadline is not None else []
         since = room.away_since[seat]
         if table.settings.stand_in and not room.connected()[seat] and since is not None:
@@ -112,7 +118,7 @@ class Driver:
         if room.stand_ins()[seat]:
             return "stand_in"
         if room.deadline is not None and time.time() >= room.deadline - 0.01:
-            return "clock"
+            return "clock" if room.someone_here() else None  # nobody there: the table waits
         return None
 
     def _start(self, version: int, seat: int) -> None:
@@ -133,7 +139,7 @@ class Driver:
             level = table.settings.seats[seat].level or table.spec.default_bot
             seed = bot_seed(table.settings.seed, version, seat)
             view = game.view(seat, log=reads_log(table.spec.name, level))
-            chosen = await room.host.workers.run(think, table.spec.name, level, seed, view)
+            chosen = await room.host.workers.run_bot(think, table.spec.name, level, seed, view)
             try:
                 await room.act(seat, version, chosen, by=by)
             except ProtocolError as exc:

@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rummykit import games
-from rummykit.bots.names import BOT_NAMES, free_bot_name, same_name
+from rummykit.bots.names import BOT_NAMES, free_bot_name
 from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.games.spec import GameSpec, OptionValue
 from rummykit.record import DealRecord, GameRecord
+from rummykit.server.lookalike import same_name
 from rummykit.server.protocol import dumps
 
 __all__ = [
@@ -201,8 +202,9 @@ class HostedTable:
         ]
 
     def name_taken(self, name: str) -> bool:
-        """Whether a player at the table already has ``name`` (case and spaces aside); a
-        bot gives its name up to a player who joins with it."""
+        """Whether a player at the table already has ``name`` or one that looks like it
+        (case, spaces, accents and confusable letters aside: :mod:`.lookalike`); a bot
+        gives its name up to a player who joins with it."""
         return any(
             not self.is_bot(s) and (have := self.names[s]) is not None and same_name(have, name)
             for s in range(self.n_players)
@@ -275,7 +277,7 @@ class HostedTable:
         self.token_hashes[seat] = digest
         for other in range(self.n_players):  # names are unique at a table
             if self.is_bot(other) and same_name(self.names[other] or "", name):
-                self.names[other] = free_bot_name(n for n in self.names if n)
+                self.names[other] = free_bot_name((n for n in self.names if n), same_name)
         if not self.free_seats():
             self._start(None, 0)
 
@@ -330,8 +332,14 @@ class HostedTable:
             out.append(entry)
         return out
 
-    def summary(self, connected: Sequence[bool], stand_ins: Sequence[bool]) -> dict[str, object]:
-        """The table's summary (PROTOCOL.md), with what rummykit adds."""
+    def summary(
+        self,
+        connected: Sequence[bool],
+        stand_ins: Sequence[bool],
+        waiting_for_players: bool = False,
+    ) -> dict[str, object]:
+        """The table's summary (PROTOCOL.md), with what rummykit adds (``waiting_for_players``:
+        the game waits for a player to come back, see the room)."""
         game = self.game
         return {
             "id": self.id,
@@ -347,6 +355,7 @@ class HostedTable:
             "games_played": self.games_played,
             "to_act": None if game is None else game.to_act,
             "result": None if game is None or (r := game.result()) is None else r.to_json(),
+            "waiting_for_players": waiting_for_players,
         }
 
     def record(self, earlier: Sequence[DealRecord] = ()) -> GameRecord:

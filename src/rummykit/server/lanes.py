@@ -104,10 +104,12 @@ class _Lane(asyncio.SubprocessProtocol):
 
 
 class Lanes:
-    """``count`` worker processes, started on first use (see the module docstring)."""
+    """``count`` worker processes, started on first use (see the module docstring), at
+    ``nice`` (a lower priority than the server's own for work no one waits on at once)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, *, nice: int = 0) -> None:
         self.count = max(1, count)
+        self.nice = nice
         self._lanes: list[_Lane] = []
         self._number = 0
         self._starting: asyncio.Lock | None = None
@@ -122,7 +124,7 @@ class Lanes:
         return min(self._lanes, key=lambda lane: len(lane.waiting))
 
     async def _spawn(self) -> _Lane:
-        return await start_lane()
+        return await start_lane(self.nice)
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args, **kwargs)`` in a worker process: its result, or the exception it
@@ -139,9 +141,9 @@ class Lanes:
         self._lanes = []
 
 
-async def start_lane() -> _Lane:
+async def start_lane(nice: int = 0) -> _Lane:
     """A new worker process and its pipes (its ``send``, ``kill``, ``alive`` and
-    ``transport.get_pid()`` are what a caller uses)."""
+    ``transport.get_pid()`` are what a caller uses), its priority lowered by ``nice``."""
     loop = asyncio.get_running_loop()
     _, lane = await loop.subprocess_exec(
         _Lane,
@@ -149,6 +151,7 @@ async def start_lane() -> _Lane:
         "-m",
         "rummykit.server.lanes",
         str(os.getpid()),
+        str(nice),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=None,
@@ -174,9 +177,12 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="rummykit-parent-watch", daemon=True).start()
 
 
-def _serve(parent: int) -> None:
+def _serve(parent: int, nice: int = 0) -> None:
     """A worker's life: read a call, make it, write its answer, until the pipe closes."""
     die_with_parent(parent)
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     read, write = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing a call prints may reach the pipe
     while True:
@@ -198,4 +204,4 @@ def _serve(parent: int) -> None:
 
 
 if __name__ == "__main__":
-    _serve(int(sys.argv[1]))
+    _serve(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 0)

@@ -106,11 +106,28 @@ class Room:
             self._live = [s in here for s in range(self.table.n_players)]
         return list(self._live)
 
+    def someone_here(self) -> bool:
+        """Whether a player (a human seat) has a live connection: only then does a bot play
+        for a human seat (a stand-in, a turn clock at zero). A table with nobody there
+        waits, so that it does not play itself to the end (issue 40)."""
+        live = self.connected()
+        return any(live[s] for s in range(self.table.n_players) if not self.table.is_bot(s))
+
+    def waiting_for_players(self) -> bool:
+        """Whether the table waits for a player to come back: its game runs, a human seat
+        is to act, and no player is connected (the lobby says so)."""
+        game = self.table.game
+        if game is None or game.over or game.to_act is None:
+            return False
+        return not self.table.is_bot(game.to_act) and not self.someone_here()
+
     def stand_ins(self) -> list[bool]:
         """Per seat: is a bot playing for an away player now (away longer than the grace,
-        where the table has stand-ins)?"""
+        where the table has stand-ins, while another player is connected)?"""
         settings = self.table.settings
         if not settings.stand_in or all(since is None for since in self.away_since):
+            return [False] * self.table.n_players
+        if not self.someone_here():
             return [False] * self.table.n_players
         now, live = time.time(), self.connected()
         return [
@@ -124,7 +141,7 @@ class Room:
 
     def summary(self) -> dict[str, object]:
         """The table's summary as it stands (PROTOCOL.md)."""
-        return self.table.summary(self.connected(), self.stand_ins())
+        return self.table.summary(self.connected(), self.stand_ins(), self.waiting_for_players())
 
     def live_summary(self) -> str:
         """The summary as JSON text: as it stands, unless a change is being committed (then

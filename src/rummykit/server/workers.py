@@ -1,12 +1,14 @@
 """Work that can take milliseconds, done in worker processes, never on the event loop.
 
-Two pools, so that one kind of work can never starve the other:
+Three pools, so that one kind of work can never starve another:
 
 - the *play* pool (:meth:`Workers.run`, lanes over pipes:
-  :mod:`rummykit.server.lanes`): a bot's move (:func:`think`, from
-  the seat's view only), completing an action the engine would have to search
-  for (:func:`complete`: a Vatikanen play sent without its table), a player's
-  hint, arrangement or draft check (:mod:`rummykit.server.assist`);
+  :mod:`rummykit.server.lanes`): completing an action the engine would have to
+  search for (:func:`complete`: a Vatikanen play sent without its table), a
+  player's hint, arrangement or draft check (:mod:`rummykit.server.assist`);
+- the *bots'* pool (:meth:`Workers.run_bot`, lanes likewise): a bot's move
+  (:func:`think`, from the seat's view only), apart so that a bot that thinks
+  long never holds up a player;
 - the *records* pool (:class:`BoundedPool`): replaying or reviewing a record
   someone sent (``POST /api/replay``, ``POST /api/review``), two processes (a
   fast lane for short jobs, and one for any), each job bounded in its own CPU
@@ -350,24 +352,21 @@ class BoundedPool:
             self._thread.shutdown(wait=False, cancel_futures=True)
 
 
-class Workers:
-    """The server's worker processes: ``play`` for bots and players' help (lanes, over
-    pipes: :mod:`rummykit.server.lanes`), ``records`` for replays and reviews (see the
-    module docstring). With ``workers`` 0 both run in a thread (tests, tiny hosts)."""
+BOTS_NICE = 10
+"""How much lower the bots' workers run than the server: a bot's move waits a second
+(``--bot-delay``) anyway, a player's answer should not wait behind one."""
 
-    def __init__(self, workers: int = 1, *, record_seconds: float = 20.0) -> None:
-        self.workers = workers
-        self.lanes = Lanes(workers) if workers > 0 else None
+
+class _PlayPool:
+    """Lanes over pipes, or with ``workers`` 0 one thread (tests, tiny hosts)."""
+
+    def __init__(self, workers: int, name: str, nice: int = 0) -> None:
+        self.lanes = Lanes(workers, nice=nice) if workers > 0 else None
         self._thread = (
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-play")
-            if workers <= 0
-            else None
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=name) if workers <= 0 else None
         )
-        self.records = BoundedPool(2 if workers > 0 else 0, record_seconds)
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """``fn(*args)`` in the play pool. A worker that died (killed, out of memory) is
-        started again, and the call made again once, so the bots never stop for good."""
         if self.lanes is None:
             assert self._thread is not None
             loop = asyncio.get_running_loop()
@@ -378,9 +377,39 @@ class Workers:
             return await self.lanes.run(fn, *args, **kwargs)
 
     def shutdown(self) -> None:
-        """Stop every worker now (the server is stopping)."""
         if self.lanes is not None:
             self.lanes.shutdown()
         if self._thread is not None:
             self._thread.shutdown(wait=False, cancel_futures=True)
+
+
+class Workers:
+    """The server's worker processes: ``play`` for what a player waits on (completing a
+    play, a hint, a draft check), ``bots`` for the bots' moves (both lanes over pipes:
+    :mod:`rummykit.server.lanes`), ``records`` for replays and reviews (see the module
+    docstring). A bot that thinks long (``expert``, hundreds of milliseconds a move) holds
+    up only other bots, never a player at another table, and its workers run at a lower
+    priority (:data:`BOTS_NICE`) than the server's, so it takes no core from the server: measured by
+    ``benchmarks/server.py --experts``. With ``workers`` 0 each runs in a thread of its
+    own (tests, tiny hosts)."""
+
+    def __init__(self, workers: int = 1, *, record_seconds: float = 20.0) -> None:
+        self.workers = workers
+        self.play = _PlayPool(workers, "rummykit-play")
+        self.bots = _PlayPool(workers, "rummykit-bots", nice=BOTS_NICE)
+        self.records = BoundedPool(2 if workers > 0 else 0, record_seconds)
+
+    async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """``fn(*args)`` in the play pool. A worker that died (killed, out of memory) is
+        started again, and the call made again once."""
+        return await self.play.run(fn, *args, **kwargs)
+
+    async def run_bot(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """``fn(*args)`` in the bots' pool, likewise, so that the bots never stop for good."""
+        return await self.bots.run(fn, *args, **kwargs)
+
+    def shutdown(self) -> None:
+        """Stop every worker now (the server is stopping)."""
+        self.play.shutdown()
+        self.bots.shutdown()
         self.records.shutdown()

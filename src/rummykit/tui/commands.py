@@ -35,18 +35,19 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rummykit import games
 from rummykit.cards import Card, rank_text
 from rummykit.errors import MessageError, quoted
 from rummykit.games import kontrakt as k
 from rummykit.games import vatikanen as v
 from rummykit.i18n import DEFAULT, N_
 from rummykit.notation import (
-    GAME_COMMANDS,
     UI_COMMANDS,
     card_forms,
     command_of,
     command_word,
     completion_words,
+    interface_command_of,
     link_of,
     link_word,
     parse_card,
@@ -106,8 +107,8 @@ def _split(text: str) -> tuple[str, str]:
 def _ui(word: str, rest: str, lang: str) -> UiCommand | None:
     if word == "":
         return UiCommand("ok")
-    name = command_of(word, "vatikanen", lang)
-    if name not in UI_COMMANDS:
+    name = interface_command_of(word, lang)
+    if name is None:
         return None
     if rest:
         raise CommandError(NOTHING_AFTER, word=quoted(word))
@@ -126,26 +127,8 @@ def _cards(text: str, missing: str, lang: str = DEFAULT) -> tuple[Card, ...]:
     return cards
 
 
-_MELD_SYNTAX = {
-    "kontrakt": (
-        N_("name the cards of each meld, like: meld 7h 7d 7s | 4c 5c 6c"),
-        N_("a meld between two | is empty: write melds like: meld 7h 7d 7s | 4c 5c 6c"),
-    ),
-    "vatikanen": (
-        N_(
-            "after the first | write the whole new table, meld by meld,"
-            " like: play 7h | 7h 8h 9h | Tc Th Ts"
-        ),
-        N_(
-            "a meld between two | is empty: write the new table like: play 7h | 7h 8h 9h | Tc Th Ts"
-        ),
-    ),
-}
-"""Per game: what to say when no meld is named, and when one between bars is empty."""
-
-
 def _melds(text: str, game: str, lang: str = DEFAULT) -> tuple[tuple[Card, ...], ...]:
-    none, empty = _MELD_SYNTAX[game]
+    none, empty = games.get(game).meld_syntax
     if not text.strip():
         raise CommandError(none)
     parts = [p.strip() for p in text.split("|")]
@@ -392,7 +375,7 @@ _CARD_COMMANDS = {"play", "meld", "layoff", "swap", "discard"}
 
 
 def _takes_cards(word: str, lang: str) -> bool:
-    return any(command_of(word, game, lang) in _CARD_COMMANDS for game in GAME_COMMANDS)
+    return any(command_of(word, game, lang) in _CARD_COMMANDS for game in games.names())
 
 
 def _card(text: str, lang: str) -> Card | None:

@@ -26,6 +26,7 @@ const FILES = [
   "icon-180.png",
   "i18n/en.json",
   "i18n/sv.json",
+  "js/account.js",
   "js/alerts.js",
   "js/api.js",
   "js/app.js",

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rummykit.cards import Card
+from rummykit.games.kontrakt import words
 from rummykit.games.kontrakt.actions import (
     Action,
     BuyUpcard,
@@ -189,5 +190,8 @@ SPEC = GameSpec(
     page_facts="rummykit.games.kontrakt.contracts:contract_facts",
     blurb=BLURB,
     command_examples=COMMAND_EXAMPLES,
+    commands=words.COMMANDS,
+    meld_syntax=words.MELD_SYNTAX,
+    score_sheet=True,
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

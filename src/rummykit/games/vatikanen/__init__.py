@@ -22,6 +22,7 @@ from fractions import Fraction
 from rummykit.cards import Card
 from rummykit.game import Game
 from rummykit.games.spec import CommandExample, GameSpec, OptionValue
+from rummykit.games.vatikanen import words
 from rummykit.games.vatikanen.actions import Action, Draw, Pass, Play, action_from_json
 from rummykit.games.vatikanen.events import Event, GameEnd, number
 from rummykit.games.vatikanen.game import (
@@ -183,5 +184,7 @@ SPEC = GameSpec(
     command_reader="rummykit.tui.commands:parse_vatikanen",
     blurb=BLURB,
     command_examples=COMMAND_EXAMPLES,
+    commands=words.COMMANDS,
+    meld_syntax=words.MELD_SYNTAX,
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""

@@ -40,18 +40,48 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " ended DOUBLE PRECISION NOT NULL, result TEXT, record TEXT NOT NULL,"
         " PRIMARY KEY (table_id, game))",
     ),
+    (
+        "CREATE TABLE accounts (id TEXT PRIMARY KEY, name TEXT, skeleton TEXT UNIQUE,"
+        " password TEXT, created DOUBLE PRECISION NOT NULL, deleted DOUBLE PRECISION)",
+        "CREATE TABLE account_names (key TEXT PRIMARY KEY,"
+        " account TEXT NOT NULL REFERENCES accounts (id))",
+        "CREATE INDEX account_names_account ON account_names (account)",
+        "CREATE TABLE account_sessions (id TEXT PRIMARY KEY,"
+        " account TEXT NOT NULL REFERENCES accounts (id), created DOUBLE PRECISION NOT NULL,"
+        " seen DOUBLE PRECISION NOT NULL, revoked DOUBLE PRECISION)",
+        "CREATE INDEX account_sessions_account ON account_sessions (account)",
+        "CREATE TABLE account_passkeys (id TEXT PRIMARY KEY,"
+        " account TEXT NOT NULL REFERENCES accounts (id), public_key TEXT NOT NULL,"
+        " sign_count BIGINT NOT NULL, created DOUBLE PRECISION NOT NULL,"
+        " used DOUBLE PRECISION)",
+        "CREATE INDEX account_passkeys_account ON account_passkeys (account)",
+        "CREATE TABLE account_seats (account TEXT NOT NULL REFERENCES accounts (id),"
+        " table_id TEXT NOT NULL, seat INTEGER NOT NULL, token TEXT NOT NULL,"
+        " added DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, table_id, seat))",
+        "CREATE INDEX account_seats_table ON account_seats (table_id)",
+        "CREATE TABLE account_challenges (id TEXT PRIMARY KEY, purpose TEXT NOT NULL,"
+        " account TEXT, challenge TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX account_challenges_expires ON account_challenges (expires)",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
 add the next. Version 2: what lists read (status, version, summary), when a table is due
 (``wake_at``), where its current unit starts (``base``), tables set aside (``broken``), who
 made it (a hash of the address), its lock key, chat, and finished units' records. Version 3:
 every finished game's record, kept as it ended (``table_games``: PROTOCOL.md, "Finished
-games of a table")."""
+games of a table"). Version 4: optional accounts (docs/accounts.md): an account's name
+and the key it is unique by (its look-alike ``skeleton``; both NULL once deleted), its
+argon2id password hash; every look-alike key of its name (``account_names``: a name has
+one or two, :mod:`rummykit.server.lookalike`); its sessions (``id``: the SHA-256 of the
+cookie's secret), passkeys, the seats it holds (the seat's token, so that another device
+gets the seat), and the passkey challenges handed out (single use, expiring; shared by
+every process)."""
 
 DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",
     "DELETE FROM table_chat WHERE table_id = %s",
     "DELETE FROM table_units WHERE table_id = %s",
     "DELETE FROM table_games WHERE table_id = %s",
+    "DELETE FROM account_seats WHERE table_id = %s",
     "DELETE FROM game_tables WHERE id = %s",
 )

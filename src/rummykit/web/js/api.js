@@ -64,6 +64,8 @@ export function seatOf(tableId) {
 
 export function keepSeat(tableId, seat) {
   save("seat." + tableId, seat && { kept: Date.now(), ...seat });
+  // told to the account, if one is signed in (account.js)
+  window.dispatchEvent(new CustomEvent("rummykit:seat", { detail: { id: tableId, seat } }));
 }
 
 /** Every seat this browser holds: [{id, seat, token, name, kept}] (the lobby's "my tables"). */

@@ -7,6 +7,7 @@
 //                 #/r/ID/g/N (and .../review) the table's finished game N, from 0
 
 import { h, render } from "../vendor/preact/preact.module.js";
+import { AccountLink, AccountPage, refreshAccount } from "./account.js";
 import { setBaseTitle } from "./alerts.js";
 import { keepSeat } from "./api.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
@@ -28,6 +29,7 @@ function readRoute() {
   if (parts[0] === "r" && parts[1] && parts[2] === "g" && /^\d+$/.test(parts[3] || "")) {
     return { name: "replay", source: parts[1], game: Number(parts[3]), review: parts[4] === "review" };
   }
+  if (parts[0] === "account") return { name: "account" };
   if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], game: null, review: parts[2] === "review" };
   const query = new URLSearchParams(location.search);
   if (query.get("table")) return { name: "table", id: query.get("table"), watch: false };
@@ -49,6 +51,7 @@ function follow() {
   route = next;
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
+  else if (next.name === "account") refreshAccount(true);
   else enterReplay(next.source, next.review, next.game);
   window.scrollTo(0, 0);
   rerender();
@@ -65,6 +68,7 @@ function Header() {
   return h("header", { class: "top" }, [
     h("a", { class: "home", href: "#/" }, [h("span", { class: "logo", "aria-hidden": "true" }, "♠♥"), "rummykit"]),
     h("nav", { class: "top-tools" }, [
+      h(AccountLink, null),
       h("label", { class: "four", title: t("Four colours: clubs green, diamonds blue") }, [
         h("input", { type: "checkbox", checked: settings.fourColours, onChange: (e) => setSetting("fourColours", e.target.checked) }),
         t("4 colours"),
@@ -85,6 +89,7 @@ function App() {
   let body;
   if (route.name === "table") body = h(TablePage, null);
   else if (route.name === "replay") body = h(ReplayPage, null);
+  else if (route.name === "account") body = h(AccountPage, null);
   else body = h(LobbyPage, null);
   return [h(Header, null), body];
 }
@@ -97,6 +102,7 @@ async function boot() {
   setRenderer(() => render(h(App, null), root));
   window.addEventListener("hashchange", follow);
   follow();
+  if (route.name !== "account") refreshAccount(); // the account page asks itself
   startInstall();
   window.rummykit = { ready: true, state: tableState };
 }

@@ -4,6 +4,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useState } from "../vendor/preact/hooks.module.js";
+import { LobbyAccount } from "./account.js";
 import { api, keepSeat, load, save, seatOf } from "./api.js";
 import { t } from "./i18n.js";
 import { NoConnection, offline, setReachable } from "./install.js";
@@ -60,6 +61,7 @@ export function LobbyPage() {
     h("h1", { class: "visually-hidden" }, t("Lobby")),
     offline() ? h(NoConnection) : null,
     lobby.error ? h("p", { class: "error", role: "alert" }, lobby.error) : null,
+    h(LobbyAccount),
     h(MyTables),
     lobby.games ? h(NewTable, { games: lobby.games }) : h("p", { class: "muted" }, t("Loading…")),
     h(OpenTables),
@@ -246,7 +248,13 @@ function OpenTables() {
             return h("li", { class: "table-row" }, [
               h("span", { class: "table-game" }, gameTitle(table.game)),
               h("span", { class: "table-seats" }, seatsLine(table)),
-              h("span", { class: "muted small" }, statusText(table.status) + (table.clock ? " · " + clockText(table.clock) : "")),
+              h(
+                "span",
+                { class: "muted small" },
+                statusText(table.status) +
+                  (table.waiting_for_players ? " · " + t("paused until a player is back") : "") +
+                  (table.clock ? " · " + clockText(table.clock) : ""),
+              ),
               h("span", { class: "table-buttons" }, [
                 mine
                   ? h("a", { class: "button primary", href: `#/t/${table.id}` }, t("Back to my seat"))

@@ -1,0 +1,1 @@
+"""The HTTP routes of the server, one module per area."""
