@@ -21,7 +21,16 @@ from rummykit import __version__
 from rummykit.cli.words import argparse_speaking, requested_language, speaker
 from rummykit.i18n import LANGUAGES, N_, default_language
 
-COMMANDS: tuple[str, ...] = ("serve", "play", "solve", "replay", "review", "simulate")
+COMMANDS: tuple[str, ...] = (
+    "serve",
+    "play",
+    "solve",
+    "replay",
+    "review",
+    "simulate",
+    "puzzle",
+    "puzzles",
+)
 """Sub-command modules under ``rummykit``, in the order ``--help`` lists them."""
 
 LANG_HELP = N_(
