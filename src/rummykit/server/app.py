@@ -37,6 +37,7 @@ from rummykit.server.protocol import Close, ProtocolError
 from rummykit.server.room import Room
 from rummykit.server.rooms import Busy, Rooms, TooMany
 from rummykit.server.routes.accounts import account_routes
+from rummykit.server.routes.puzzles import puzzle_routes
 from rummykit.server.schemas import (
     ERRORS,
     CreateTable,
@@ -390,6 +391,7 @@ def create_app(
         await serve_connection(rooms, _Socket(websocket), table_id)
 
     app.include_router(account_routes(rooms.store, allowed_origins=allowed_origins))
+    app.include_router(puzzle_routes(rooms))
     web = resources.files("rummykit") / "web"
     for kind, suffix in WEB_TYPES:
         mimetypes.add_type(kind, suffix)
