@@ -38,7 +38,7 @@ def test_the_next_puzzle_is_a_seat_s_position_with_no_solution(server: Server) -
     got = httpx.get(f"{server.base}/api/puzzles/next?game=vatikanen&rating=1500", timeout=30)
     assert got.status_code == 200
     data = got.json()
-    assert set(data) == {"id", "game", "table", "hand", "opened", "free_jokers", "rating"}
+    assert set(data) == {"id", "game", "table", "hand", "opened", "free_jokers", "theme", "rating"}
     puzzle = next(p for p in shipped() if p.id == data["id"])
     text = json.dumps(data)
     assert "solution" not in text and "themes" not in text

@@ -45,7 +45,8 @@ def puzzle_near(game: str, rating: int, rng: random.Random) -> Puzzle:
 
 
 def position(puzzle: Puzzle) -> dict[str, object]:
-    """What a seat sees of ``puzzle``: table, hand, opened, free jokers; no solution."""
+    """What a seat sees of ``puzzle``: table, hand, opened, free jokers, and its main idea
+    (the hint, shown only when asked); never its solution."""
     return {
         "id": puzzle.id,
         "game": puzzle.game,
@@ -53,6 +54,7 @@ def position(puzzle: Puzzle) -> dict[str, object]:
         "hand": list(puzzle.hand),
         "opened": puzzle.opened,
         "free_jokers": puzzle.free_jokers,
+        "theme": puzzle.theme,
     }
 
 
