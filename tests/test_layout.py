@@ -182,3 +182,26 @@ def test_no_game_name_is_branched_on_outside_games() -> None:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found += [f"{path.relative_to(SRC)}:{line}" for line in game_branches(tree)]
     assert not found, found
+
+
+def _function_lines(path: Path, name: str) -> int:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            assert node.end_lineno is not None
+            return node.end_lineno - node.lineno + 1
+    raise LookupError(name)
+
+
+def test_create_app_only_assembles_the_areas() -> None:
+    """Each area's routes live in a module of their own (``server/routes/``): the app only
+    puts them and the middleware together (issue 41)."""
+    assert _function_lines(SRC / "rummykit" / "server" / "app.py", "create_app") < 60
+    routes = SRC / "rummykit" / "server" / "routes"
+    long = [p.name for p in routes.glob("*.py") if len(p.read_text().splitlines()) > 400]
+    assert not long, long
+
+
+def test_no_store_module_is_over_600_lines() -> None:
+    store = SRC / "rummykit" / "server" / "store"
+    long = [p.name for p in store.glob("*.py") if len(p.read_text().splitlines()) > 600]
+    assert not long, long
