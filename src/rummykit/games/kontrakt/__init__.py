@@ -50,7 +50,7 @@ from rummykit.games.kontrakt.options import (
     game_deck,
 )
 from rummykit.games.kontrakt.position import KontraktPosition
-from rummykit.games.kontrakt.records import from_record
+from rummykit.games.kontrakt.records import from_record, game_places
 from rummykit.games.kontrakt.state import Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
 from rummykit.games.spec import CommandExample, GameSpec, OptionValue
@@ -189,5 +189,6 @@ SPEC = GameSpec(
     page_facts="rummykit.games.kontrakt.contracts:contract_facts",
     blurb=BLURB,
     command_examples=COMMAND_EXAMPLES,
+    placing=game_places,
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

@@ -34,6 +34,7 @@ from rummykit.games.vatikanen.game import (
     VatikanenGame,
 )
 from rummykit.games.vatikanen.options import HOUSE_RULES
+from rummykit.games.vatikanen.recording import session_places
 from rummykit.games.vatikanen.records import from_record, game_deck
 from rummykit.games.vatikanen.session import Session
 from rummykit.games.vatikanen.table import read_as_written
@@ -183,5 +184,6 @@ SPEC = GameSpec(
     command_reader="rummykit.tui.commands:parse_vatikanen",
     blurb=BLURB,
     command_examples=COMMAND_EXAMPLES,
+    placing=session_places,
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""
