@@ -51,7 +51,7 @@ from rummykit.games.kontrakt.options import (
     game_deck,
 )
 from rummykit.games.kontrakt.position import KontraktPosition
-from rummykit.games.kontrakt.records import from_record
+from rummykit.games.kontrakt.records import from_record, game_places
 from rummykit.games.kontrakt.state import Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
 from rummykit.games.spec import CommandExample, GameSpec, OptionValue
@@ -193,5 +193,6 @@ SPEC = GameSpec(
     commands=words.COMMANDS,
     meld_syntax=words.MELD_SYNTAX,
     score_sheet=True,
+    placing=game_places,
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""
