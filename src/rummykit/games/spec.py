@@ -140,6 +140,8 @@ class GameSpec:
     messages), and ``score_sheet`` whether the game keeps a score sheet over its parts
     that the interface's ``scores`` command shows (Kontrakt's seven deals);
     :mod:`rummykit.notation` and :mod:`rummykit.tui.commands` read them.
+    ``puzzles`` names the function that gives the game's puzzles
+    (:class:`rummykit.puzzles.kind.PuzzleKind`), where it has any.
     ``blurb`` is a line on the game for a player choosing one, and ``command_examples``
     the help of its typed commands (the terminal's and the browser's command line);
     both catalog messages.
@@ -195,6 +197,7 @@ class GameSpec:
     meld_syntax: tuple[str, str] = ("", "")
     score_sheet: bool = False
     placing: Callable[[Mapping[str, object], int], tuple[int, ...]] | None = None
+    puzzles: str = ""
 
     # ------------------------------------------------------------ checks
 

@@ -192,6 +192,7 @@ SPEC = GameSpec(
     command_examples=COMMAND_EXAMPLES,
     commands=words.COMMANDS,
     meld_syntax=words.MELD_SYNTAX,
+    puzzles="rummykit.puzzles.kontrakt:kind",
     score_sheet=True,
     placing=game_places,
 )

@@ -187,6 +187,7 @@ SPEC = GameSpec(
     command_examples=COMMAND_EXAMPLES,
     commands=words.COMMANDS,
     meld_syntax=words.MELD_SYNTAX,
+    puzzles="rummykit.puzzles.maker:kind",
     placing=session_places,
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""
