@@ -117,6 +117,23 @@ def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
+def test_a_long_chat_message_shows_what_is_left_and_the_limit(
+    browser: Any, server: Server
+) -> None:
+    """Issue 45, item 8: a long message was cut to 300 characters without a word."""
+    table_id, (anna_token, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    anna = new_page(browser, locale="sv-SE")
+    seat_page(anna, server.base, table_id, 0, anna_token, "Anna")
+    anna.wait_for_selector(".side .chat")
+    anna.fill("input[name=chat]", "a" * 200)
+    assert anna.locator(".chat-left").count() == 0  # far from the limit: nothing said
+    anna.fill("input[name=chat]", "a" * 290)
+    anna.wait_for_selector(".chat-left:text-is('10 tecken kvar')")
+    anna.fill("input[name=chat]", "b" * 400)  # pasted: the field keeps 300, and says so
+    anna.wait_for_selector(".chat-left:text-is('Ett meddelande rymmer högst 300 tecken.')")
+    assert len(anna.input_value("input[name=chat]")) == 300
+
+
 def test_the_chat_panel_on_a_phone_in_swedish(browser: Any, server: Server) -> None:
     table_id, (anna_token, bo_token) = make_table(server, ["human", "human"], ["Anna", "Bo"])
     anna = new_page(browser, locale="sv-SE", **PHONE)

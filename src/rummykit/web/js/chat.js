@@ -209,8 +209,21 @@ export function ChatPanel({ chat, live, seat }) {
       }),
       h("button", { type: "submit", disabled: busy || !text.trim() }, t("Send")),
     ]),
+    textLeft(text),
     chat.problem ? h("p", { class: "error small", role: "alert" }, chat.problem) : null,
   ]);
+}
+
+/** Near the limit, how many characters are left; at it, that nothing more fits (the field
+ * takes no more, and would otherwise cut a pasted text without a word). */
+function textLeft(text) {
+  const left = MAX_TEXT - text.length;
+  if (left > 50) return null;
+  return h(
+    "p",
+    { class: "muted small chat-left", "aria-live": "polite" },
+    left > 0 ? t("{n} characters left", { n: left }) : t("A message holds at most {n} characters.", { n: MAX_TEXT }),
+  );
 }
 
 // read messages are marked read when the page is seen again
