@@ -134,6 +134,20 @@ def test_a_long_chat_message_shows_what_is_left_and_the_limit(
     assert len(anna.input_value("input[name=chat]")) == 300
 
 
+def test_the_tab_title_names_the_game_and_its_players(browser: Any, server: Server) -> None:
+    """Issue 45: two tables in two tabs looked the same ("the tab's title never names the
+    table")."""
+    first, (anna, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    second, (cia,) = make_table(server, ["human", "bot:basic"], ["Cia"], game="kontrakt")
+    one, two = new_page(browser), new_page(browser, locale="sv-SE")
+    seat_page(one, server.base, first, 0, anna, "Anna")
+    seat_page(two, server.base, second, 0, cia, "Cia")
+    one.wait_for_function("() => document.title === 'Vatikanen: Anna, Bo · rummykit'")
+    two.wait_for_function("() => document.title.startsWith('Kontraktsrummy: Cia, ')")
+    one.goto(server.base + "/#/")
+    one.wait_for_function("() => !document.title.includes('Anna')")  # the lobby's own
+
+
 def test_the_chat_panel_on_a_phone_in_swedish(browser: Any, server: Server) -> None:
     table_id, (anna_token, bo_token) = make_table(server, ["human", "human"], ["Anna", "Bo"])
     anna = new_page(browser, locale="sv-SE", **PHONE)

@@ -91,6 +91,7 @@ function App() {
   else if (route.name === "replay") body = h(ReplayPage, null);
   else if (route.name === "account") body = h(AccountPage, null);
   else body = h(LobbyPage, null);
+  if (route.name !== "table") setBaseTitle(t("rummykit: Vatikanen and Kontraktsrummy"));
   return [h(Header, null), body];
 }
 

@@ -4,7 +4,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
-import { AlertSwitches, mustAct, seeTurn } from "./alerts.js";
+import { AlertSwitches, mustAct, seeTurn, setBaseTitle } from "./alerts.js";
 import { api, keepSeat, save, seatOf } from "./api.js";
 import { ChatButton, ChatPanel, chatReceived, chatSeen, newChat } from "./chat.js";
 import { CommandError, readCommand } from "./commands.js";
@@ -264,6 +264,13 @@ function showError(p, err) {
 
 // ------------------------------------------------------------------ the page
 
+/** The tab's title at a table: the game and who sits there, so that two tables in two tabs
+ * can be told apart ("Vatikanen: Anna, Bo · rummykit"). */
+function tableTitle(game, state) {
+  const names = state.seats.map((s) => s.name || (s.kind === "bot" ? t("bot") : t("Seat {n}", { n: s.seat + 1 })));
+  return t("{game}: {names} · rummykit", { game: gameTitle(game), names: names.join(", ") });
+}
+
 export function TablePage() {
   const p = page;
   if (!p) return null;
@@ -288,6 +295,7 @@ export function TablePage() {
   const ctx = context(p);
   const game = p.summary.game;
   chatSeen(p.chat);
+  setBaseTitle(tableTitle(game, state));
   return h("main", { class: `page table-page game-${game}` + (state.seat === null ? " spectating" : "") }, [
     h("div", { class: "table-head" }, [
       h("h1", null, [gameTitle(game), state.games_played > 1 ? h("span", { class: "muted" }, " · " + t("game {n}", { n: state.games_played })) : null]),
