@@ -117,9 +117,7 @@ def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
-def test_a_long_chat_message_shows_what_is_left_and_the_limit(
-    browser: Any, server: Server
-) -> None:
+def test_a_long_chat_message_shows_what_is_left_and_the_limit(browser: Any, server: Server) -> None:
     """Issue 45, item 8: a long message was cut to 300 characters without a word."""
     table_id, (anna_token, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
     anna = new_page(browser, locale="sv-SE")
