@@ -146,6 +146,26 @@ def test_the_tab_title_names_the_game_and_its_players(browser: Any, server: Serv
     one.wait_for_function("() => !document.title.includes('Anna')")  # the lobby's own
 
 
+def test_my_tables_fit_the_game_s_name_in_its_column(browser: Any, server: Server) -> None:
+    """Issue 45, item 5: "Kontraktsrummy" in bold ran under the next column of My tables."""
+    table_id, (cia,) = make_table(server, ["human", "bot:basic"], ["Cia"], game="kontrakt")
+    page = new_page(browser)
+    seat_page(page, server.base, table_id, 0, cia, "Cia")
+    page.goto(server.base + "/#/")
+    row = f".my-tables .table-row[data-table='{table_id}']"
+    page.wait_for_selector(row + " .table-seats")
+    fit = page.evaluate(
+        """row => {
+          const game = document.querySelector(row + ' .table-game');
+          const seats = document.querySelector(row + ' .table-seats');
+          return {overflow: game.scrollWidth - game.clientWidth,
+                  gap: seats.getBoundingClientRect().left - game.getBoundingClientRect().right};
+        }""",
+        row,
+    )
+    assert fit["overflow"] <= 0 and fit["gap"] >= 0, fit
+
+
 def test_the_chat_panel_on_a_phone_in_swedish(browser: Any, server: Server) -> None:
     table_id, (anna_token, bo_token) = make_table(server, ["human", "human"], ["Anna", "Bo"])
     anna = new_page(browser, locale="sv-SE", **PHONE)

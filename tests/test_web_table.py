@@ -341,6 +341,8 @@ def test_a_deal_end_leaves_the_next_upcard_free_and_the_game_end_its_buttons(
     page.click(".modal .close")
     page.wait_for_selector(".over-bar button:has-text('Play again')")
     page.wait_for_selector(".over-bar a:has-text('Replay this game')")
+    # the dialog's buttons stay in the bar once it is closed (issue 45, item 6)
+    page.wait_for_selector(".over-bar a:has-text('Review this game')")
     assert not page.errors, page.errors
 
 

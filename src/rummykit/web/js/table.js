@@ -632,6 +632,7 @@ function OverBar({ ctx, p }) {
       ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
       h("button", { type: "button", onClick: () => { p.overClosed = null; rerender(); } }, t("Scores")),
       h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1) }, t("Replay this game")),
+      h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1, true) }, t("Review this game")),
       h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
     ]),
   ]);
