@@ -388,10 +388,11 @@ def test_the_lobby_remembers_the_game_and_speaks_to_players(browser: Any, server
     page.check("input[value=kontrakt]")
     page.wait_for_selector("select[name=seat1] option[value='bot:basic']", state="attached")
     options = page.eval_on_selector_all("select[name=seat1] option", "os => os.map(o => o.text)")
-    assert "bot: basic" in options
+    assert any(o.startswith("bot: basic, rated ") for o in options), options  # the ladder's
     about = describe_level("kontrakt", "basic")
     assert about is not None
-    page.wait_for_selector(f".seat-what:text-is('{about.translated('en')}')")  # how it plays
+    # how it plays, beside its rating on the ladder (docs/ratings.md)
+    page.wait_for_selector(f".seat-what:has-text('{about.translated('en')}')")
     assert not any("policy" in o for o in options), options  # a policy bot needs its file
     page.reload()
     page.wait_for_selector("input[value=kontrakt]:checked")
