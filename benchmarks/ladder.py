@@ -8,7 +8,7 @@ games); :func:`rummykit.ratings.fit` makes OpenSkill ratings of all the games of
 ``src/rummykit/ratings/ladder.json`` is written: per game, per level, mu, sigma and the
 games it played, with each match's wins, the command, the date and the commit.
 
-    nice -n 10 python benchmarks/ladder.py                 # the committed ladder (~20 min of CPU)
+    nice -n 10 python benchmarks/ladder.py --workers 2     # the ladder (~11 min of bot CPU)
     python benchmarks/ladder.py --decks 5 --out /tmp/l.json   # a smoke run
     python benchmarks/ladder.py --only kontrakt            # one game; the others kept
 
