@@ -125,3 +125,30 @@ def test_a_database_of_the_previous_version_is_brought_up_to_date_with_its_rows(
     assert schema_version(db) == list(range(1, newest + 1))
     for table in dropped:
         run_sql(db, [f"SELECT COUNT(*) FROM {table}"])
+
+
+@pytest.mark.parametrize("version", range(1, len(MIGRATIONS)))
+def test_a_database_of_each_earlier_version_is_brought_up_to_date_and_plays(
+    db: str, version: int
+) -> None:
+    """A database left at ``version`` (``MIGRATIONS[:version]`` applied and recorded as the
+    store records them), opened by today's server: every later migration applied, and a new
+    table is made, joined and read back."""
+    run_sql(
+        db,
+        ["CREATE TABLE schema_version (version INTEGER NOT NULL)"]
+        + [statement for statements in MIGRATIONS[:version] for statement in statements]
+        + [f"INSERT INTO schema_version (version) VALUES ({n})" for n in range(1, version + 1)],
+    )
+    assert schema_version(db) == list(range(1, version + 1))
+    server = start(db)
+    try:
+        made = server.post("/api/tables", {"game": "vatikanen", "seats": ["human", "bot:greedy"]})
+        assert isinstance(made, dict)
+        joined = server.post(f"/api/tables/{made['id']}/join", {"name": "Anna"})
+        assert isinstance(joined, dict) and joined["token"]
+        listed = server.get(f"/api/tables?ids={made['id']}")["tables"]  # type: ignore[index]
+        assert [t["id"] for t in listed] == [made["id"]]
+    finally:
+        server.stop()
+    assert schema_version(db) == list(range(1, len(MIGRATIONS) + 1))
