@@ -70,7 +70,7 @@ def test_a_kontrakt_deal_against_bots_to_its_end(browser: Any, tmp_path: Path) -
                 for meld in move["melds"]:
                     select(page, meld)
                     page.click(".actions button:has-text('Meld')")
-                page.wait_for_selector(".staged .verdict.ok")
+                page.wait_for_selector(".dock .verdict.ok")
                 if not done.get("meld"):
                     shot(page, "kontrakt-staged-melds")
                 page.click(".actions button:has-text('Lay down')")

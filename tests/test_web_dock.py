@@ -1,0 +1,68 @@
+"""The dock on a phone and a desktop (issue 45): what a turn needs stays in it.
+
+A Kontrakt turn with an invalid staged meld shows the server's verdict in the
+dock, and "Lay down" is greyed with the reason until the melds are valid.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from server_helpers import start
+from web_helpers import Position, browser, new_page, seeded_positions, shot, sit, wait_state
+
+__all__ = ["browser"]
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
+
+def to_first_play(table: Any) -> dict[str, Any] | None:
+    """Decline the upcard and draw from the stock, up to seat 0's first play."""
+    game = table.game
+    view = dict(game.view(game.to_act))
+    if view["phase"] == "play":
+        return None
+    if view["phase"] == "upcard_offer":
+        forhand = game.to_act == view["forhand"]
+        return {"type": "decline_upcard" if forhand else "pass_upcard"}
+    return {"type": "draw", "from": "stock"}
+
+
+def test_an_invalid_staged_meld_is_judged_in_the_dock_and_lay_down_greyed(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    tables = seeded_positions(
+        db,
+        [Position("dockK", "kontrakt", ["human", "human"], 3, {0: "Anna", 1: "Bo"}, to_first_play)],
+    )
+    game = tables["dockK"].game
+    assert game is not None and game.to_act is not None
+    seat = game.to_act
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "dockK", seat, ["Anna", "Bo"][seat])
+        s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        hand = s["view"]["hand"]
+        # two cards of different ranks and suits: no meld
+        first = hand[0]
+        other = next(c for c in hand if c[:-1] != first[:-1] and c[-1] != first[-1])
+        for card in (first, other):
+            page.tap(f".hand .card[data-card='{card}']:not(.selected)")
+        page.tap(".actions button:has-text('Meld')")
+        page.wait_for_selector(".dock .verdict.bad")
+        lay = page.locator(".actions button:has-text('Lay down')")
+        assert lay.is_disabled()
+        why = lay.get_attribute("title") or ""
+        assert "not valid" in why, why
+        shot(page, "phone-kontrakt-invalid-meld", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
