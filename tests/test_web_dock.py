@@ -6,11 +6,21 @@ dock, and "Lay down" is greyed with the reason until the melds are valid.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 from server_helpers import start
-from web_helpers import Position, browser, new_page, seeded_positions, shot, sit, wait_state
+from web_helpers import (
+    Position,
+    bots_move,
+    browser,
+    new_page,
+    seeded_positions,
+    shot,
+    sit,
+    wait_state,
+)
 
 __all__ = ["browser"]
 
@@ -63,6 +73,51 @@ def test_an_invalid_staged_meld_is_judged_in_the_dock_and_lay_down_greyed(
         why = lay.get_attribute("title") or ""
         assert "not valid" in why, why
         shot(page, "phone-kontrakt-invalid-meld", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def test_a_finished_game_on_a_phone_wraps_the_cards_left_keeps_review_and_no_stand_in(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(
+        db,
+        [
+            Position(
+                "overV",
+                "vatikanen",
+                ["human", "human"],
+                6,  # Bo is left with four cards
+                {0: "Anna", 1: "Bo"},
+                bots_move,
+                grace=1,
+            )
+        ],
+    )
+    server = start(db)
+    try:
+        bo = new_page(browser)
+        sit(bo, server.base, "overV", 1, "Bo")
+        wait_state(bo, "s.status === 'over'")
+        bo.context.close()  # Bo leaves: away, past the grace
+        page = new_page(browser, **PHONE)
+        time.sleep(1.5)  # past the grace: Bo's seat would be stood in for, were a game on
+        sit(page, server.base, "overV", 0, "Anna")
+        wait_state(page, "s.status === 'over'")
+        page.wait_for_selector(".modal .mini-cards .card")
+        # the cards left wrap: several cards on the first row, not one a row
+        tops = page.eval_on_selector_all(
+            ".modal .mini-cards .card", "els => els.map(e => e.getBoundingClientRect().top)"
+        )
+        assert len(tops) >= 3 and tops[0] == tops[1] == tops[2], tops
+        shot(page, "phone-vatikanen-game-over", full=False)
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".over-bar")
+        assert page.locator(".over-bar a:has-text('Review this game')").count() == 1
+        page.wait_for_function("() => !!document.querySelector('.player .badge.away')")
+        assert page.locator(".player .badge.stand-in").count() == 0
         assert not page.errors, page.errors
     finally:
         server.stop()

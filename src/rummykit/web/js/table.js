@@ -488,7 +488,7 @@ function Players({ ctx, summary }) {
       const badges = [];
       if (s.kind === "bot") badges.push(h("span", { class: "badge bot", title: botTitle(specOf(game), s.level) }, t("bot")));
       else if (!s.taken) badges.push(h("span", { class: "badge free" }, t("free seat")));
-      else if (s.stand_in) badges.push(h("span", { class: "badge stand-in" }, t("away: a bot plays for now")));
+      else if (s.stand_in && state.status !== "over") badges.push(h("span", { class: "badge stand-in" }, t("away: a bot plays for now")));
       else if (!s.connected) badges.push(h("span", { class: "badge away" }, t("away")));
       const standing = view ? (game === "vatikanen" ? vatikanenStanding(view, s.seat) : kontraktStanding(view, s.seat)) : null;
       const label = [
@@ -624,6 +624,7 @@ function OverBar({ ctx, p }) {
       ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
       h("button", { type: "button", onClick: () => { p.overClosed = null; rerender(); } }, t("Scores")),
       h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1) }, t("Replay this game")),
+      h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1, true) }, t("Review this game")),
       h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
     ]),
   ]);
