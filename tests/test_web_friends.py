@@ -181,6 +181,22 @@ def test_the_chat_panel_on_a_phone_in_swedish(browser: Any, server: Server) -> N
         page.context.close()
 
 
+def test_a_long_chat_message_shows_its_count_and_the_limit(browser: Any, server: Server) -> None:
+    table_id, (anna_token, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    anna = new_page(browser)
+    seat_page(anna, server.base, table_id, 0, anna_token, "Anna")
+    anna.wait_for_selector(".side .chat")
+    anna.fill("input[name=chat]", "hej")
+    assert anna.locator(".chat-count").count() == 0  # a short line: no counter
+    anna.fill("input[name=chat]", "a" * 260)
+    anna.wait_for_selector(".chat-count:has-text('260 / 300')")
+    anna.type("input[name=chat]", "b" * 60)  # the input stops at 300
+    anna.wait_for_selector(".chat-count.full:has-text('300 / 300')")
+    assert "at most 300" in anna.locator(".chat-count").inner_text()
+    shot(anna, "chat-limit", full=False)
+    assert not anna.errors, anna.errors
+
+
 def test_your_turn_is_told_on_a_hidden_page_and_never_for_another_players_move(
     browser: Any, server: Server
 ) -> None:
