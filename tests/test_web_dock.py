@@ -121,3 +121,36 @@ def test_a_finished_game_on_a_phone_wraps_the_cards_left_keeps_review_and_no_sta
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+def test_a_joker_laid_through_the_page_says_what_it_stands_for_in_the_log(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    tables = seeded_positions(
+        db,
+        [
+            Position(
+                "jokerK", "kontrakt", ["human", "human"], 21, {0: "Anna", 1: "Bo"}, to_first_play
+            )
+        ],
+    )
+    game = tables["jokerK"].game
+    assert game is not None and game.to_act == 1  # Bo holds Kd Kh and a joker
+    server = start(db)
+    try:
+        page = new_page(browser)
+        sit(page, server.base, "jokerK", 1, "Bo")
+        s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        for card in ("Kd", "Kh", "*"):
+            page.click(f".hand .card[data-card='{card}']:not(.selected)")
+        page.click(".actions button:has-text('Meld')")
+        page.wait_for_selector(".dock .verdict.ok")
+        page.click(".actions button:has-text('Lay down')")
+        wait_state(page, f"s.version > {s['version']}")
+        page.wait_for_selector(".log li:has-text('Bo laid down')")
+        line = page.locator(".log li:has-text('Bo laid down')").last.inner_text()
+        assert "★=K" in line, line
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
