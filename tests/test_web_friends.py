@@ -197,6 +197,28 @@ def test_a_long_chat_message_shows_its_count_and_the_limit(browser: Any, server:
     assert not anna.errors, anna.errors
 
 
+def test_my_tables_keeps_the_games_name_in_its_column(browser: Any, server: Server) -> None:
+    table_id, (token,) = make_table(
+        server, ["human", "bot:basic", "bot:basic"], ["Anna"], game="kontrakt"
+    )
+    for options in ({}, PHONE):
+        page = new_page(browser, **options)
+        seat_page(page, server.base, table_id, 0, token, "Anna")
+        page.goto(server.base + "/#/")
+        row = page.locator(f".my-tables .table-row[data-table='{table_id}']")
+        row.wait_for()
+        over = row.locator(".table-game").evaluate(
+            """el => {
+                const r = document.createRange(); r.selectNodeContents(el);
+                const text = r.getBoundingClientRect(), box = el.getBoundingClientRect();
+                return text.right - box.right;
+            }"""
+        )
+        assert over <= 0.5, over
+        shot(page, "my-tables-" + ("phone" if options else "desktop"), full=False)
+        page.context.close()
+
+
 def test_your_turn_is_told_on_a_hidden_page_and_never_for_another_players_move(
     browser: Any, server: Server
 ) -> None:
