@@ -219,6 +219,23 @@ def test_my_tables_keeps_the_games_name_in_its_column(browser: Any, server: Serv
         page.context.close()
 
 
+def test_the_tab_title_names_the_table(browser: Any, server: Server) -> None:
+    first, (token1, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    second, (token2, _) = make_table(server, ["human", "human"], ["Anna", "Cilla"])
+    page = new_page(browser)
+    seat_page(page, server.base, first, 0, token1, "Anna")
+    page.wait_for_function("() => document.title.includes('Bo')")
+    assert "Vatikanen" in page.title() and "Cilla" not in page.title()
+    other = new_page(browser)
+    seat_page(other, server.base, second, 0, token2, "Anna")
+    other.wait_for_function("() => document.title.includes('Cilla')")
+    assert page.title() != other.title()
+    page.goto(server.base + "/#/")  # the lobby has its own title again
+    page.wait_for_function("() => !document.title.includes('Bo')")
+    page.context.close()
+    other.context.close()
+
+
 def test_your_turn_is_told_on_a_hidden_page_and_never_for_another_players_move(
     browser: Any, server: Server
 ) -> None:

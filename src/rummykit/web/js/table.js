@@ -4,7 +4,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
-import { AlertSwitches, mustAct, seeTurn } from "./alerts.js";
+import { AlertSwitches, mustAct, seeTurn, setBaseTitle } from "./alerts.js";
 import { api, keepSeat, save, seatOf } from "./api.js";
 import { ChatButton, ChatPanel, chatReceived, chatSeen, newChat } from "./chat.js";
 import { CommandError, readCommand } from "./commands.js";
@@ -287,6 +287,8 @@ export function TablePage() {
   }
   const ctx = context(p);
   const game = p.summary.game;
+  // the tab names the table (its game and its players): two tables in two tabs differ
+  setBaseTitle(`${gameTitle(game)} · ${state.seats.map((s) => s.name || t("free")).join(", ")} · rummykit`);
   chatSeen(p.chat);
   return h("main", { class: `page table-page game-${game}` + (state.seat === null ? " spectating" : "") }, [
     h("div", { class: "table-head" }, [
