@@ -154,3 +154,20 @@ def test_a_joker_laid_through_the_page_says_what_it_stands_for_in_the_log(
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+def test_an_engine_error_in_the_dock_starts_with_a_capital(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(db, [Position("capsV", "vatikanen", ["human", "bot:greedy"], 5, {0: "Anna"})])
+    server = start(db)
+    try:
+        page = new_page(browser)
+        sit(page, server.base, "capsV", 0, "Anna")
+        wait_state(page, "s.status === 'playing' && s.view.turn === 0")
+        page.fill("#command", "play 2c 3c")  # too short to open with (V7)
+        page.press("#command", "Enter")
+        text = page.locator(".dock .error-line .error-text").inner_text()
+        assert text[:1].isupper(), text
+        assert not page.errors, page.errors
+    finally:
+        server.stop()

@@ -7,7 +7,7 @@ import { load, save } from "./api.js";
 import { cardBack, cardValue, plainCard, shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { contractWords, specOf } from "./spec.js";
-import { shownText } from "./words.js";
+import { shownSentence } from "./words.js";
 import { rerender } from "./store.js";
 import { Card, Modal, SortButtons, StaticCard, cardCount } from "./ui.js";
 
@@ -418,7 +418,7 @@ function Staged({ ctx, u, myPlay }) {
               }),
             ),
           ),
-          h("div", { class: "meld-verdict" }, mv ? (mv.ok ? "✓ " + (mv.kind === "run" ? t("run") : t("group")) : [h("span", { class: "rule" }, mv.rule || ""), shownText(mv.message)]) : ""),
+          h("div", { class: "meld-verdict" }, mv ? (mv.ok ? "✓ " + (mv.kind === "run" ? t("run") : t("group")) : [h("span", { class: "rule" }, mv.rule || ""), shownSentence(mv.message)]) : ""),
         ]);
       }),
       myPlay
@@ -432,7 +432,7 @@ function Staged({ ctx, u, myPlay }) {
 function StagedVerdict({ u }) {
   const v = u.verdict;
   if (!u.staged.length || !v) return null;
-  return h("p", { class: "verdict" + (v.ok ? " ok" : " bad"), role: "status", "aria-live": "polite", "data-testid": "verdict" }, v.ok ? t("The server checked these melds: you may lay them down.") : [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)]);
+  return h("p", { class: "verdict" + (v.ok ? " ok" : " bad"), role: "status", "aria-live": "polite", "data-testid": "verdict" }, v.ok ? t("The server checked these melds: you may lay them down.") : [h("span", { class: "rule" }, v.rule || ""), shownSentence(v.message)]);
 }
 
 /** Why "Lay down" cannot be pressed now, or null when it can. */

@@ -16,7 +16,7 @@ import { Live } from "./live.js";
 import { SeatLinkDialog } from "./mytables.js";
 import { clockText, leftText } from "./pace.js";
 import { botTitle, specOf } from "./spec.js";
-import { gameTitle, shownText } from "./words.js";
+import { gameTitle, shownSentence, shownText } from "./words.js";
 import { rerender, settings } from "./store.js";
 import { HandOrder, LogLine, Modal, StaticCard, cardCount } from "./ui.js";
 import { VatikanenBoard, vatikanenStanding } from "./vatikanen.js";
@@ -338,7 +338,7 @@ function ErrorLine({ p }) {
     const err = p.error;
     return h("div", { class: "error-line", role: "alert" }, [
       err.rule ? h("span", { class: "rule" }, err.rule) : null,
-      h("span", { class: "error-text" }, err.rule ? shownText(err.message) : err.message || err.code),
+      h("span", { class: "error-text" }, err.rule ? shownSentence(err.message) : err.message || err.code),
       h("button", { type: "button", class: "close", "aria-label": t("Dismiss"), onClick: () => { p.error = null; rerender(); } }, "×"),
     ]);
   }

@@ -12,7 +12,7 @@ import { parseCard, plainCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
 import { Card, SortButtons, StaticCard } from "./ui.js";
-import { shownText } from "./words.js";
+import { shownSentence, shownText } from "./words.js";
 
 // ------------------------------------------------------------------ the draft
 
@@ -600,7 +600,7 @@ function DraftTable({ ctx, d, sel, dragPayload }) {
           ],
         ),
         mine
-          ? h("div", { class: "meld-verdict", "aria-hidden": "true" }, v ? (v.ok ? "✓ " + kindText : several ? [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)] : "✗") : u.checking ? t("checking…") : "")
+          ? h("div", { class: "meld-verdict", "aria-hidden": "true" }, v ? (v.ok ? "✓ " + kindText : several ? [h("span", { class: "rule" }, v.rule || ""), shownSentence(v.message)] : "✗") : u.checking ? t("checking…") : "")
           : null,
       ]);
     }),
@@ -621,7 +621,7 @@ function Verdict({ ctx, d }) {
   let body;
   if (!v) body = u.checking ? t("The server is checking your table…") : "";
   else if (v.ok) body = t("The server checked your table: every meld is valid. Press Play.");
-  else body = [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)];
+  else body = [h("span", { class: "rule" }, v.rule || ""), shownSentence(v.message)];
   return h("p", { class: "verdict" + (v ? (v.ok ? " ok" : " bad") : ""), role: "status", "aria-live": "polite", "data-testid": "verdict" }, body);
 }
 
