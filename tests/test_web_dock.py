@@ -171,3 +171,35 @@ def test_an_engine_error_in_the_dock_starts_with_a_capital(browser: Any, tmp_pat
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+def draw_or_pass(table: Any) -> dict[str, Any]:
+    """Nobody plays: draw while the stock lasts, then pass, until the game is blocked (V15)."""
+    game = table.game
+    return {"type": "draw" if dict(game.view(game.to_act))["stock_size"] > 0 else "pass"}
+
+
+def test_a_blocked_vatikanen_game_says_it_was_blocked_and_why(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(
+        db,
+        [
+            Position(
+                "blockV", "vatikanen", ["human", "human"], 3, {0: "Anna", 1: "Bo"}, draw_or_pass
+            )
+        ],
+    )
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "blockV", 0, "Anna")
+        s = wait_state(page, "s.status === 'over'")
+        assert s["view"]["end"]["reason"] == "blocked"
+        headline = page.locator(".modal .headline").inner_text()
+        assert "blocked" in headline and "Anna" in headline and "V15" in headline, headline
+        shot(page, "phone-vatikanen-blocked", full=False)
+        page.keyboard.press("Escape")
+        assert "blocked" in page.locator(".over-bar .headline").inner_text()
+        assert not page.errors, page.errors
+    finally:
+        server.stop()

@@ -636,7 +636,11 @@ function overHeadline(ctx, game) {
   const { view, names } = ctx;
   if (game === "vatikanen") {
     const end = view.end;
-    return end && end.winners.length ? t("{names} won", { names: end.winners.map((s) => names[s]).join(", ") }) : t("Nobody won");
+    const won = end && end.winners.length ? end.winners.map((s) => names[s]).join(", ") : null;
+    // a blocked game (V15) says so and why: nobody went out
+    if (end && end.reason === "blocked") return t("The game is blocked: the stock is empty and every player passed in turn (V15). {names} won with the lowest hand.", { names: won });
+    if (end && end.reason === "no_winner") return t("The game is blocked: the stock is empty and every player passed in turn. At this table a blocked game has no winner and no payments.");
+    return won ? t("{names} won", { names: won }) : t("Nobody won");
   }
   return t("{names} won with the lowest total", { names: (view.winners || []).map((s) => names[s]).join(", ") });
 }
