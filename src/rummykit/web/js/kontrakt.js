@@ -484,8 +484,14 @@ function ActionBar({ ctx, u, myPlay }) {
     buttons.push(button({ class: blocked ? "" : "primary", disabled: !!blocked, title: blocked || t("Lay the staged melds down, all in one go"), onClick: () => layDown(ctx) }, t("Lay down")));
     buttons.push(button({ class: "discard", disabled: pending || !one, title: one ? t("Discard {card}: your turn ends", { card: shortCard(one) }) : t("Select the one card to discard."), onClick: () => discard(ctx) }, one ? t("Discard {card}", { card: shortCard(one) }) : t("Discard")));
     const complete = view.laid[me].complete;
-    if (one && complete && u.legal && !fitting(u, "layoff", one) && !fitting(u, "swap_joker", one)) {
-      notes.push(t("{card} fits no meld on the table.", { card: shortCard(one) }));
+    if (one && complete && u.legal) {
+      // where the selected card goes, said in the dock: the meld's chip is often out of view
+      const where = (type) => [...new Set(u.legal.filter((a) => a.type === type && plainCard(a.card) === plainCard(one)).map((a) => "#" + a.meld))].join(", ");
+      const layoffs = where("layoff");
+      const swaps = where("swap_joker");
+      if (layoffs) notes.push(t("{card} fits {melds}.", { card: shortCard(one), melds: layoffs }));
+      if (swaps) notes.push(t("{card} can take the joker's place in {melds}.", { card: shortCard(one), melds: swaps }));
+      if (!layoffs && !swaps) notes.push(t("{card} fits no meld on the table.", { card: shortCard(one) }));
     }
   }
   if (ctx.myTurn || (view.phase === "upcard_offer" && view.offer_to === me)) {
