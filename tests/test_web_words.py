@@ -19,3 +19,19 @@ def test_the_browsers_swedish_says_straffpoang_and_bygga_pa_as_the_glossary() ->
     for english, swedish in words.items():
         assert "minuspoäng" not in swedish.lower(), english
         assert "lägga till" not in swedish.lower(), english
+
+
+def test_the_reviews_swedish_sentences_read_as_swedish_not_word_for_word() -> None:
+    words: dict[str, str] = json.loads(SWEDISH.read_text(encoding="utf-8"))
+    said = {
+        "That would have gone out.": "Då hade spelaren gått ut.",
+        "That lays the rest of the contract.": "Då läggs resten av kontraktet ut.",
+        "It takes the discard pile's top, {card}, instead of the stock's card.": (
+            "Det bästa draget tar {card} från högen i stället för att dra från talongen."
+        ),
+        "It moves 1 card already on the table.": (
+            "Det bästa draget flyttar 1 kort som redan ligger på bordet."
+        ),
+    }
+    for english, swedish in said.items():
+        assert words[english] == swedish, english
