@@ -203,3 +203,25 @@ def test_a_blocked_vatikanen_game_says_it_was_blocked_and_why(browser: Any, tmp_
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+def test_arrange_with_the_whole_hand_selected_fits_what_it_can(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(db, [Position("arrV", "vatikanen", ["human", "bot:greedy"], 5, {0: "Anna"})])
+    server = start(db)
+    try:
+        page = new_page(browser)
+        sit(page, server.base, "arrV", 0, "Anna")
+        wait_state(page, "s.status === 'playing' && s.view.turn === 0")
+        for card in page.locator(".hand .card").all():
+            card.click()
+        page.click(".actions button:has-text('Arrange')")
+        page.wait_for_selector(".dock .verdict.ok")  # the opening run fitted, the rest kept
+        assert page.locator(".dock .error-line").count() == 0
+        assert "2♣" in page.locator(".dock .notice-line").inner_text()
+        shot(page, "vatikanen-arrange-some", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
