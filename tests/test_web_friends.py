@@ -117,55 +117,6 @@ def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
-def test_a_long_chat_message_shows_what_is_left_and_the_limit(browser: Any, server: Server) -> None:
-    """Issue 45, item 8: a long message was cut to 300 characters without a word."""
-    table_id, (anna_token, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
-    anna = new_page(browser, locale="sv-SE")
-    seat_page(anna, server.base, table_id, 0, anna_token, "Anna")
-    anna.wait_for_selector(".side .chat")
-    anna.fill("input[name=chat]", "a" * 200)
-    assert anna.locator(".chat-left").count() == 0  # far from the limit: nothing said
-    anna.fill("input[name=chat]", "a" * 290)
-    anna.wait_for_selector(".chat-left:text-is('10 tecken kvar')")
-    anna.fill("input[name=chat]", "b" * 400)  # pasted: the field keeps 300, and says so
-    anna.wait_for_selector(".chat-left:text-is('Ett meddelande rymmer högst 300 tecken.')")
-    assert len(anna.input_value("input[name=chat]")) == 300
-
-
-def test_the_tab_title_names_the_game_and_its_players(browser: Any, server: Server) -> None:
-    """Issue 45: two tables in two tabs looked the same ("the tab's title never names the
-    table")."""
-    first, (anna, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
-    second, (cia,) = make_table(server, ["human", "bot:basic"], ["Cia"], game="kontrakt")
-    one, two = new_page(browser), new_page(browser, locale="sv-SE")
-    seat_page(one, server.base, first, 0, anna, "Anna")
-    seat_page(two, server.base, second, 0, cia, "Cia")
-    one.wait_for_function("() => document.title === 'Vatikanen: Anna, Bo · rummykit'")
-    two.wait_for_function("() => document.title.startsWith('Kontraktsrummy: Cia, ')")
-    one.goto(server.base + "/#/")
-    one.wait_for_function("() => !document.title.includes('Anna')")  # the lobby's own
-
-
-def test_my_tables_fit_the_game_s_name_in_its_column(browser: Any, server: Server) -> None:
-    """Issue 45, item 5: "Kontraktsrummy" in bold ran under the next column of My tables."""
-    table_id, (cia,) = make_table(server, ["human", "bot:basic"], ["Cia"], game="kontrakt")
-    page = new_page(browser)
-    seat_page(page, server.base, table_id, 0, cia, "Cia")
-    page.goto(server.base + "/#/")
-    row = f".my-tables .table-row[data-table='{table_id}']"
-    page.wait_for_selector(row + " .table-seats")
-    fit = page.evaluate(
-        """row => {
-          const game = document.querySelector(row + ' .table-game');
-          const seats = document.querySelector(row + ' .table-seats');
-          return {overflow: game.scrollWidth - game.clientWidth,
-                  gap: seats.getBoundingClientRect().left - game.getBoundingClientRect().right};
-        }""",
-        row,
-    )
-    assert fit["overflow"] <= 0 and fit["gap"] >= 0, fit
-
-
 def test_the_chat_panel_on_a_phone_in_swedish(browser: Any, server: Server) -> None:
     table_id, (anna_token, bo_token) = make_table(server, ["human", "human"], ["Anna", "Bo"])
     anna = new_page(browser, locale="sv-SE", **PHONE)
@@ -228,6 +179,61 @@ def test_the_chat_panel_on_a_phone_in_swedish(browser: Any, server: Server) -> N
     for page in (anna, bo):
         assert not page.errors, page.errors
         page.context.close()
+
+
+def test_a_long_chat_message_shows_its_count_and_the_limit(browser: Any, server: Server) -> None:
+    table_id, (anna_token, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    anna = new_page(browser)
+    seat_page(anna, server.base, table_id, 0, anna_token, "Anna")
+    anna.wait_for_selector(".side .chat")
+    anna.fill("input[name=chat]", "hej")
+    assert anna.locator(".chat-count").count() == 0  # a short line: no counter
+    anna.fill("input[name=chat]", "a" * 260)
+    anna.wait_for_selector(".chat-count:has-text('260 / 300')")
+    anna.type("input[name=chat]", "b" * 60)  # the input stops at 300
+    anna.wait_for_selector(".chat-count.full:has-text('300 / 300')")
+    assert "at most 300" in anna.locator(".chat-count").inner_text()
+    shot(anna, "chat-limit", full=False)
+    assert not anna.errors, anna.errors
+
+
+def test_my_tables_keeps_the_games_name_in_its_column(browser: Any, server: Server) -> None:
+    table_id, (token,) = make_table(
+        server, ["human", "bot:basic", "bot:basic"], ["Anna"], game="kontrakt"
+    )
+    for options in ({}, PHONE):
+        page = new_page(browser, **options)
+        seat_page(page, server.base, table_id, 0, token, "Anna")
+        page.goto(server.base + "/#/")
+        row = page.locator(f".my-tables .table-row[data-table='{table_id}']")
+        row.wait_for()
+        over = row.locator(".table-game").evaluate(
+            """el => {
+                const r = document.createRange(); r.selectNodeContents(el);
+                const text = r.getBoundingClientRect(), box = el.getBoundingClientRect();
+                return text.right - box.right;
+            }"""
+        )
+        assert over <= 0.5, over
+        shot(page, "my-tables-" + ("phone" if options else "desktop"), full=False)
+        page.context.close()
+
+
+def test_the_tab_title_names_the_table(browser: Any, server: Server) -> None:
+    first, (token1, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    second, (token2, _) = make_table(server, ["human", "human"], ["Anna", "Cilla"])
+    page = new_page(browser)
+    seat_page(page, server.base, first, 0, token1, "Anna")
+    page.wait_for_function("() => document.title.includes('Bo')")
+    assert "Vatikanen" in page.title() and "Cilla" not in page.title()
+    other = new_page(browser)
+    seat_page(other, server.base, second, 0, token2, "Anna")
+    other.wait_for_function("() => document.title.includes('Cilla')")
+    assert page.title() != other.title()
+    page.goto(server.base + "/#/")  # the lobby has its own title again
+    page.wait_for_function("() => !document.title.includes('Bo')")
+    page.context.close()
+    other.context.close()
 
 
 def test_your_turn_is_told_on_a_hidden_page_and_never_for_another_players_move(

@@ -288,7 +288,7 @@ def test_kontrakt_says_where_a_card_fits_why_the_pile_is_closed_and_what_is_stag
     first = page.locator(".hints .chip").first
     assert "·" in first.inner_text(), first.inner_text()  # two melds: the whole contract
     first.click()
-    page.wait_for_selector(".staged .verdict.ok")
+    page.wait_for_selector(".dock .verdict.ok")
     staged = page.locator(".staged .meld .card").count()
     n = len(s["view"]["hand"]) - staged
     assert page.inner_text(".hand-area h2") == f"Your hand ({n}, {staged} staged)"

@@ -723,7 +723,7 @@ class KontraktGame:
         g, r = s.laid[seat]
         if any(g >= cg and r >= cr for cg, cr in self.contract.choices):
             s.complete[seat] = True
-        # logged as read: each joker says what it stands for (K11), however it was sent
+        # logged as read: each joker says what it stands for (★=Q♣), however it was sent
         return self._maybe_out(seat, LayDown(seat, tuple(m.cards for m in read)))
 
     def verify_lay_off(self, action: LayOff) -> None:

@@ -49,6 +49,7 @@ function follow() {
   if (next.name !== "table") leaveTable();
   if (next.name !== "replay") leaveReplay();
   route = next;
+  if (next.name !== "table") setBaseTitle(t("rummykit: Vatikanen and Kontraktsrummy")); // a table names itself
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
   else if (next.name === "account") refreshAccount(true);
@@ -91,7 +92,6 @@ function App() {
   else if (route.name === "replay") body = h(ReplayPage, null);
   else if (route.name === "account") body = h(AccountPage, null);
   else body = h(LobbyPage, null);
-  if (route.name !== "table") setBaseTitle(t("rummykit: Vatikanen and Kontraktsrummy"));
   return [h(Header, null), body];
 }
 
