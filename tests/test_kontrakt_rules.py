@@ -629,3 +629,31 @@ def test_K15_a_deal_that_reaches_the_turn_limit_ends_as_an_empty_stock_ends_it(
     assert list(event.penalties) == [sum(kontrakt_value(c) for c in h) for h in event.hands]
     assert sum(1 for a in game.to_record().deals[0].actions if a["type"] == "draw") == 5
     assert game.view(0)["log"][-2]["reason"] == "limit"
+
+
+def test_K11_a_joker_laid_down_bare_is_logged_with_what_it_stands_for() -> None:
+    """Issue 45, item 9: a joker laid through the page (sent as a bare ``*``) read as a bare
+    ★ in the log, where the bots' lay-downs said ★=Q♣. The engine logs each meld as it read
+    it, whoever sent it."""
+    from rummykit.games.kontrakt import KontraktGame, LayDown
+    from rummykit.narration import narrate_log
+
+    for seed in range(40):
+        game = KontraktGame(3, seed=seed)
+        bots = [make_bot("kontrakt", "basic", seed=seed * 10 + s) for s in range(3)]
+        while not game.over:
+            seat = game.to_act
+            assert seat is not None
+            action = bots[seat].choose(game.view(seat))
+            if isinstance(action, LayDown) and any(c.is_joker for m in action.melds for c in m):
+                bare = LayDown(seat, tuple(tuple(c.plain() for c in m) for m in action.melds))
+                if game.can(bare):
+                    game.apply(bare)
+                    entry = game.view(0)["log"][-1]
+                    laid = [c for m in entry["melds"] for c in m if c.startswith("*")]
+                    assert laid and all(c.startswith("*:") for c in laid), entry
+                    said = narrate_log("kontrakt", [entry], list(game.players), "en")[0]
+                    assert "★=" in said, said
+                    return
+            game.apply(action)
+    pytest.fail("no lay-down with a joker in 40 games")

@@ -30,6 +30,7 @@ from rummykit.bots.names import BOT_NAMES
 from rummykit.games.kontrakt.contracts import CONTRACTS
 from rummykit.narration import narrate, narrate_log, plain
 from rummykit.notation import command_of, command_word
+from rummykit.ratings import bot_rating
 from rummykit.server import hosted
 from rummykit.server.commands import read_command
 from rummykit.server.gameinfo import game_info, seatable_levels
@@ -209,6 +210,12 @@ def test_the_server_says_the_contracts_house_rules_and_bots_from_the_engine(
     assert [b["level"] for b in info["bots"]] == list(seatable_levels("kontrakt"))
     assert "policy" not in [b["level"] for b in info["bots"]]  # it needs a file: never seated
     assert all(b["summary"] and b["title"] for b in info["bots"])
+    # each level beside its reference rating on the ladder's scale (docs/ratings.md)
+    for game in games.names():
+        bots = request(shared_server.base, "GET", f"/api/games/{game}?lang=en")["bots"]
+        for b in bots:
+            rating = bot_rating(game, b["level"])
+            assert rating is not None and b["rating"] == rating.shown, (game, b)
     with pytest.raises(HttpError) as missing:
         request(shared_server.base, "GET", "/api/games/chess")
     assert missing.value.status == 404

@@ -17,8 +17,8 @@ from rummykit.cards import Card
 from rummykit.melds import VATIKANEN
 from rummykit.puzzles import Puzzle, bot_records, check, from_record, load, shipped, write
 from rummykit.puzzles.analysis import best_answers, obvious_most
+from rummykit.puzzles.kind import kind_of
 from rummykit.puzzles.maker import from_position
-from rummykit.puzzles.store import SHIPPED
 from test_review_secrecy import hidden_all_deal, swapped
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +80,7 @@ def test_the_shipped_set_is_in_the_wheel() -> None:
     """pyproject's package-data takes the shipped files into the wheel."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = data["tool"]["setuptools"]["package-data"]["rummykit"]
-    for name in SHIPPED.values():
+    for name in (kind_of(game).shipped for game in games.names()):
         path = f"puzzles/data/{name}"
         assert (ROOT / "src" / "rummykit" / path).is_file()
         assert any(fnmatch.fnmatch(path, p) for p in patterns), path

@@ -45,3 +45,17 @@ def test_a_turn_clock_does_not_play_for_a_table_nobody_is_at(shared_server: Serv
     time.sleep(3.5)  # the clock ran out three times over
     held = _summary(server, made["id"])
     assert held["version"] == 2 and held["waiting_for_players"] is True
+
+
+def test_no_bot_stands_in_for_an_away_player_once_the_game_is_over(
+    shared_server: Server,
+) -> None:
+    """Issue 45, item 7: "away: a bot plays for now" after the game's end, where nothing is
+    left to play. A stand-in plays the away player's turns while the game runs; once it is
+    over, the seat is away, and nobody plays for it."""
+    from test_server_finished_games import self_playing_table, wait_over
+
+    table_id, _ = self_playing_table(shared_server)
+    wait_over(shared_server, table_id, 1)
+    away = _summary(shared_server, table_id)["seats"][0]  # type: ignore[index]
+    assert away["connected"] is False and away["stand_in"] is False

@@ -181,6 +181,61 @@ def test_the_chat_panel_on_a_phone_in_swedish(browser: Any, server: Server) -> N
         page.context.close()
 
 
+def test_a_long_chat_message_shows_its_count_and_the_limit(browser: Any, server: Server) -> None:
+    table_id, (anna_token, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    anna = new_page(browser)
+    seat_page(anna, server.base, table_id, 0, anna_token, "Anna")
+    anna.wait_for_selector(".side .chat")
+    anna.fill("input[name=chat]", "hej")
+    assert anna.locator(".chat-count").count() == 0  # a short line: no counter
+    anna.fill("input[name=chat]", "a" * 260)
+    anna.wait_for_selector(".chat-count:has-text('260 / 300')")
+    anna.type("input[name=chat]", "b" * 60)  # the input stops at 300
+    anna.wait_for_selector(".chat-count.full:has-text('300 / 300')")
+    assert "at most 300" in anna.locator(".chat-count").inner_text()
+    shot(anna, "chat-limit", full=False)
+    assert not anna.errors, anna.errors
+
+
+def test_my_tables_keeps_the_games_name_in_its_column(browser: Any, server: Server) -> None:
+    table_id, (token,) = make_table(
+        server, ["human", "bot:basic", "bot:basic"], ["Anna"], game="kontrakt"
+    )
+    for options in ({}, PHONE):
+        page = new_page(browser, **options)
+        seat_page(page, server.base, table_id, 0, token, "Anna")
+        page.goto(server.base + "/#/")
+        row = page.locator(f".my-tables .table-row[data-table='{table_id}']")
+        row.wait_for()
+        over = row.locator(".table-game").evaluate(
+            """el => {
+                const r = document.createRange(); r.selectNodeContents(el);
+                const text = r.getBoundingClientRect(), box = el.getBoundingClientRect();
+                return text.right - box.right;
+            }"""
+        )
+        assert over <= 0.5, over
+        shot(page, "my-tables-" + ("phone" if options else "desktop"), full=False)
+        page.context.close()
+
+
+def test_the_tab_title_names_the_table(browser: Any, server: Server) -> None:
+    first, (token1, _) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    second, (token2, _) = make_table(server, ["human", "human"], ["Anna", "Cilla"])
+    page = new_page(browser)
+    seat_page(page, server.base, first, 0, token1, "Anna")
+    page.wait_for_function("() => document.title.includes('Bo')")
+    assert "Vatikanen" in page.title() and "Cilla" not in page.title()
+    other = new_page(browser)
+    seat_page(other, server.base, second, 0, token2, "Anna")
+    other.wait_for_function("() => document.title.includes('Cilla')")
+    assert page.title() != other.title()
+    page.goto(server.base + "/#/")  # the lobby has its own title again
+    page.wait_for_function("() => !document.title.includes('Bo')")
+    page.context.close()
+    other.context.close()
+
+
 def test_your_turn_is_told_on_a_hidden_page_and_never_for_another_players_move(
     browser: Any, server: Server
 ) -> None:

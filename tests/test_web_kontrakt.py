@@ -70,7 +70,7 @@ def test_a_kontrakt_deal_against_bots_to_its_end(browser: Any, tmp_path: Path) -
                 for meld in move["melds"]:
                     select(page, meld)
                     page.click(".actions button:has-text('Meld')")
-                page.wait_for_selector(".staged .verdict.ok")
+                page.wait_for_selector(".dock .verdict.ok")
                 if not done.get("meld"):
                     shot(page, "kontrakt-staged-melds")
                 page.click(".actions button:has-text('Lay down')")
@@ -80,8 +80,11 @@ def test_a_kontrakt_deal_against_bots_to_its_end(browser: Any, tmp_path: Path) -
                     mouse_drag(
                         page, f".hand .card[data-card='{move['card']}']", centre_of(page, target)
                     )
-                else:  # tapped: the card, then the meld's button
+                else:  # tapped: the card (the dock says where it fits), then the meld's button
                     select(page, [move["card"]])
+                    page.wait_for_selector(f".dock .why:has-text('fits #{move['meld']}')")
+                    if n == 1:
+                        shot(page, "kontrakt-layoff-fits", full=False)
                     page.click(f"[data-layoff='{move['meld']}']")
             elif kind == "swap_joker":
                 select(page, [move["card"]])

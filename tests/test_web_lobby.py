@@ -8,7 +8,7 @@
   connection is lost, reconnect by themselves (no reload) and go on at the
   same version as the server, with nothing missed.
 - A browser whose language is Swedish gets the Swedish UI (talong, hög,
-  kontrakt, tretal…); the switch turns it to English.
+  kontrakt, tretal…), each bot level beside its rating; the switch turns it to English.
 - A record file (docs/record.md), the terminal's too, opened in the lobby is
   replayed move by move.
 """
@@ -19,6 +19,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from rummykit import games
+from rummykit.ratings import bot_rating, ladder
 from server_helpers import Server, start
 from web_helpers import browser, mouse_drag, new_page, shot, state, wait_state, wait_version
 
@@ -115,6 +117,14 @@ def test_the_ui_speaks_swedish_to_a_swedish_browser(browser: Any, shared_server:
     page.wait_for_selector("text=Nytt bord")
     assert page.evaluate("document.documentElement.lang") == "sv"
     page.check("input[value=kontrakt]")
+    # each bot level beside its rating on the ladder, in Swedish (docs/ratings.md)
+    level = games.get("kontrakt").default_bot
+    rated = bot_rating("kontrakt", level)
+    assert rated is not None
+    page.wait_for_selector(f".seat-what:has-text('Ratingtal {rated.shown}:')")
+    options = page.inner_text("select[name=seat1]")
+    for rung in ladder("kontrakt"):
+        assert f"ratingtal {rung.rating.shown}" in options, (rung, options)
     page.fill("input[name=name]", "Astrid")
     page.click("button:has-text('Skapa bordet')")
     page.wait_for_selector(".contract-banner:has-text('Giv 1 av 7')")
@@ -143,17 +153,19 @@ def test_a_record_file_is_replayed_move_by_move(
     page = new_page(browser)
     page.goto(shared_server.base + "/")
     page.set_input_files("input[type=file]", str(path))
-    page.wait_for_selector("[data-testid=position]")
-    total = int(page.inner_text("[data-testid=position]").split()[-1])
-    assert total == sum(len(d["actions"]) for d in record["deals"]) + len(record["deals"]) - 1
+    # one numbering (docs/review.md): the actions of the deal, from 1, the last one done
+    actions = len(record["deals"][0]["actions"])
+    page.wait_for_selector(
+        f"[data-testid=position]:text-is('As dealt, before action 1 of {actions}')"
+    )
     page.click(".step-forward")
-    page.wait_for_selector("text=Move 1 of")
+    page.wait_for_selector(f"[data-testid=position]:text-is('After action 1 of {actions}')")
     page.keyboard.press("PageDown")
     page.keyboard.press("End")
-    page.wait_for_selector(f"text=Move {total} of {total}")
+    page.wait_for_selector(f"[data-testid=position]:text-is('After action {actions} of {actions}')")
     page.wait_for_selector(".log-list li.current")
     page.keyboard.press("ArrowLeft")
-    page.wait_for_selector(f"text=Move {total - 1} of {total}")
+    page.wait_for_selector(f"text=After action {actions - 1} of {actions}")
     assert not page.errors, page.errors
 
 

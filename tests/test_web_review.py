@@ -33,6 +33,12 @@ def vatikanen_record() -> GameRecord:
     return game.to_record()
 
 
+def position_words(done: int) -> str:
+    """The replay's words for the position after ``done`` actions of a deal (one numbering,
+    docs/review.md): the chance at the record's action index ``done`` is decided there."""
+    return f"after action {done} of" if done else "as dealt, before action 1"
+
+
 def test_a_replayed_record_shows_its_review_and_the_best_play(
     browser: Any, shared_server: Server, tmp_path: Path
 ) -> None:
@@ -54,7 +60,7 @@ def test_a_replayed_record_shows_its_review_and_the_best_play(
     for turn in chances:
         if turn.action > 0:
             page.click("button.review-next")
-        page.wait_for_selector(f"text=Move {turn.action} of")
+        page.wait_for_selector(f"[data-testid=position]:has-text('{position_words(turn.action)}')")
         if turn is moving:
             break
     panel = page.inner_text(".review-turn")
@@ -75,7 +81,9 @@ def test_a_replayed_record_shows_its_review_and_the_best_play(
     page.click("button:has-text('Hide the best play')")
     page.wait_for_selector(".best-play", state="detached")
     page.keyboard.press("ArrowRight")  # past the turn: no panel
-    page.wait_for_selector(f"text=Move {moving.action + 1} of")
+    page.wait_for_selector(
+        f"[data-testid=position]:has-text('after action {moving.action + 1} of')"
+    )
     assert page.locator(".review-turn").count() == (
         1 if any(t.action == moving.action + 1 for t in chances) else 0
     )
@@ -122,7 +130,8 @@ def test_review_this_game_from_the_scores_on_a_phone(browser: Any, tmp_path: Pat
         for k, chance in enumerate((first, second)):
             if k > 0:  # the first chance is at position 0: its panel is there at once
                 page.tap("button.review-next")
-            page.wait_for_selector(f"[data-testid=position]:has-text('Move {chance['action']} of')")
+            where = position_words(chance["action"])
+            page.wait_for_selector(f"[data-testid=position]:has-text('{where}')")
             assert f"could have laid {chance['best']} cards" in page.inner_text(".review-turn")
             page.tap("button:has-text('Show the best play')")
             page.wait_for_selector(".best-play")

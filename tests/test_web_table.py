@@ -288,7 +288,7 @@ def test_kontrakt_says_where_a_card_fits_why_the_pile_is_closed_and_what_is_stag
     first = page.locator(".hints .chip").first
     assert "·" in first.inner_text(), first.inner_text()  # two melds: the whole contract
     first.click()
-    page.wait_for_selector(".staged .verdict.ok")
+    page.wait_for_selector(".dock .verdict.ok")
     staged = page.locator(".staged .meld .card").count()
     n = len(s["view"]["hand"]) - staged
     assert page.inner_text(".hand-area h2") == f"Your hand ({n}, {staged} staged)"
@@ -341,6 +341,8 @@ def test_a_deal_end_leaves_the_next_upcard_free_and_the_game_end_its_buttons(
     page.click(".modal .close")
     page.wait_for_selector(".over-bar button:has-text('Play again')")
     page.wait_for_selector(".over-bar a:has-text('Replay this game')")
+    # the dialog's buttons stay in the bar once it is closed (issue 45, item 6)
+    page.wait_for_selector(".over-bar a:has-text('Review this game')")
     assert not page.errors, page.errors
 
 
@@ -386,10 +388,11 @@ def test_the_lobby_remembers_the_game_and_speaks_to_players(browser: Any, server
     page.check("input[value=kontrakt]")
     page.wait_for_selector("select[name=seat1] option[value='bot:basic']", state="attached")
     options = page.eval_on_selector_all("select[name=seat1] option", "os => os.map(o => o.text)")
-    assert "bot: basic" in options
+    assert any(o.startswith("bot: basic, rated ") for o in options), options  # the ladder's
     about = describe_level("kontrakt", "basic")
     assert about is not None
-    page.wait_for_selector(f".seat-what:text-is('{about.translated('en')}')")  # how it plays
+    # how it plays, beside its rating on the ladder (docs/ratings.md)
+    page.wait_for_selector(f".seat-what:has-text('{about.translated('en')}')")
     assert not any("policy" in o for o in options), options  # a policy bot needs its file
     page.reload()
     page.wait_for_selector("input[value=kontrakt]:checked")

@@ -144,6 +144,7 @@ class Position:
     names: dict[int, str]
     move: Callable[[HostedTable], dict[str, Any] | None] = lambda table: None
     limit: int = 2000
+    grace: int = 60  # seconds away before a bot stands in
 
 
 def token_of(table_id: str, seat: int) -> str:
@@ -157,7 +158,7 @@ def seeded_positions(db: str, positions: Sequence[Position]) -> dict[str, Hosted
     out: dict[str, HostedTable] = {}
     events: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for pos in positions:
-        table = HostedTable(pos.id, settings_of(pos.game, pos.seats, pos.seed), 0.0)
+        table = HostedTable(pos.id, settings_of(pos.game, pos.seats, pos.seed, pos.grace), 0.0)
         made: list[tuple[str, dict[str, Any]]] = []
         for seat, name in sorted(pos.names.items()):
             join = table.join(seat, name, hash_token(token_of(pos.id, seat)))
@@ -181,7 +182,7 @@ def seeded_positions(db: str, positions: Sequence[Position]) -> dict[str, Hosted
         try:
             for pos in positions:
                 table = out[pos.id]
-                settings = settings_of(pos.game, pos.seats, pos.seed)
+                settings = settings_of(pos.game, pos.seats, pos.seed, pos.grace)
                 n = len(pos.seats)
                 summary = json.dumps(table.summary([False] * n, [False] * n))
                 meta = TableMeta(table.status, table.version, summary)
@@ -246,13 +247,14 @@ def bots_move_for(count: int) -> Callable[[HostedTable], dict[str, Any] | None]:
     return move
 
 
-def settings_of(game: str, seats: list[str], seed: int) -> TableSettings:
+def settings_of(game: str, seats: list[str], seed: int, grace: int = 60) -> TableSettings:
     spec = games.get(game)
     return TableSettings(
         game=game,
         seats=tuple(SeatSpec.parse(s, spec) for s in seats),
         options=spec.check_options({}),
         seed=seed,
+        grace=grace,
     )
 
 

@@ -53,6 +53,7 @@ actions (``action_from_json`` / ``AnyAction.to_json``) that every host uses.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Self, TypeVar, cast
@@ -69,6 +70,8 @@ __all__ = [
     "Result",
     "fresh",
     "frozen",
+    "places",
+    "result_scores",
 ]
 
 T = TypeVar("T")
@@ -136,6 +139,14 @@ class Result:
             return 0.5
         return float((x > y) == self.higher_is_better)
 
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place by its score, 1 the best, ties sharing (:func:`places`).
+
+        >>> Result((1,), (12.0, 3.0, 12.0), False).places()
+        (2, 1, 2)
+        """
+        return places(self.scores, self.higher_is_better)
+
     def to_json(self) -> dict[str, object]:
         """Plain data: winners, scores (ints where whole) and the direction."""
         return {
@@ -143,6 +154,44 @@ class Result:
             "scores": [int(s) if s == int(s) else s for s in self.scores],
             "higher_is_better": self.higher_is_better,
         }
+
+
+def places(scores: Sequence[float], higher_is_better: bool) -> tuple[int, ...]:
+    """Each seat's place by its score, 1 the best; equal scores share a place and the
+    next place counts them (competition ranking, "1224"), as a rating takes a placing.
+
+    >>> places([10, -4, -4, 30], True)
+    (2, 3, 3, 1)
+    >>> places([120, 85, 85], False)
+    (3, 1, 1)
+    """
+    sign = 1 if higher_is_better else -1
+    return tuple(1 + sum(1 for other in scores if sign * other > sign * mine) for mine in scores)
+
+
+def result_scores(result: Mapping[str, object], players: int) -> tuple[float, ...]:
+    """The ``scores`` of a record's ``result`` (RECORD.md) for a table of ``players``:
+    one finite number a seat; ValueError saying what is wrong (a result read back from
+    storage is data, not trusted).
+
+    >>> result_scores({"scores": [0, -23, 23.5]}, 3)
+    (0.0, -23.0, 23.5)
+    >>> result_scores({"scores": [1, 2]}, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: a result for 3 players has 3 scores, not [1, 2]
+    """
+    scores = result.get("scores")
+    if (
+        not isinstance(scores, list)
+        or len(scores) != players
+        or not all(isinstance(s, int | float) and not isinstance(s, bool) for s in scores)
+    ):
+        raise ValueError(f"a result for {players} players has {players} scores, not {scores!r}")
+    out = tuple(float(s) for s in scores)
+    if not all(math.isfinite(s) for s in out):
+        raise ValueError(f"a result's scores are finite numbers, not {scores!r}")
+    return out
 
 
 class Game(Protocol):

@@ -29,8 +29,8 @@ from rummykit.cli.main import LANG_HELP
 from rummykit.cli.words import Commands, speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, LANGUAGES, Plural, translate
-from rummykit.puzzles import bot_records, from_record, write
-from rummykit.puzzles import kontrakt as kp
+from rummykit.puzzles import write
+from rummykit.puzzles.kind import kind_of
 from rummykit.puzzles.store import AnyPuzzle
 from rummykit.record import GameRecord, IllegalAction, RecordError, load_record
 
@@ -92,8 +92,7 @@ def _record_paths(sources: list[str]) -> list[Path]:
 def _records(args: argparse.Namespace) -> Iterator[tuple[str, GameRecord]]:
     for path in _record_paths(args.sources):
         yield f"{path.name} ", load_record(path)
-    bots = kp.bot_records if args.game == "kontrakt" else bot_records
-    for g, record in enumerate(bots(args.bots, seed=args.seed)):
+    for g, record in enumerate(kind_of(args.game).bot_records(args.bots, seed=args.seed)):
         yield f"bots seed {args.seed + g} ", record
 
 
@@ -118,11 +117,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             games += 1
             taken = 0
-            made: Iterable[AnyPuzzle] = (
-                kp.from_record(record, source=source)
-                if args.game == "kontrakt"
-                else from_record(record, source=source)
-            )
+            made: Iterable[AnyPuzzle] = kind_of(args.game).from_record(record, source=source)
             for puzzle in made:
                 if puzzle.id in seen:
                     continue

@@ -140,6 +140,8 @@ class GameSpec:
     messages), and ``score_sheet`` whether the game keeps a score sheet over its parts
     that the interface's ``scores`` command shows (Kontrakt's seven deals);
     :mod:`rummykit.notation` and :mod:`rummykit.tui.commands` read them.
+    ``puzzles`` names the function that gives the game's puzzles
+    (:class:`rummykit.puzzles.kind.PuzzleKind`), where it has any.
     ``blurb`` is a line on the game for a player choosing one, and ``command_examples``
     the help of its typed commands (the terminal's and the browser's command line);
     both catalog messages.
@@ -148,6 +150,11 @@ class GameSpec:
     ``table``, a Kontrakt lay-down's ``melds``), and ``meld_kind`` reads one
     meld as the game reads it (``run``, ``group`` or ``either``; MeldError
     saying why it is none; ``meld_rule`` is the rule a meld that is none breaks).
+    ``placing`` orders the seats of a finished unit for a rating (:mod:`rummykit.ratings`):
+    from the ``result`` its record ends with (RECORD.md) and the number of seats, each
+    seat's place, 1 the best, equal places for a tie; each game's package says what
+    its result ranks by (a Vatikanen session's balances, Kontrakt's seven deals'
+    penalty totals). :meth:`places` asks it.
     ``searches`` says whether the engine would search to check an action (a
     Vatikanen play sent without its table: the engine arranges it), so that a
     host completes it off its event loop first.
@@ -189,6 +196,8 @@ class GameSpec:
     commands: Mapping[str, Words] = field(default_factory=dict)
     meld_syntax: tuple[str, str] = ("", "")
     score_sheet: bool = False
+    placing: Callable[[Mapping[str, object], int], tuple[int, ...]] | None = None
+    puzzles: str = ""
 
     # ------------------------------------------------------------ checks
 
@@ -283,6 +292,16 @@ class GameSpec:
             data = {k: v for k, v in data.items() if k not in self.record_only}
             data["seat"] = seat
         return self.reader(data)
+
+    def places(self, result: Mapping[str, object], players: int) -> tuple[int, ...]:
+        """Each seat's place (1 the best, ties sharing) in a finished unit of this game
+        for ``players``, from the ``result`` of its record (RECORD.md): what a rating is
+        updated by. ValueError for a result that is not one of this game, or a game
+        that places no seats.
+        """
+        if self.placing is None:
+            raise ValueError(f"{self.title} games place no seats")
+        return self.placing(result, players)
 
     # ------------------------------------------------------------ bots
 

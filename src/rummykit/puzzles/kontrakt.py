@@ -42,6 +42,7 @@ from rummykit.games.kontrakt.view import kontrakt_view
 from rummykit.i18n import N_
 from rummykit.puzzles.analysis import GOES_OUT, JOKER
 from rummykit.puzzles.checker import Verdict
+from rummykit.puzzles.kind import PuzzleKind
 from rummykit.puzzles.model import FORMAT
 from rummykit.record import GameRecord
 from rummykit.review.kontrakt import position
@@ -303,3 +304,8 @@ def check(puzzle: KontraktPuzzle, actions: Sequence[Action]) -> Verdict:
 def solution_actions(puzzle: KontraktPuzzle) -> list[Action]:
     """The stored best turn as engine actions."""
     return _actions(puzzle)
+
+
+def kind() -> PuzzleKind:
+    """Kontrakt's puzzles for the tools (the game spec's ``puzzles`` hook)."""
+    return PuzzleKind("kontrakt.jsonl.gz", KontraktPuzzle.from_json, from_record, bot_records)

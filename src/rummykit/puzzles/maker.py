@@ -33,6 +33,7 @@ from rummykit.puzzles.analysis import (
     obvious_most,
     themes,
 )
+from rummykit.puzzles.kind import PuzzleKind
 from rummykit.puzzles.model import Puzzle, puzzle_id
 from rummykit.record import GameRecord
 from rummykit.review.walk import deals, take
@@ -173,3 +174,8 @@ def bot_records(
             game.apply(bots[to].choose(game.view(to)))
         record = game.to_record()
         yield replace(record, players=tuple(f"bot{p}" for p in range(players)))
+
+
+def kind() -> PuzzleKind:
+    """Vatikanen's puzzles for the tools (the game spec's ``puzzles`` hook)."""
+    return PuzzleKind("vatikanen.jsonl.gz", Puzzle.from_json, from_record, bot_records)

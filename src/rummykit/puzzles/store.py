@@ -17,25 +17,21 @@ from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 
+from rummykit.puzzles.kind import kind_of
 from rummykit.puzzles.kontrakt import KontraktPuzzle
 from rummykit.puzzles.model import Puzzle
 
-__all__ = ["SHIPPED", "AnyPuzzle", "load", "near", "read", "shipped", "write"]
+__all__ = ["AnyPuzzle", "load", "near", "read", "shipped", "write"]
 
 AnyPuzzle = Puzzle | KontraktPuzzle
 """A puzzle of either game: its line's ``"game"`` says which."""
-
-SHIPPED = {"vatikanen": "vatikanen.jsonl.gz", "kontrakt": "kontrakt.jsonl.gz"}
-"""The shipped set of each game, a file of the package's ``data`` folder."""
 
 
 def _one(line: str) -> AnyPuzzle:
     data = json.loads(line)
     if not isinstance(data, Mapping):
         raise ValueError("a puzzle line must be a JSON object")
-    if data.get("game") == "kontrakt":
-        return KontraktPuzzle.from_json(data)
-    return Puzzle.from_json(data)
+    return kind_of(str(data.get("game", "vatikanen"))).from_json(data)
 
 
 def read(stream: Iterable[str]) -> Iterator[AnyPuzzle]:
@@ -77,8 +73,8 @@ def write(puzzles: Iterable[AnyPuzzle], path: str | Path) -> int:
 
 @functools.cache
 def shipped(game: str = "vatikanen") -> tuple[AnyPuzzle, ...]:
-    """The puzzle set shipped with the package for ``game`` (KeyError: none for it)."""
-    name = SHIPPED[game]
+    """The puzzle set shipped with the package for ``game`` (ValueError: none for it)."""
+    name = kind_of(game).shipped
     data = resources.files("rummykit.puzzles").joinpath("data", name).read_bytes()
     return tuple(read(gzip.decompress(data).decode("utf-8").splitlines()))
 

@@ -1,6 +1,7 @@
 """What the browser is told of a game (``GET /api/games/{name}``), from the one home of each
-piece of it: the registry's spec, the house rules, the bots a table can seat, the
-contracts (K4), the typed commands' help; every text in the asker's language.
+piece of it: the registry's spec, the house rules, the bots a table can seat (each with
+its reference rating on the ladder, :mod:`rummykit.ratings`), the contracts (K4), the
+typed commands' help; every text in the asker's language.
 
 >>> info = game_info("kontrakt", "sv")
 >>> info["contracts"][6]["text"], info["contracts"][0]["choices"]
@@ -18,6 +19,7 @@ from typing import cast
 from rummykit import games
 from rummykit.bots.levels import describe_level, level_label, levels, needs_settings
 from rummykit.i18n import translate
+from rummykit.ratings import bot_rating
 from rummykit.server.commands import command_help
 
 __all__ = ["game_info", "seatable_levels"]
@@ -28,6 +30,13 @@ def seatable_levels(game: str) -> tuple[str, ...]:
     """The bot levels of ``game`` a table can seat: those that play with no settings (a
     ``policy`` bot needs its file, which a table does not name)."""
     return tuple(level for level in levels(game) if not needs_settings(game, level))
+
+
+def _rating(game: str, level: str) -> int | None:
+    """A bot level's reference rating as shown (the ladder, ``docs/ratings.md``); None for
+    a level the ladder does not hold."""
+    rating = bot_rating(game, level)
+    return None if rating is None else rating.shown
 
 
 def game_info(name: str, lang: str) -> dict[str, object]:
@@ -58,6 +67,7 @@ def game_info(name: str, lang: str) -> dict[str, object]:
                 "summary": about.translated(lang)
                 if (about := describe_level(spec.name, level)) is not None
                 else "",
+                "rating": _rating(spec.name, level),
             }
             for level in seatable_levels(spec.name)
         ],

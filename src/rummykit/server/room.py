@@ -123,9 +123,12 @@ class Room:
 
     def stand_ins(self) -> list[bool]:
         """Per seat: is a bot playing for an away player now (away longer than the grace,
-        where the table has stand-ins, while another player is connected)?"""
-        settings = self.table.settings
+        where the table has stand-ins, while another player is connected, and only while
+        a game runs: once it is over nothing is left to play for anyone)?"""
+        settings, game = self.table.settings, self.table.game
         if not settings.stand_in or all(since is None for since in self.away_since):
+            return [False] * self.table.n_players
+        if game is None or game.over:
             return [False] * self.table.n_players
         if not self.someone_here():
             return [False] * self.table.n_players

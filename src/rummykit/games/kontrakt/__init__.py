@@ -51,7 +51,7 @@ from rummykit.games.kontrakt.options import (
     game_deck,
 )
 from rummykit.games.kontrakt.position import KontraktPosition
-from rummykit.games.kontrakt.records import from_record
+from rummykit.games.kontrakt.records import from_record, game_places
 from rummykit.games.kontrakt.state import Phase, TableMeld
 from rummykit.games.kontrakt.view import KontraktLogEntry, KontraktView
 from rummykit.games.spec import CommandExample, GameSpec, OptionValue
@@ -192,6 +192,8 @@ SPEC = GameSpec(
     command_examples=COMMAND_EXAMPLES,
     commands=words.COMMANDS,
     meld_syntax=words.MELD_SYNTAX,
+    puzzles="rummykit.puzzles.kontrakt:kind",
     score_sheet=True,
+    placing=game_places,
 )
 """Kontraktsrummy in the registry (:func:`rummykit.games.get`)."""

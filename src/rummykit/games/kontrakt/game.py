@@ -723,7 +723,8 @@ class KontraktGame:
         g, r = s.laid[seat]
         if any(g >= cg and r >= cr for cg, cr in self.contract.choices):
             s.complete[seat] = True
-        return self._maybe_out(seat, LayDown(seat, tuple(tuple(m) for m in melds)))
+        # logged as read: each joker says what it stands for (★=Q♣), however it was sent
+        return self._maybe_out(seat, LayDown(seat, tuple(m.cards for m in read)))
 
     def verify_lay_off(self, action: LayOff) -> None:
         """K10: once the whole contract is down, add a card to any meld on the table."""

@@ -6,9 +6,10 @@ engine and returns the live game exactly where the record ends.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from rummykit.errors import ActionError, RuleError, message_of
+from rummykit.game import places, result_scores
 from rummykit.games.kontrakt.actions import action_from_json
 from rummykit.games.kontrakt.game import KontraktGame
 from rummykit.games.kontrakt.options import DEALS, KontraktOptions
@@ -16,7 +17,7 @@ from rummykit.games.kontrakt.state import Phase
 from rummykit.i18n import N_
 from rummykit.record import GameRecord, IllegalAction, RecordError
 
-__all__ = ["from_record"]
+__all__ = ["from_record", "game_places"]
 
 
 def from_record(
@@ -93,3 +94,14 @@ def from_record(
             if visit is not None:
                 visit(k, j + 1, game)
     return game
+
+
+def game_places(result: Mapping[str, object], players: int) -> tuple[int, ...]:
+    """Each seat's place in a finished game (its seven deals are one rated game, K4): by
+    the penalty totals of the seven deals (K14), the ``scores`` of its record's result,
+    lower is better; equal totals share a place.
+
+    >>> game_places({"scores": [120, 85, 85, 40]}, 4)
+    (4, 2, 2, 1)
+    """
+    return places(result_scores(result, players), higher_is_better=False)

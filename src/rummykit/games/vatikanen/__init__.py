@@ -35,6 +35,7 @@ from rummykit.games.vatikanen.game import (
     VatikanenGame,
 )
 from rummykit.games.vatikanen.options import HOUSE_RULES
+from rummykit.games.vatikanen.recording import session_places
 from rummykit.games.vatikanen.records import from_record, game_deck
 from rummykit.games.vatikanen.session import Session
 from rummykit.games.vatikanen.table import read_as_written
@@ -186,5 +187,7 @@ SPEC = GameSpec(
     command_examples=COMMAND_EXAMPLES,
     commands=words.COMMANDS,
     meld_syntax=words.MELD_SYNTAX,
+    puzzles="rummykit.puzzles.maker:kind",
+    placing=session_places,
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from rummykit.game import places, result_scores
 from rummykit.games.spec import OptionValue
 from rummykit.games.vatikanen.events import number
 from rummykit.games.vatikanen.options import HOUSE_RULES
 from rummykit.record import DealRecord, GameRecord
 
-__all__ = ["DEFAULT_OPTIONS", "session_record"]
+__all__ = ["DEFAULT_OPTIONS", "session_places", "session_record"]
 
 DEFAULT_OPTIONS: dict[str, OptionValue] = {r.name: r.default for r in HOUSE_RULES}
 """Each house rule's default: a record lists only the rules a session changed."""
@@ -35,3 +36,14 @@ def session_record(
         options=changed,
         result={"scores": [number(b) for b in balances]},
     )
+
+
+def session_places(result: Mapping[str, object], players: int) -> tuple[int, ...]:
+    """Each seat's place in a finished session (one rated game however many games it
+    held): by the session's balances (V16), the ``scores`` of the result its record
+    ends with, higher is better; equal balances share a place.
+
+    >>> session_places({"scores": [-23, 46, -23]}, 3)
+    (2, 1, 2)
+    """
+    return places(result_scores(result, players), higher_is_better=True)

@@ -40,6 +40,7 @@ from rummykit.server.routes.account_bodies import (
     Password,
     Seats,
 )
+from rummykit.server.routes.answers import problem
 from rummykit.server.schemas import Problem
 from rummykit.server.store.accounts import AccountRow, HeldSeat
 from rummykit.server.store.base import Store
@@ -62,10 +63,6 @@ _ERRORS: dict[int | str, dict[str, object]] = {
 """Every account route's errors, each ``{"error": CODE, "message": ...}``."""
 
 
-def _problem(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
-
-
 def _me(account: AccountRow, passkeys: int) -> dict[str, object]:
     return {"name": account.name, "created": account.created, "passkeys": passkeys}
 
@@ -83,11 +80,11 @@ def account_routes(
         """The CSRF rule of a POST (see the module's docstring), or None if it passes."""
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
-            return _problem(415, "bad_request", "the body must be JSON (application/json)")
+            return problem(415, "bad_request", "the body must be JSON (application/json)")
         origin = request.headers.get("origin")
         host = request.headers.get("host", "")
         if origin is not None and origin not in allowed_origins and urlsplit(origin).netloc != host:
-            return _problem(403, "forbidden", "this page's origin may not use accounts")
+            return problem(403, "forbidden", "this page's origin may not use accounts")
         return None
 
     def address(request: Request) -> str:
@@ -126,7 +123,7 @@ def account_routes(
     async def signed_in(request: Request) -> Signed | JSONResponse:
         found = await accounts.signed(request.cookies.get(COOKIE))
         if found is None:
-            return _problem(401, "not_signed_in", "no account is signed in here")
+            return problem(401, "not_signed_in", "no account is signed in here")
         return found
 
     async def guarded(
@@ -138,17 +135,17 @@ def account_routes(
         try:
             return await fn()
         except RateLimited as exc:
-            return _problem(429, "rate_limited", str(exc))
+            return problem(429, "rate_limited", str(exc))
         except Busy as exc:
-            return _problem(503, "unavailable", str(exc))
+            return problem(503, "unavailable", str(exc))
         except BadLogin as exc:
-            return _problem(401, "bad_login", str(exc))
+            return problem(401, "bad_login", str(exc))
         except Taken as exc:
-            return _problem(409, "name_taken", str(exc))
+            return problem(409, "name_taken", str(exc))
         except PasskeyRefused as exc:
-            return _problem(400, "bad_passkey", str(exc))
+            return problem(400, "bad_passkey", str(exc))
         except ValueError as exc:
-            return _problem(400, "bad_request", str(exc))
+            return problem(400, "bad_request", str(exc))
 
     @router.post("/signup", status_code=201)
     async def signup(body: Annotated[Credentials, Body()], request: Request) -> Response:

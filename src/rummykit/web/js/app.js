@@ -52,6 +52,7 @@ function follow() {
   if (next.name !== "table") leaveTable();
   if (next.name !== "replay") leaveReplay();
   route = next;
+  if (next.name !== "table") setBaseTitle(t("rummykit: Vatikanen and Kontraktsrummy")); // a table names itself
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
   else if (next.name === "account") refreshAccount(true);

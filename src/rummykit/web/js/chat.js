@@ -11,6 +11,7 @@ import { language, t } from "./i18n.js";
 import { rerender } from "./store.js";
 
 const MAX_TEXT = 300; // characters, as the server counts them
+const COUNT_FROM = 250; // the counter shows from this many characters on
 const KEEP = 200; // messages kept on the page
 
 export const chatSettings = { muteSpectators: load("muteSpectators", false) };
@@ -209,6 +210,13 @@ export function ChatPanel({ chat, live, seat }) {
       }),
       h("button", { type: "submit", disabled: busy || !text.trim() }, t("Send")),
     ]),
+    // near the limit a counter, at it the limit said: the input takes no more, silently else
+    text.length > COUNT_FROM
+      ? h("p", { class: "chat-count small" + (text.length >= MAX_TEXT ? " full" : ""), role: "status", "aria-live": "polite" }, [
+          `${text.length} / ${MAX_TEXT}`,
+          text.length >= MAX_TEXT ? " · " + t("A message is at most {n} characters.", { n: MAX_TEXT }) : "",
+        ])
+      : null,
     chat.problem ? h("p", { class: "error small", role: "alert" }, chat.problem) : null,
   ]);
 }

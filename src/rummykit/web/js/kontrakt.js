@@ -7,7 +7,7 @@ import { load, save } from "./api.js";
 import { cardBack, cardValue, plainCard, shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { contractWords, specOf } from "./spec.js";
-import { shownText } from "./words.js";
+import { shownSentence } from "./words.js";
 import { rerender } from "./store.js";
 import { Card, Modal, SortButtons, StaticCard, cardCount } from "./ui.js";
 
@@ -294,7 +294,7 @@ export function KontraktBoard({ ctx }) {
   if (me !== null) {
     if (myPlay || u.staged.length) parts.push(Staged({ ctx, u, myPlay }));
     // the dock: what the player looks at on a turn, kept in view (sticky) on a small screen
-    parts.push(h("div", { class: "dock" }, [ctx.messages(), ActionBar({ ctx, u, myPlay }), u.hint ? HintList({ ctx, u }) : null, Hand({ ctx, u, hand })]));
+    parts.push(h("div", { class: "dock" }, [ctx.messages(), myPlay ? StagedVerdict({ u }) : null, ActionBar({ ctx, u, myPlay }), u.hint ? HintList({ ctx, u }) : null, Hand({ ctx, u, hand })]));
   }
   if (u.showScores) parts.push(h(ScoreSheet, { ctx, close: () => { u.showScores = false; rerender(); } }));
   if (ends.length > u.endsSeen && !view.over) {
@@ -418,17 +418,29 @@ function Staged({ ctx, u, myPlay }) {
               }),
             ),
           ),
-          h("div", { class: "meld-verdict" }, mv ? (mv.ok ? "✓ " + (mv.kind === "run" ? t("run") : t("group")) : [h("span", { class: "rule" }, mv.rule || ""), shownText(mv.message)]) : ""),
+          h("div", { class: "meld-verdict" }, mv ? (mv.ok ? "✓ " + (mv.kind === "run" ? t("run") : t("group")) : [h("span", { class: "rule" }, mv.rule || ""), shownSentence(mv.message)]) : ""),
         ]);
       }),
       myPlay
         ? h("div", { class: "meld-box new-meld" }, h("div", { class: "meld new", "data-drop": "stage:new" }, h("button", { type: "button", class: "place-new", disabled: !u.sel.length, onClick: () => stage(ctx, u.sel.slice()) }, u.sel.length ? t("+ Meld") : t("New meld: drop or select cards"))))
         : null,
     ]),
-    u.staged.length && v
-      ? h("p", { class: "verdict" + (v.ok ? " ok" : " bad"), role: "status", "data-testid": "verdict" }, v.ok ? t("The server checked these melds: you may lay them down.") : [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)])
-      : null,
   ]);
+}
+
+/** The server's verdict on the staged melds, in the dock by the buttons (where the player looks). */
+function StagedVerdict({ u }) {
+  const v = u.verdict;
+  if (!u.staged.length || !v) return null;
+  return h("p", { class: "verdict" + (v.ok ? " ok" : " bad"), role: "status", "aria-live": "polite", "data-testid": "verdict" }, v.ok ? t("The server checked these melds: you may lay them down.") : [h("span", { class: "rule" }, v.rule || ""), shownSentence(v.message)]);
+}
+
+/** Why "Lay down" cannot be pressed now, or null when it can. */
+function layDownBlocked(ctx, u) {
+  if (!u.staged.length) return t("Stage your melds first: select cards, then press Meld.");
+  if (ctx.pending) return t("Your last move is on its way.");
+  if (u.verdict && !u.verdict.ok) return t("The melds are not valid yet: see why above the buttons.");
+  return null;
 }
 
 /** Why the top of the discard pile cannot be taken now, or null. */
@@ -468,11 +480,18 @@ function ActionBar({ ctx, u, myPlay }) {
   } else if (myPlay) {
     const one = u.sel.length === 1 ? view.hand[u.sel[0]] : null;
     buttons.push(button({ disabled: !u.sel.length, title: u.sel.length ? t("Stage the selected cards as a meld to lay down") : t("Select the cards of a meld first"), onClick: () => stage(ctx, u.sel.slice()) }, t("Meld")));
-    buttons.push(button({ class: u.staged.length ? "primary" : "", disabled: pending || !u.staged.length, title: u.staged.length ? t("Lay the staged melds down, all in one go") : t("Stage your melds first: select cards, then press Meld."), onClick: () => layDown(ctx) }, t("Lay down")));
+    const blocked = layDownBlocked(ctx, u);
+    buttons.push(button({ class: blocked ? "" : "primary", disabled: !!blocked, title: blocked || t("Lay the staged melds down, all in one go"), onClick: () => layDown(ctx) }, t("Lay down")));
     buttons.push(button({ class: "discard", disabled: pending || !one, title: one ? t("Discard {card}: your turn ends", { card: shortCard(one) }) : t("Select the one card to discard."), onClick: () => discard(ctx) }, one ? t("Discard {card}", { card: shortCard(one) }) : t("Discard")));
     const complete = view.laid[me].complete;
-    if (one && complete && u.legal && !fitting(u, "layoff", one) && !fitting(u, "swap_joker", one)) {
-      notes.push(t("{card} fits no meld on the table.", { card: shortCard(one) }));
+    if (one && complete && u.legal) {
+      // where the selected card goes, said in the dock: the meld's chip is often out of view
+      const where = (type) => [...new Set(u.legal.filter((a) => a.type === type && plainCard(a.card) === plainCard(one)).map((a) => "#" + a.meld))].join(", ");
+      const layoffs = where("layoff");
+      const swaps = where("swap_joker");
+      if (layoffs) notes.push(t("{card} fits {melds}.", { card: shortCard(one), melds: layoffs }));
+      if (swaps) notes.push(t("{card} can take the joker's place in {melds}.", { card: shortCard(one), melds: swaps }));
+      if (!layoffs && !swaps) notes.push(t("{card} fits no meld on the table.", { card: shortCard(one) }));
     }
   }
   if (ctx.myTurn || (view.phase === "upcard_offer" && view.offer_to === me)) {

@@ -150,7 +150,7 @@ function NewTable({ games }) {
                   { name: "seat" + s, value: seatKind(s), onChange: (e) => setSeats({ ...seats, [s]: e.target.value }) },
                   [
                     h("option", { value: "human" }, t("a friend (send the invite link)")),
-                    (details ? details.bots : []).map((b) => h("option", { value: "bot:" + b.level, title: b.summary }, t("bot: {level}", { level: b.title }))),
+                    (details ? details.bots : []).map((b) => h("option", { value: "bot:" + b.level, title: b.summary }, botTitle(b))),
                   ],
                 ),
                 h("span", { class: "muted small seat-what" }, botLine(details, seatKind(s))),
@@ -220,10 +220,17 @@ function Pace({ clock, setClock, standIn, setStandIn }) {
   ]);
 }
 
-/** How the bot of a seat plays ("plays the most cards it can"), or nothing for a friend. */
+/** A bot level as the seat chooser names it, with its rating on the ladder where it has one. */
+function botTitle(bot) {
+  return bot.rating == null ? t("bot: {level}", { level: bot.title }) : t("bot: {level}, rated {rating}", { level: bot.title, rating: bot.rating });
+}
+
+/** The bot of a seat: its rating on the ladder (docs/ratings.md) and how it plays ("plays the
+ * most cards it can"), or nothing for a friend. */
 function botLine(details, kind) {
   const bot = details && kind.startsWith("bot:") ? details.bots.find((b) => "bot:" + b.level === kind) : null;
-  return bot ? bot.summary : "";
+  if (!bot) return "";
+  return bot.rating == null ? bot.summary : t("Rated {rating}: {how}", { rating: bot.rating, how: bot.summary });
 }
 
 function seatsLine(table) {

@@ -93,6 +93,24 @@ function go(pos) {
 }
 
 /** The position where each deal starts. */
+/**
+ * Where the replay stands, numbered as everywhere (docs/review.md, "One numbering"): the
+ * deal (Vatikanen: the game) from 1 when there are several, and the last action done in it,
+ * from 1, of the deal's actions: "Deal 2 of 7: after action 13 of 57".
+ */
+function positionText(p, starts, games) {
+  let d = starts.length - 1;
+  while (d > 0 && starts[d] > p.pos) d--;
+  const done = p.pos - starts[d];
+  const count = (p.record.deals[d].actions || []).length;
+  const where = done === 0 ? t("as dealt, before action 1 of {total}", { total: count }) : t("after action {n} of {total}", { n: done, total: count });
+  if (starts.length > 1) {
+    const deal = games ? t("Game {n} of {total}", { n: d + 1, total: starts.length }) : t("Deal {n} of {total}", { n: d + 1, total: starts.length });
+    return `${deal}: ${where}`;
+  }
+  return where.charAt(0).toLocaleUpperCase() + where.slice(1);
+}
+
 function dealStarts(record) {
   const out = [];
   let at = 0;
@@ -181,7 +199,7 @@ export function ReplayPage() {
     several ? h("button", { type: "button", onClick: () => dealStep(1), "aria-label": games ? t("Next game") : t("Next deal") }, icon("M3 5l9 7-9 7z M12 5l9 7-9 7z")) : null,
     h("button", { type: "button", onClick: () => go(total - 1), "aria-label": t("To the end"), disabled: p.pos >= total - 1 }, icon("M16.5 5H19v14h-2.5z M5 5l9.5 7L5 19z")),
     h("input", { type: "range", min: 0, max: total - 1, value: p.pos, "aria-label": t("Position"), onInput: (e) => go(Number(e.target.value)) }),
-    h("span", { class: "position", "data-testid": "position" }, t("Move {n} of {total}", { n: p.pos, total: total - 1 })),
+    h("span", { class: "position", "data-testid": "position" }, positionText(p, starts, games)),
   ]);
   const seatChoice = meta.finished
     ? h("label", { class: "seat-choice" }, [

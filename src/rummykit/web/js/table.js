@@ -4,7 +4,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
-import { AlertSwitches, mustAct, seeTurn } from "./alerts.js";
+import { AlertSwitches, mustAct, seeTurn, setBaseTitle } from "./alerts.js";
 import { api, keepSeat, save, seatOf } from "./api.js";
 import { ChatButton, ChatPanel, chatReceived, chatSeen, newChat } from "./chat.js";
 import { CommandError, readCommand } from "./commands.js";
@@ -16,7 +16,7 @@ import { Live } from "./live.js";
 import { SeatLinkDialog } from "./mytables.js";
 import { clockText, leftText } from "./pace.js";
 import { botTitle, specOf } from "./spec.js";
-import { gameTitle, shownText } from "./words.js";
+import { gameTitle, shownSentence, shownText } from "./words.js";
 import { rerender, settings } from "./store.js";
 import { HandOrder, LogLine, Modal, StaticCard, cardCount } from "./ui.js";
 import { VatikanenBoard, vatikanenStanding } from "./vatikanen.js";
@@ -264,6 +264,13 @@ function showError(p, err) {
 
 // ------------------------------------------------------------------ the page
 
+/** The tab's title at a table: the game and who sits there, so that two tables in two tabs
+ * can be told apart ("Vatikanen: Anna, Bo · rummykit"). */
+function tableTitle(game, state) {
+  const names = state.seats.map((s) => s.name || (s.kind === "bot" ? t("bot") : t("Seat {n}", { n: s.seat + 1 })));
+  return t("{game}: {names} · rummykit", { game: gameTitle(game), names: names.join(", ") });
+}
+
 export function TablePage() {
   const p = page;
   if (!p) return null;
@@ -287,7 +294,9 @@ export function TablePage() {
   }
   const ctx = context(p);
   const game = p.summary.game;
+  // the tab names the table (its game and its players): two tables in two tabs differ
   chatSeen(p.chat);
+  setBaseTitle(tableTitle(game, state));
   return h("main", { class: `page table-page game-${game}` + (state.seat === null ? " spectating" : "") }, [
     h("div", { class: "table-head" }, [
       h("h1", null, [gameTitle(game), state.games_played > 1 ? h("span", { class: "muted" }, " · " + t("game {n}", { n: state.games_played })) : null]),
@@ -336,7 +345,7 @@ function ErrorLine({ p }) {
     const err = p.error;
     return h("div", { class: "error-line", role: "alert" }, [
       err.rule ? h("span", { class: "rule" }, err.rule) : null,
-      h("span", { class: "error-text" }, err.rule ? shownText(err.message) : err.message || err.code),
+      h("span", { class: "error-text" }, err.rule ? shownSentence(err.message) : err.message || err.code),
       h("button", { type: "button", class: "close", "aria-label": t("Dismiss"), onClick: () => { p.error = null; rerender(); } }, "×"),
     ]);
   }
@@ -488,7 +497,7 @@ function Players({ ctx, summary }) {
       const badges = [];
       if (s.kind === "bot") badges.push(h("span", { class: "badge bot", title: botTitle(specOf(game), s.level) }, t("bot")));
       else if (!s.taken) badges.push(h("span", { class: "badge free" }, t("free seat")));
-      else if (s.stand_in) badges.push(h("span", { class: "badge stand-in" }, t("away: a bot plays for now")));
+      else if (s.stand_in && state.status !== "over") badges.push(h("span", { class: "badge stand-in" }, t("away: a bot plays for now")));
       else if (!s.connected) badges.push(h("span", { class: "badge away" }, t("away")));
       const standing = view ? (game === "vatikanen" ? vatikanenStanding(view, s.seat) : kontraktStanding(view, s.seat)) : null;
       const label = [
@@ -624,6 +633,7 @@ function OverBar({ ctx, p }) {
       ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
       h("button", { type: "button", onClick: () => { p.overClosed = null; rerender(); } }, t("Scores")),
       h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1) }, t("Replay this game")),
+      h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1, true) }, t("Review this game")),
       h("a", { class: "button", href: "#/" }, t("Back to the lobby")),
     ]),
   ]);
@@ -633,7 +643,11 @@ function overHeadline(ctx, game) {
   const { view, names } = ctx;
   if (game === "vatikanen") {
     const end = view.end;
-    return end && end.winners.length ? t("{names} won", { names: end.winners.map((s) => names[s]).join(", ") }) : t("Nobody won");
+    const won = end && end.winners.length ? end.winners.map((s) => names[s]).join(", ") : null;
+    // a blocked game (V15) says so and why: nobody went out
+    if (end && end.reason === "blocked") return t("The game is blocked: the stock is empty and every player passed in turn (V15). {names} won with the lowest hand.", { names: won });
+    if (end && end.reason === "no_winner") return t("The game is blocked: the stock is empty and every player passed in turn. At this table a blocked game has no winner and no payments.");
+    return won ? t("{names} won", { names: won }) : t("Nobody won");
   }
   return t("{names} won with the lowest total", { names: (view.winners || []).map((s) => names[s]).join(", ") });
 }

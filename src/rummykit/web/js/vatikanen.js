@@ -12,7 +12,7 @@ import { parseCard, plainCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
 import { Card, SortButtons, StaticCard } from "./ui.js";
-import { shownText } from "./words.js";
+import { shownSentence, shownText } from "./words.js";
 
 // ------------------------------------------------------------------ the draft
 
@@ -412,8 +412,35 @@ async function arrange(ctx, cards) {
     ctx.notify(t("The solver arranged {cards}: check the table, then press Play.", { cards: shortCards(answer.action.add) }));
     return true;
   }
+  if (cards.length > 1 && (await arrangeSome(ctx, cards))) return true;
   ctx.showError(answer);
   return false;
+}
+
+/**
+ * Not all of ``cards`` fit (the whole hand selected, say): fit what can, as Hint does — the
+ * solver's play that lays the most of them and no other card. False when none does.
+ */
+async function arrangeSome(ctx, cards) {
+  const u = ui(ctx);
+  u.busy = "arrange";
+  rerender();
+  const answer = await ctx.request({ type: "hint" });
+  u.busy = null;
+  if (answer.type !== "hint" || !u.draft) return false;
+  const within = (play) => {
+    const left = cards.slice();
+    return play.add.every((c) => {
+      const k = left.indexOf(plainCard(c));
+      return k >= 0 && left.splice(k, 1).length === 1;
+    });
+  };
+  const plays = answer.actions.filter((a) => a.type === "play" && a.add.length && within(a));
+  if (!plays.length) return false;
+  const best = plays.reduce((a, b) => (b.add.length > a.add.length ? b : a));
+  loadPlay(ctx, best);
+  ctx.notify(t("Not every selected card fits: the solver arranged {cards}. Check the table, then press Play.", { cards: shortCards(best.add) }));
+  return true;
 }
 
 async function hint(ctx) {
@@ -600,7 +627,7 @@ function DraftTable({ ctx, d, sel, dragPayload }) {
           ],
         ),
         mine
-          ? h("div", { class: "meld-verdict", "aria-hidden": "true" }, v ? (v.ok ? "✓ " + kindText : several ? [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)] : "✗") : u.checking ? t("checking…") : "")
+          ? h("div", { class: "meld-verdict", "aria-hidden": "true" }, v ? (v.ok ? "✓ " + kindText : several ? [h("span", { class: "rule" }, v.rule || ""), shownSentence(v.message)] : "✗") : u.checking ? t("checking…") : "")
           : null,
       ]);
     }),
@@ -621,7 +648,7 @@ function Verdict({ ctx, d }) {
   let body;
   if (!v) body = u.checking ? t("The server is checking your table…") : "";
   else if (v.ok) body = t("The server checked your table: every meld is valid. Press Play.");
-  else body = [h("span", { class: "rule" }, v.rule || ""), shownText(v.message)];
+  else body = [h("span", { class: "rule" }, v.rule || ""), shownSentence(v.message)];
   return h("p", { class: "verdict" + (v ? (v.ok ? " ok" : " bad") : ""), role: "status", "aria-live": "polite", "data-testid": "verdict" }, body);
 }
 

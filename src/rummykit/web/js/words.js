@@ -21,3 +21,13 @@ export function shownText(text) {
     .replace(CARD, (whole, before, card) => (before === "" && card === "As" ? whole : before + shortCard(card)))
     .replace(/([♣♦♥♠])(?!\uFE0E)/g, "$1\uFE0E");
 }
+
+/**
+ * A message of the engine shown on its own (an error, a verdict): its text as
+ * :func:`shownText` shows it, begun with a capital as a sentence is (the engine writes its
+ * messages to stand after a rule id or inside another sentence, so in lower case).
+ */
+export function shownSentence(text) {
+  const shown = shownText(text);
+  return shown.charAt(0).toLocaleUpperCase() + shown.slice(1);
+}

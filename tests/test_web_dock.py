@@ -1,0 +1,227 @@
+"""The dock on a phone and a desktop (issue 45): what a turn needs stays in it.
+
+A Kontrakt turn with an invalid staged meld shows the server's verdict in the
+dock, and "Lay down" is greyed with the reason until the melds are valid.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from server_helpers import start
+from web_helpers import (
+    Position,
+    bots_move,
+    browser,
+    new_page,
+    seeded_positions,
+    shot,
+    sit,
+    wait_state,
+)
+
+__all__ = ["browser"]
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
+
+def to_first_play(table: Any) -> dict[str, Any] | None:
+    """Decline the upcard and draw from the stock, up to seat 0's first play."""
+    game = table.game
+    view = dict(game.view(game.to_act))
+    if view["phase"] == "play":
+        return None
+    if view["phase"] == "upcard_offer":
+        forhand = game.to_act == view["forhand"]
+        return {"type": "decline_upcard" if forhand else "pass_upcard"}
+    return {"type": "draw", "from": "stock"}
+
+
+def test_an_invalid_staged_meld_is_judged_in_the_dock_and_lay_down_greyed(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    tables = seeded_positions(
+        db,
+        [Position("dockK", "kontrakt", ["human", "human"], 3, {0: "Anna", 1: "Bo"}, to_first_play)],
+    )
+    game = tables["dockK"].game
+    assert game is not None and game.to_act is not None
+    seat = game.to_act
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "dockK", seat, ["Anna", "Bo"][seat])
+        s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        hand = s["view"]["hand"]
+        # two cards of different ranks and suits: no meld
+        first = hand[0]
+        other = next(c for c in hand if c[:-1] != first[:-1] and c[-1] != first[-1])
+        for card in (first, other):
+            page.tap(f".hand .card[data-card='{card}']:not(.selected)")
+        page.tap(".actions button:has-text('Meld')")
+        page.wait_for_selector(".dock .verdict.bad")
+        lay = page.locator(".actions button:has-text('Lay down')")
+        assert lay.is_disabled()
+        why = lay.get_attribute("title") or ""
+        assert "not valid" in why, why
+        shot(page, "phone-kontrakt-invalid-meld", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def test_a_finished_game_on_a_phone_wraps_the_cards_left_keeps_review_and_no_stand_in(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(
+        db,
+        [
+            Position(
+                "overV",
+                "vatikanen",
+                ["human", "human"],
+                6,  # Bo is left with four cards
+                {0: "Anna", 1: "Bo"},
+                bots_move,
+                grace=1,
+            )
+        ],
+    )
+    server = start(db)
+    try:
+        bo = new_page(browser)
+        sit(bo, server.base, "overV", 1, "Bo")
+        wait_state(bo, "s.status === 'over'")
+        bo.context.close()  # Bo leaves: away, past the grace
+        page = new_page(browser, **PHONE)
+        time.sleep(1.5)  # past the grace: Bo's seat would be stood in for, were a game on
+        sit(page, server.base, "overV", 0, "Anna")
+        wait_state(page, "s.status === 'over'")
+        page.wait_for_selector(".modal .mini-cards .card")
+        # the cards left wrap: several cards on the first row, not one a row
+        tops = page.eval_on_selector_all(
+            ".modal .mini-cards .card", "els => els.map(e => e.getBoundingClientRect().top)"
+        )
+        assert len(tops) >= 3 and tops[0] == tops[1] == tops[2], tops
+        shot(page, "phone-vatikanen-game-over", full=False)
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".over-bar")
+        assert page.locator(".over-bar a:has-text('Review this game')").count() == 1
+        page.wait_for_function("() => !!document.querySelector('.player .badge.away')")
+        assert page.locator(".player .badge.stand-in").count() == 0
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def test_a_joker_laid_through_the_page_says_what_it_stands_for_in_the_log(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    tables = seeded_positions(
+        db,
+        [
+            Position(
+                "jokerK", "kontrakt", ["human", "human"], 21, {0: "Anna", 1: "Bo"}, to_first_play
+            )
+        ],
+    )
+    game = tables["jokerK"].game
+    assert game is not None and game.to_act == 1  # Bo holds Kd Kh and a joker
+    server = start(db)
+    try:
+        page = new_page(browser)
+        sit(page, server.base, "jokerK", 1, "Bo")
+        s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        for card in ("Kd", "Kh", "*"):
+            page.click(f".hand .card[data-card='{card}']:not(.selected)")
+        page.click(".actions button:has-text('Meld')")
+        page.wait_for_selector(".dock .verdict.ok")
+        page.click(".actions button:has-text('Lay down')")
+        wait_state(page, f"s.version > {s['version']}")
+        page.wait_for_selector(".log li:has-text('Bo laid down')")
+        line = page.locator(".log li:has-text('Bo laid down')").last.inner_text()
+        assert "★=K" in line, line
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def test_an_engine_error_in_the_dock_starts_with_a_capital(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(db, [Position("capsV", "vatikanen", ["human", "bot:greedy"], 5, {0: "Anna"})])
+    server = start(db)
+    try:
+        page = new_page(browser)
+        sit(page, server.base, "capsV", 0, "Anna")
+        wait_state(page, "s.status === 'playing' && s.view.turn === 0")
+        page.fill("#command", "play 2c 3c")  # too short to open with (V7)
+        page.press("#command", "Enter")
+        text = page.locator(".dock .error-line .error-text").inner_text()
+        assert text[:1].isupper(), text
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def draw_or_pass(table: Any) -> dict[str, Any]:
+    """Nobody plays: draw while the stock lasts, then pass, until the game is blocked (V15)."""
+    game = table.game
+    return {"type": "draw" if dict(game.view(game.to_act))["stock_size"] > 0 else "pass"}
+
+
+def test_a_blocked_vatikanen_game_says_it_was_blocked_and_why(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(
+        db,
+        [
+            Position(
+                "blockV", "vatikanen", ["human", "human"], 3, {0: "Anna", 1: "Bo"}, draw_or_pass
+            )
+        ],
+    )
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "blockV", 0, "Anna")
+        s = wait_state(page, "s.status === 'over'")
+        assert s["view"]["end"]["reason"] == "blocked"
+        headline = page.locator(".modal .headline").inner_text()
+        assert "blocked" in headline and "Anna" in headline and "V15" in headline, headline
+        shot(page, "phone-vatikanen-blocked", full=False)
+        page.keyboard.press("Escape")
+        assert "blocked" in page.locator(".over-bar .headline").inner_text()
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def test_arrange_with_the_whole_hand_selected_fits_what_it_can(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seeded_positions(db, [Position("arrV", "vatikanen", ["human", "bot:greedy"], 5, {0: "Anna"})])
+    server = start(db)
+    try:
+        page = new_page(browser)
+        sit(page, server.base, "arrV", 0, "Anna")
+        wait_state(page, "s.status === 'playing' && s.view.turn === 0")
+        for card in page.locator(".hand .card").all():
+            card.click()
+        page.click(".actions button:has-text('Arrange')")
+        page.wait_for_selector(".dock .verdict.ok")  # the opening run fitted, the rest kept
+        assert page.locator(".dock .error-line").count() == 0
+        assert "2♣" in page.locator(".dock .notice-line").inner_text()
+        shot(page, "vatikanen-arrange-some", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()

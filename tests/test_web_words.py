@@ -1,0 +1,37 @@
+"""The browser's Swedish words follow the glossary (docs/i18n.md; issue 45).
+
+One word for one thing: Kontrakt's scores are "straffpoäng" (never "minuspoäng"
+beside them), and laying a card off is "bygga på" (never "lägga till").
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SWEDISH = Path(__file__).resolve().parents[1] / "src" / "rummykit" / "web" / "i18n" / "sv.json"
+
+
+def test_the_browsers_swedish_says_straffpoang_and_bygga_pa_as_the_glossary() -> None:
+    words: dict[str, str] = json.loads(SWEDISH.read_text(encoding="utf-8"))
+    assert words["Penalty points"] == "Straffpoäng"
+    assert words["Penalty"] == "Straffpoäng"
+    for english, swedish in words.items():
+        assert "minuspoäng" not in swedish.lower(), english
+        assert "lägga till" not in swedish.lower(), english
+
+
+def test_the_reviews_swedish_sentences_read_as_swedish_not_word_for_word() -> None:
+    words: dict[str, str] = json.loads(SWEDISH.read_text(encoding="utf-8"))
+    said = {
+        "That would have gone out.": "Då hade spelaren gått ut.",
+        "That lays the rest of the contract.": "Då läggs resten av kontraktet ut.",
+        "It takes the discard pile's top, {card}, instead of the stock's card.": (
+            "Det bästa draget tar {card} från högen i stället för att dra från talongen."
+        ),
+        "It moves 1 card already on the table.": (
+            "Det bästa draget flyttar 1 kort som redan ligger på bordet."
+        ),
+    }
+    for english, swedish in said.items():
+        assert words[english] == swedish, english
