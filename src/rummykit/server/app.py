@@ -25,6 +25,7 @@ from rummykit.server.routes.answers import add_error_answers
 from rummykit.server.routes.games import game_routes
 from rummykit.server.routes.live import live_routes
 from rummykit.server.routes.page import mount_page
+from rummykit.server.routes.puzzles import puzzle_routes
 from rummykit.server.routes.records import record_routes
 from rummykit.server.routes.tables import table_routes
 
@@ -74,6 +75,7 @@ def create_app(
     app.include_router(record_routes(rooms))
     app.include_router(live_routes(rooms, allowed_origins))
     app.include_router(account_routes(rooms.store, allowed_origins=allowed_origins))
+    app.include_router(puzzle_routes(rooms))
     mount_page(app)  # last: the page's files answer every path the API does not
     larger = {"/api/replay": rooms.limits.max_record, "/api/review": rooms.limits.max_record}
     app.add_middleware(LimitBody, limit=rooms.limits.max_message, larger=larger)

@@ -41,6 +41,7 @@ const FILES = [
   "js/lobby.js",
   "js/mytables.js",
   "js/pace.js",
+  "js/puzzles.js",
   "js/replay.js",
   "js/review.js",
   "js/spec.js",

@@ -5,6 +5,7 @@
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
 //                 #/r/ID/review the same with the review of the game (docs/review.md);
 //                 #/r/ID/g/N (and .../review) the table's finished game N, from 0
+//   #/puzzles     the puzzles (puzzles.js)
 
 import { h, render } from "../vendor/preact/preact.module.js";
 import { AccountLink, AccountPage, refreshAccount } from "./account.js";
@@ -13,6 +14,7 @@ import { keepSeat } from "./api.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { startInstall } from "./install.js";
 import { enterLobby, leaveLobby, LobbyPage } from "./lobby.js";
+import { enterPuzzles, PuzzlePage } from "./puzzles.js";
 import { enterReplay, leaveReplay, ReplayPage } from "./replay.js";
 import { rerender, setRenderer, setSetting, settings } from "./store.js";
 import { enterTable, leaveTable, TablePage, tableState } from "./table.js";
@@ -30,6 +32,7 @@ function readRoute() {
     return { name: "replay", source: parts[1], game: Number(parts[3]), review: parts[4] === "review" };
   }
   if (parts[0] === "account") return { name: "account" };
+  if (parts[0] === "puzzles") return { name: "puzzles" };
   if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], game: null, review: parts[2] === "review" };
   const query = new URLSearchParams(location.search);
   if (query.get("table")) return { name: "table", id: query.get("table"), watch: false };
@@ -53,6 +56,7 @@ function follow() {
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
   else if (next.name === "account") refreshAccount(true);
+  else if (next.name === "puzzles") enterPuzzles();
   else enterReplay(next.source, next.review, next.game);
   window.scrollTo(0, 0);
   rerender();
@@ -91,6 +95,7 @@ function App() {
   if (route.name === "table") body = h(TablePage, null);
   else if (route.name === "replay") body = h(ReplayPage, null);
   else if (route.name === "account") body = h(AccountPage, null);
+  else if (route.name === "puzzles") body = h(PuzzlePage, null);
   else body = h(LobbyPage, null);
   return [h(Header, null), body];
 }

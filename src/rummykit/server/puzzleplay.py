@@ -1,0 +1,87 @@
+"""Puzzles served over HTTP: a puzzle as a seat sees it (never its solution), and an
+answer judged by the engine's checker in a worker, with the puzzle's solution to draw.
+
+The jobs here run in the server's workers (:meth:`Workers.run`): the checker calls the
+exact solver, which must not hold the event loop.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from rummykit.cards import Card
+from rummykit.puzzles import Puzzle, check, near, shipped
+
+__all__ = ["MAX_CARDS", "answer_job", "by_id", "position", "puzzle_near"]
+
+MAX_CARDS = 60
+"""The most cards an answer may name (laid plus the whole new table)."""
+
+GAMES = ("vatikanen",)
+
+
+@cache
+def _index(game: str) -> dict[str, Puzzle]:
+    return {p.id: p for p in shipped(game) if isinstance(p, Puzzle)}
+
+
+def by_id(puzzle_id: str) -> Puzzle | None:
+    """The shipped puzzle ``puzzle_id``, or None."""
+    for game in GAMES:
+        found = _index(game).get(puzzle_id)
+        if found is not None:
+            return found
+    return None
+
+
+def puzzle_near(game: str, rating: int, rng: random.Random) -> Puzzle:
+    """A shipped puzzle of ``game`` near ``rating`` (KeyError: no such game)."""
+    if game not in GAMES:
+        raise KeyError(game)
+    found = near(_index(game).values(), rating, rng)
+    assert isinstance(found, Puzzle)
+    return found
+
+
+def position(puzzle: Puzzle) -> dict[str, object]:
+    """What a seat sees of ``puzzle``: table, hand, opened, free jokers, and its main idea
+    (the hint, shown only when asked); never its solution."""
+    return {
+        "id": puzzle.id,
+        "game": puzzle.game,
+        "table": [list(m) for m in puzzle.table],
+        "hand": list(puzzle.hand),
+        "opened": puzzle.opened,
+        "free_jokers": puzzle.free_jokers,
+        "theme": puzzle.theme,
+    }
+
+
+def answer_job(
+    puzzle_id: str, add: list[str], table: list[list[str]] | None, lang: str
+) -> dict[str, object] | None:
+    """The checker's verdict on an answer, in ``lang``, with the solution to draw (None:
+    no such puzzle). Run in a worker."""
+    puzzle = by_id(puzzle_id)
+    if puzzle is None:
+        return None
+    try:
+        cards = [Card.parse(c) for c in add]
+        melds = None if table is None else [[Card.parse(c) for c in m] for m in table]
+    except ValueError:
+        return {"error": "bad_card"}
+    verdict = check(puzzle, cards, melds)
+    return {
+        "right": verdict.right,
+        "laid": verdict.laid,
+        "more": verdict.more,
+        "rule": verdict.rule,
+        "message": None if verdict.reason is None else verdict.reason.translated(lang),
+        "theme": puzzle.theme,
+        "solution": {
+            "add": list(puzzle.solution_add),
+            "table": [list(m) for m in puzzle.solution_table],
+            "marks": [list(m) for m in puzzle.solution_marks],
+        },
+    }

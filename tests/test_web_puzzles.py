@@ -1,0 +1,60 @@
+"""The puzzle page (#/puzzles) in Chromium on a 390 x 844 phone: a puzzle solved by taps in
+Swedish, the solution drawn, the streak and the rating kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rummykit.puzzles import shipped
+from server_helpers import start
+from web_helpers import browser, new_page
+
+__all__ = ["browser"]
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+    "locale": "sv-SE",
+}
+
+
+def _tap_cards(page: Any, cards: list[str]) -> None:
+    used: dict[str, int] = {}
+    for card in cards:
+        n = used.get(card, 0)
+        used[card] = n + 1
+        page.locator(f".hand .card[data-card='{card}']").nth(n).tap()
+
+
+def test_a_puzzle_is_solved_on_a_phone_in_swedish(browser: Any, tmp_path: Path) -> None:
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    by_id = {p.id: p for p in shipped()}
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/")
+        page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+        page.reload()
+        page.tap("a[href='#/puzzles']")
+        page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+        puzzle = by_id[page.get_attribute("main.puzzles", "data-puzzle") or ""]
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.get_by_role("button", name="Tips").tap()
+        page.wait_for_selector(".puzzle-hint")
+        _tap_cards(page, list(puzzle.solution_add))
+        page.get_by_role("button", name="Kontrollera").tap()
+        page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+        assert "Rätt" in page.inner_text(".puzzle-verdict")
+        assert page.locator(".puzzle-verdict .card").count() == sum(
+            len(m) for m in puzzle.solution_table
+        )
+        assert "Svit: 1" in page.inner_text(".puzzle-streak")
+        kept = page.evaluate("JSON.parse(localStorage.getItem('rummykit.puzzleRating'))")
+        assert kept["rating"] > 1500 and kept["rd"] < 350
+
+        page.get_by_role("button", name="Nästa problem").tap()
+        page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+    finally:
+        server.stop()
