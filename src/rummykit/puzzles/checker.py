@@ -1,8 +1,9 @@
 """Judging a player's answer to a puzzle: the engine's rules, the solver's count.
 
 An answer is the hand cards laid and, when the player writes it, the whole new
-table (``play 7h | 7h 8h 9h | Tc Th Ts``, RECORD.md's play). It is judged as
-the engine judges a play (:meth:`~rummykit.games.vatikanen.game.VatikanenGame.verify_play`):
+table (``play 7h | 7h 8h 9h | Tc Th Ts``, RECORD.md's play). It is judged by the
+engine itself, as the seat's play in the puzzle's position
+(:meth:`~rummykit.games.vatikanen.game.VatikanenGame.play`):
 the cards must be in the hand (V4), the new table must hold exactly the old
 one and the cards laid, all valid melds, every table joker in its place or
 freed by its own card (V9, V11, V12:
@@ -14,16 +15,15 @@ every legal answer lays at most that many, the solver's exact most.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit import solver
-from rummykit.cards import Card, pretty_cards
+from rummykit.cards import Card
 from rummykit.errors import RuleError
-from rummykit.games.vatikanen.table import check_table
+from rummykit.games.vatikanen.actions import Play
+from rummykit.games.vatikanen.game import VatikanenGame
 from rummykit.i18n import N_, Message
-from rummykit.melds import VATIKANEN, Meld
+from rummykit.melds import Meld
 from rummykit.puzzles.model import Puzzle
 
 __all__ = ["Verdict", "check"]
@@ -48,54 +48,21 @@ class Verdict:
         return self.rule is None
 
 
-def _in_hand(hand: Sequence[Card], add: Sequence[Card]) -> None:
-    """RuleError V4 unless ``add`` is in ``hand`` (the engine's words)."""
-    held = Counter(c.plain() for c in hand)
-    for card, need in Counter(c.plain() for c in add).items():
-        have = held[card]
-        if have == 0:
-            raise RuleError(
-                "V4",
-                N_("you do not hold {card}: you can only play cards from your hand"),
-                card=card.pretty(),
-            )
-        if need > have:
-            raise RuleError(
-                "V4",
-                N_(
-                    "you play {need} copies of {card} but hold {have}:"
-                    " you can only play cards from your hand"
-                ),
-                need=need,
-                card=card.pretty(),
-                have=have,
-            )
-
-
-def _arranged(table: Sequence[Meld], add: Sequence[Card], free_jokers: bool) -> list[Meld]:
-    """The solver's table with ``add`` laid, checked like a written one (the engine's)."""
-    plain = [c.plain() for c in add]
-    melds = solver.arrange_play(table, plain, rules=VATIKANEN, free_jokers=free_jokers)
-    if melds is None:
-        what = pretty_cards(plain)
-        if not free_jokers and solver.arrange_play(table, plain, rules=VATIKANEN, free_jokers=True):
-            raise RuleError(
-                "V11",
-                N_(
-                    "{cards} fits only by moving a table joker, which stays what it stands"
-                    " for until a real copy of its card takes its place"
-                ),
-                cards=what,
-            )
-        raise RuleError(
-            "V9",
-            N_(
-                "{cards} cannot go on the table: no arrangement of the table and these cards"
-                " is all valid melds"
-            ),
-            cards=what,
-        )
-    return check_table(table, plain, [list(m.cards) for m in melds], free_jokers=free_jokers)
+def _played(
+    puzzle: Puzzle, add: Sequence[Card], table: Sequence[Sequence[Card]] | None
+) -> list[Meld]:
+    """The new table after the engine takes the answer as the seat's play in the puzzle's
+    position (:meth:`VatikanenGame.from_position`); RuleError, in the engine's words, when
+    a rule forbids it. The puzzle itself decides nothing of what is legal."""
+    game = VatikanenGame.from_position(
+        [list(puzzle.cards()), []],
+        [list(m.cards) for m in puzzle.melds()],
+        opened=[puzzle.opened, True],
+        free_jokers=puzzle.free_jokers,
+    )
+    written = None if table is None else tuple(tuple(m) for m in table)
+    game.play(Play(0, tuple(add), written))
+    return list(game.table)
 
 
 def check(
@@ -108,13 +75,8 @@ def check(
     if not add:
         rule = RuleError("V4", N_("a play puts at least one card from your hand on the table"))
         return Verdict(False, 0, puzzle.best, rule.rule, rule.translatable)
-    old = puzzle.melds()
     try:
-        _in_hand(puzzle.cards(), add)
-        if table is None:
-            new = _arranged(old, add, puzzle.free_jokers)
-        else:
-            new = check_table(old, add, table, free_jokers=puzzle.free_jokers)
+        new = _played(puzzle, add, table)
     except RuleError as exc:
         return Verdict(False, 0, puzzle.best, exc.rule, exc.translatable)
     laid = len(add)
