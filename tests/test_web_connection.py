@@ -9,12 +9,16 @@ for the test (``rummykit.heartbeat`` in the browser's storage: a ping after
   not known meanwhile); a move then is refused with a clear word, nothing is
   sent or queued; once back, the table is as it was, and the move can be made.
 - A move sent just as the network dies: the page says it does not know yet
-  whether it arrived; the server gets it once it is back, and the page says it
-  did arrive: one draw, never a "try again".
+  whether it arrived; once back, the page sends it again with the version it was
+  made on, so whichever copy reaches the server first is played and the other is
+  stale; the page says it did arrive: one draw, never a "try again".
+- A move lost with its connection (the socket closed under it, the message never
+  delivered): sent again on the next connection and played once.
 """
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Iterator
 from typing import Any
@@ -39,6 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         [
             Position("silentV", "vatikanen", seats, 0, {0: "Anna", 1: "Bo"}),
             Position("doubtV", "vatikanen", seats, 0, {0: "Anna", 1: "Bo"}),
+            Position("lostV", "vatikanen", seats, 0, {0: "Anna", 1: "Bo"}),
         ],
     )
     running = start(db)
@@ -94,6 +99,40 @@ def test_a_move_sent_as_the_network_dies_is_applied_once_and_said_so(
     after = wait_state(page, f"s.version === {before['version'] + 1}")
     assert draws(after) == 1
     page.wait_for_timeout(3000)  # nothing more comes: no second draw, no error
+    last = wait_state(page, "true")
+    assert last["version"] == after["version"] and draws(last) == 1
+    assert page.locator(".error-line").count() == 0
+    assert not page.errors, page.errors
+
+
+def test_a_move_lost_with_its_connection_is_sent_again_and_played_once(
+    browser: Any, server: Server
+) -> None:
+    page = new_page(browser)
+    lost: list[str] = []
+
+    def live(route: Any) -> None:
+        upstream = route.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if not lost and isinstance(message, str) and '"type":"action"' in message:
+                lost.append(message)  # the network ate it: the server never hears of it
+                route.close()
+                upstream.close()
+                return
+            upstream.send(message)
+
+        route.on_message(from_page)
+
+    page.route_web_socket(re.compile(r".*/live$"), live)
+    sit(page, server.base, "lostV", 0, "Anna", keep=BEAT)
+    before = wait_state(page, "s.view.turn === 0")
+    page.click(".actions .draw")
+    page.wait_for_selector(".notice-line:has-text('it did arrive')", timeout=15_000)
+    assert lost, "the first copy was not taken away"
+    after = wait_state(page, f"s.version === {before['version'] + 1}")
+    assert draws(after) == 1
+    page.wait_for_timeout(2000)
     last = wait_state(page, "true")
     assert last["version"] == after["version"] and draws(last) == 1
     assert page.locator(".error-line").count() == 0

@@ -10,13 +10,15 @@
 // nothing else); the page pings too when it has heard nothing for 5 s, and a connection
 // silent for 12 s is lost: it is closed and opened again, and the page says so meanwhile.
 //
-// An action is never applied twice: it is sent once, on the connection that is open, and
-// never again by the page. Its answer is the state that holds it (the server echoes its
-// "ref", or the log shows it), or its error. When the connection is lost while an action is
-// on its way, the states after the reconnection say whether it arrived: "state" if one
-// holds it, an error "lost" if the table moved on without it or a moment went by without
-// it (a late copy could not be applied then: its version would be gone). An action asked for while the page is not connected is
-// refused at once ("offline": nothing was sent).
+// An action is never applied twice: it carries the version it was made on, and the server
+// applies it only on that version. Its answer is the state that holds it (the server echoes
+// its "ref", or the log shows it), or its error. When the connection is lost while an action
+// is on its way, the first state after the reconnection says whether it arrived: if its log
+// holds it, it did ("state"); if the table is still at the action's version, it is sent
+// again on the new connection with the same version, so that whichever copy comes first is
+// applied and the other is stale; if the table moved on without it, it can never arrive (an
+// error "lost"). An action asked for while the page is not connected is refused at once
+// ("offline": nothing was sent).
 
 import { load } from "./api.js";
 import { language } from "./i18n.js";
@@ -25,7 +27,6 @@ const BEAT = load("heartbeat", null); // tests may shorten the heartbeat: {ping,
 const PING = (BEAT && BEAT.ping) || 5000; // ms of silence before the page pings
 const SILENCE = (BEAT && BEAT.silence) || 12000; // ms of silence before the connection is lost
 const OPENING = 10000; // ms a connection may take to open
-const GRACE = 2500; // ms after a reconnection before an action in doubt is taken as lost
 const FATAL = new Set([4401, 4403, 4404, 4400]);
 
 /** Whether a log entry is the action ``action`` of ``seat`` (what the page sent). */
@@ -65,6 +66,7 @@ export class Live {
     this.version = null;
     this.ws = null;
     this.refs = 0;
+    this.answered = new Set(); // refs of actions sent twice, settled by a state: a late "stale" is not news
     this.waiting = new Map(); // ref -> {resolve, kind, version, action, logSize, games}
     this.attempt = 0;
     this.timer = null;
@@ -151,7 +153,6 @@ export class Live {
    * is lost. */
   check() {
     const now = Date.now();
-    for (const [ref, wait] of this.waiting) if (wait.since && now - wait.since > GRACE) this.giveUp(ref, wait);
     const ws = this.ws;
     if (!ws) return;
     const stuck = ws.readyState === WebSocket.CONNECTING && now - this.opened > OPENING;
@@ -223,8 +224,13 @@ export class Live {
       this.onChange("status");
     }
     const ref = message.ref;
+    if (ref != null && this.answered.has(ref)) {
+      this.answered.delete(ref); // the other copy of an action sent twice: already settled
+      return;
+    }
     if (ref != null && this.waiting.has(ref)) {
       const wait = this.waiting.get(ref);
+      if (wait.lost && message.type === "error" && message.code === "stale") return; // the first copy came first: its state settles it
       this.waiting.delete(ref);
       wait.resolve(message);
       return;
@@ -233,7 +239,9 @@ export class Live {
   }
 
   /** Which of the actions on their way a state answers: the one it echoes the ref of, or
-   * the one its log shows; after a reconnection, one it does not show did not arrive. */
+   * the one its log shows. One lost with its connection and not yet shown is sent again on
+   * this connection with its own version (the server applies at most one copy), or, when
+   * the table moved on without it, can never arrive. */
   settle(state) {
     for (const [ref, wait] of this.waiting) {
       if (wait.kind !== "action") continue;
@@ -248,20 +256,22 @@ export class Live {
       }
       if (done) {
         this.waiting.delete(ref);
+        if (wait.lost) {
+          if (this.answered.size > 20) this.answered.clear(); // kept for a moment, not for ever
+          this.answered.add(ref); // a copy's "stale" may still come: not news
+        }
         wait.resolve({ type: "state", late: !!wait.lost });
       } else if (wait.lost && state.version > wait.version) {
-        this.giveUp(ref, wait); // the table moved on without it: it can never arrive
-      } else if (wait.lost) {
-        wait.since = wait.since || Date.now(); // the old connection may still deliver it
+        this.waiting.delete(ref);
+        wait.resolve({ type: "error", code: "lost", rule: null, message: "" });
+      } else if (wait.lost && wait.sentOn !== this.ws && this.ws) {
+        wait.sentOn = this.ws; // the table is still at its version: send it again
+        const again = wait.action
+          ? { type: "action", version: wait.version, action: wait.action, ref }
+          : { type: "next", version: wait.version, ref };
+        this.sendRaw(again);
       }
     }
-  }
-
-  /** An action whose connection was lost and that has not shown up GRACE ms after the
-   * reconnection did not arrive (a late copy would be stale: its version is gone). */
-  giveUp(ref, wait) {
-    this.waiting.delete(ref);
-    wait.resolve({ type: "error", code: "lost", rule: null, message: "" });
   }
 
   /** Requests for help (check, hint, arrange) lost with their connection are answered
@@ -313,6 +323,7 @@ export class Live {
         version: message.version,
         action: message.action || null,
         logSize: this.log.length,
+        sentOn: this.ws,
         games: this.state ? this.state.games_played : 0,
       });
     });
