@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -34,7 +35,9 @@ from rummykit.server.hosted import hash_token
 from rummykit.server.limits import Bucket
 from rummykit.server.lookalike import name_keys
 from rummykit.server.store.accounts import AccountRow, AccountStore, HeldSeat, Taken
-from rummykit.server.store.base import Store
+from rummykit.server.store.base import Store, StoreBusy
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "AccountLimits",
@@ -283,6 +286,14 @@ class Accounts:
         await self.db.revoke(signed.session, time.time(), every_of=every_of)
 
     # ------------------------------------------------------------ seats
+
+    async def keep_seat(self, signed: Signed, seat: HeldSeat) -> None:
+        """Keep a seat the account just took (its token is the table's own); a store that
+        is busy leaves it to the browser, which holds the seat too."""
+        try:
+            await self.db.add_seats(signed.account.id, [seat], time.time(), self.limits.seats)
+        except StoreBusy:
+            log.warning("a seat taken could not be kept with its account (busy)")
 
     async def adopt(self, signed: Signed, seats: Sequence[HeldSeat]) -> list[HeldSeat]:
         """Keep the seats whose tokens are the tables' own for the account; those kept."""

@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from rummykit import __version__
+from rummykit.server.accounts import Accounts
 from rummykit.server.middleware import AllowedHosts, Headers, LimitBody
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import account_routes
@@ -25,6 +26,7 @@ from rummykit.server.routes.answers import add_error_answers
 from rummykit.server.routes.games import game_routes
 from rummykit.server.routes.live import live_routes
 from rummykit.server.routes.page import mount_page
+from rummykit.server.routes.players import player_routes
 from rummykit.server.routes.puzzles import puzzle_routes
 from rummykit.server.routes.records import record_routes
 from rummykit.server.routes.tables import table_routes
@@ -47,12 +49,15 @@ def create_app(
     site cannot reach a server on this machine by DNS rebinding.
     """
 
+    accounts = Accounts(rooms.store)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if not rooms.started:
             await rooms.start()
         yield
         await rooms.stop()
+        accounts.close()
 
     app = FastAPI(
         title="rummykit-online/1",
@@ -71,11 +76,12 @@ def create_app(
         )
     add_error_answers(app)
     app.include_router(game_routes())
-    app.include_router(table_routes(rooms))
+    app.include_router(table_routes(rooms, accounts, allowed_origins))
     app.include_router(record_routes(rooms))
     app.include_router(live_routes(rooms, allowed_origins))
-    app.include_router(account_routes(rooms.store, allowed_origins=allowed_origins))
+    app.include_router(account_routes(accounts, allowed_origins=allowed_origins))
     app.include_router(puzzle_routes(rooms))
+    app.include_router(player_routes(rooms, accounts, allowed_origins))
     mount_page(app)  # last: the page's files answer every path the API does not
     larger = {"/api/replay": rooms.limits.max_record, "/api/review": rooms.limits.max_record}
     app.add_middleware(LimitBody, limit=rooms.limits.max_message, larger=larger)

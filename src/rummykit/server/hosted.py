@@ -94,7 +94,10 @@ class TableSettings:
     ``seed`` shuffles every deal; ``clock`` is the turn clock in seconds (0:
     none; at zero the seat's bot plays that turn); ``grace`` is how long a
     player may be away before a bot plays for them, if ``stand_in`` (a slow
-    table may rather wait for its players).
+    table may rather wait for its players). A ``rated`` table is one rated game
+    between accounts (docs/ratings.md): each human seat is taken by a signed-in
+    account, and once its game is over (a Vatikanen session of one game, V16; a
+    Kontrakt game, K4) no next one is dealt.
     """
 
     game: str
@@ -104,6 +107,7 @@ class TableSettings:
     clock: int = 0
     grace: int = 60
     stand_in: bool = True
+    rated: bool = False
 
     def to_json(self) -> dict[str, object]:
         """As the store keeps it."""
@@ -115,6 +119,7 @@ class TableSettings:
             "clock": self.clock,
             "grace": self.grace,
             "stand_in": self.stand_in,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -134,6 +139,7 @@ class TableSettings:
             clock=clock,
             grace=grace,
             stand_in=bool(data.get("stand_in", True)),
+            rated=bool(data.get("rated", False)),
         )
 
 
@@ -154,6 +160,7 @@ class HostedTable:
     version: int = 0
     names: list[str | None] = field(default_factory=list)
     token_hashes: list[str | None] = field(default_factory=list)
+    accounts: list[str | None] = field(default_factory=list)
     game: Game | None = None
     games_played: int = 0
     base: int = 0
@@ -166,6 +173,8 @@ class HostedTable:
                 for i, s in enumerate(self.settings.seats)
             ]
             self.token_hashes = [None] * n
+        if not self.accounts:
+            self.accounts = [None] * n
 
     @property
     def spec(self) -> GameSpec:
@@ -221,9 +230,14 @@ class HostedTable:
 
     # ------------------------------------------------------------ changes, live
 
-    def join(self, seat: int, name: str, token_hash: str) -> dict[str, object]:
-        """Take a free human seat; the game starts when the last is taken. The event's data."""
+    def join(
+        self, seat: int, name: str, token_hash: str, account: str | None = None
+    ) -> dict[str, object]:
+        """Take a free human seat (by a signed-in ``account``, if any); the game starts when
+        the last is taken. The event's data."""
         data: dict[str, object] = {"seat": seat, "name": name, "token_hash": token_hash}
+        if account is not None:
+            data["account"] = account
         self._join(data)
         self.version += 1
         return data
@@ -275,6 +289,8 @@ class HostedTable:
         assert seat in self.free_seats(), f"seat {seat} is not free"
         self.names[seat] = name
         self.token_hashes[seat] = digest
+        account = data.get("account")
+        self.accounts[seat] = account if isinstance(account, str) else None
         for other in range(self.n_players):  # names are unique at a table
             if self.is_bot(other) and same_name(self.names[other] or "", name):
                 self.names[other] = free_bot_name((n for n in self.names if n), same_name)
@@ -352,6 +368,7 @@ class HostedTable:
             "clock": self.settings.clock,
             "grace": self.settings.grace,
             "stand_in": self.settings.stand_in,
+            "rated": self.settings.rated,
             "games_played": self.games_played,
             "to_act": None if game is None else game.to_act,
             "result": None if game is None or (r := game.result()) is None else r.to_json(),

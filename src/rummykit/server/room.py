@@ -37,6 +37,7 @@ from rummykit.server.finished import finished_game
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps, error_text
+from rummykit.server.ratings import rate_table
 from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, StoreFailed, TableMeta
 from rummykit.server.workers import Workers, complete
 
@@ -283,11 +284,15 @@ class Room:
 
     # ------------------------------------------------------------ changes
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Take a free human seat; the seat and its token (given only here, never again).
+    async def join(
+        self, name: str, seat: int | None, *, account: str | None = None
+    ) -> tuple[int, str]:
+        """Take a free human seat (by a signed-in ``account``, if any: it is kept with the
+        seat, for a rated table's ratings); the seat and its token (given only here,
+        never again).
 
-        ValueError for a bad name (NameTaken: a player at the table has it); LookupError
-        when there is no such free seat.
+        ValueError for a bad name (NameTaken: a player at the table has it), or an account
+        that holds a seat here already; LookupError when there is no such free seat.
         """
         limits = self.host.limits
         name = " ".join(name.split())
@@ -303,9 +308,11 @@ class Room:
                 seat = free[0]
             if seat not in free:
                 raise LookupError(f"seat {seat} is not a free human seat")
+            if account is not None and account in self.table.accounts:
+                raise ValueError("this account holds a seat at this table already")
             if self.table.name_taken(name):
                 raise NameTaken(f"a player at this table is already called {name}")
-            data = self.table.join(seat, name, hash_token(token))
+            data = self.table.join(seat, name, hash_token(token), account)
             self.away_since[seat] = time.time()
             self._turn_changed()  # the last seat taken starts the game, and its clock
             await self._commit("join", data)
@@ -356,8 +363,10 @@ class Room:
             )
             if conn is not None:
                 conn.ref = ref
-            if table.status == "over":  # kept before anyone hears of the end
+            if table.status == "over":  # kept (and rated) before anyone hears of the end
                 await self._keep_game(time.time())
+                if table.settings.rated:
+                    await rate_table(self.host.store, table)
         self.broadcast()
 
     async def _completed(self, action: AnyAction, conn: Conn | None, ref: Ref | None) -> AnyAction:
@@ -397,6 +406,10 @@ class Room:
             if self.table.status != "over":
                 raise ProtocolError(
                     "not_over", "the next game starts only when this one is over", ref=ref
+                )
+            if self.table.settings.rated:
+                raise ProtocolError(
+                    "rated_over", "a rated table is one game: find the next with Play now", ref=ref
                 )
             unit = self.table.games_played - 1
             await self._keep_game(time.time())  # kept already, unless it ended elsewhere

@@ -164,6 +164,7 @@ class Rooms:
         clock: int = 0,
         grace: int = 60,
         stand_in: bool = True,
+        rated: bool = False,
         client: str | None = None,
     ) -> str:
         """A new table, stored (not loaded: nobody is at it yet); its summary as JSON text.
@@ -192,6 +193,7 @@ class Rooms:
             clock=clock,
             grace=grace,
             stand_in=stand_in,
+            rated=rated,
         )
         table = HostedTable(secrets.token_urlsafe(9), settings, time.time())
         summary = dumps(table.summary([False] * len(parsed), [False] * len(parsed)))

@@ -48,6 +48,11 @@ class CreateTable(BaseModel):
     stand_in: bool = Field(
         True, description="a bot plays for a player away longer than the grace (else: wait)"
     )
+    rated: bool = Field(
+        False,
+        description="one rated game between accounts: each human seat is taken signed in"
+        " (docs/ratings.md)",
+    )
 
 
 class Join(BaseModel):
@@ -83,6 +88,7 @@ class Summary(BaseModel):
     clock: int
     grace: int
     stand_in: bool = True
+    rated: bool = False
     games_played: int
     to_act: int | None
     result: dict[str, object] | None

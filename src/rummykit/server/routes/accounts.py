@@ -22,7 +22,6 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 
 from rummykit.server.accounts import (
-    AccountLimits,
     Accounts,
     BadLogin,
     Busy,
@@ -43,9 +42,8 @@ from rummykit.server.routes.account_bodies import (
 from rummykit.server.routes.answers import problem
 from rummykit.server.schemas import Problem
 from rummykit.server.store.accounts import AccountRow, HeldSeat
-from rummykit.server.store.base import Store
 
-__all__ = ["COOKIE", "account_routes"]
+__all__ = ["COOKIE", "account_routes", "same_site", "signed_in"]
 
 COOKIE = "rummykit_session"
 """The session cookie's name."""
@@ -67,11 +65,26 @@ def _me(account: AccountRow, passkeys: int) -> dict[str, object]:
     return {"name": account.name, "created": account.created, "passkeys": passkeys}
 
 
-def account_routes(
-    store: Store, *, allowed_origins: tuple[str, ...] = (), limits: AccountLimits | None = None
-) -> APIRouter:
-    """The account routes of a server whose tables are in ``store``."""
-    accounts = Accounts(store, limits)
+def same_site(request: Request, allowed_origins: tuple[str, ...] = ()) -> bool:
+    """Whether a request may act with its session cookie: a browser's ``Origin``, when
+    sent, is this server's own or an allowed one (CSRF; see the module's docstring)."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "")
+    return origin is None or origin in allowed_origins or urlsplit(origin).netloc == host
+
+
+async def signed_in(
+    accounts: Accounts, request: Request, allowed_origins: tuple[str, ...] = ()
+) -> Signed | None:
+    """The account a request's session cookie names, if it lives and the request may use
+    it (:func:`same_site`)."""
+    if not same_site(request, allowed_origins):
+        return None
+    return await accounts.signed(request.cookies.get(COOKIE))
+
+
+def account_routes(accounts: Accounts, *, allowed_origins: tuple[str, ...] = ()) -> APIRouter:
+    """The routes of a server's ``accounts``."""
     passkeys = Passkeys(accounts)
     router = APIRouter(prefix="/api/account", tags=["accounts"], responses=_ERRORS)
     days = accounts.limits.session_days
@@ -81,9 +94,7 @@ def account_routes(
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
             return problem(415, "bad_request", "the body must be JSON (application/json)")
-        origin = request.headers.get("origin")
-        host = request.headers.get("host", "")
-        if origin is not None and origin not in allowed_origins and urlsplit(origin).netloc != host:
+        if not same_site(request, allowed_origins):
             return problem(403, "forbidden", "this page's origin may not use accounts")
         return None
 

@@ -8,17 +8,23 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 
+from rummykit.server.accounts import Accounts
 from rummykit.server.hosted import NameTaken
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.rooms import Rooms, TooMany
+from rummykit.server.routes.accounts import signed_in
 from rummykit.server.routes.answers import json_text, problem
 from rummykit.server.schemas import ERRORS, CreateTable, Join, Problem, Summary, Tables, Token
+from rummykit.server.store.accounts import HeldSeat
 
 __all__ = ["table_routes"]
 
 
-def table_routes(rooms: Rooms) -> APIRouter:
-    """The routes of the tables ``rooms`` holds."""
+def table_routes(
+    rooms: Rooms, accounts: Accounts, allowed_origins: tuple[str, ...] = ()
+) -> APIRouter:
+    """The routes of the tables ``rooms`` holds; a signed-in player's seats are kept with
+    their account (``accounts``)."""
     router = APIRouter()
 
     @router.post(
@@ -38,6 +44,7 @@ def table_routes(rooms: Rooms) -> APIRouter:
                 clock=body.clock,
                 grace=body.grace,
                 stand_in=body.stand_in,
+                rated=body.rated,
                 client=client,
             )
         except TooMany as exc:
@@ -82,14 +89,23 @@ def table_routes(rooms: Rooms) -> APIRouter:
         return json_text(summary)
 
     @router.post("/api/tables/{table_id}/join", response_model=Token, responses=ERRORS)
-    async def join_table(table_id: str, body: Annotated[Join, Body()]) -> object:
+    async def join_table(table_id: str, body: Annotated[Join, Body()], request: Request) -> object:
         """Take a free human seat; the answer's token is the seat's secret, given only here.
-        A name a player at the table has is refused (``409 name_taken``)."""
+        A name a player at the table has is refused (``409 name_taken``). A signed-in
+        player's seat is kept with the account (it follows them to another device); a
+        rated table's seats are for signed-in players only, under their account's name
+        (``401 not_signed_in``)."""
         room = await rooms.get(table_id)
         if room is None:
             return problem(404, "not_found", "no such table")
+        signed = await signed_in(accounts, request, allowed_origins)
+        rated = room.table.settings.rated  # fixed for the table's life
+        if rated and signed is None:
+            return problem(401, "not_signed_in", "a rated table's seats are for signed-in players")
+        name = signed.account.name if rated and signed is not None else body.name
+        account = None if signed is None else signed.account.id
         try:
-            seat, token = await room.join(body.name, body.seat)
+            seat, token = await room.join(name, body.seat, account=account)
         except NameTaken as exc:
             return problem(409, "name_taken", str(exc))
         except ValueError as exc:
@@ -98,6 +114,8 @@ def table_routes(rooms: Rooms) -> APIRouter:
             return problem(409, "no_free_seat", str(exc))
         except ProtocolError as exc:
             return problem(503, exc.code, exc.message)
+        if signed is not None:
+            await accounts.keep_seat(signed, HeldSeat(table_id, seat, token))
         return {"seat": seat, "token": token}
 
     return router

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rummykit.server.store.base import Store, StoreBusy
@@ -24,6 +24,7 @@ __all__ = ["AccountRow", "AccountStore", "HeldSeat", "Passkey", "Taken"]
 
 Step = tuple[str, Sequence[object]]
 Rows = list[tuple[object, ...]]
+Then = Callable[[list[Rows]], Sequence[Step]]
 
 
 class Taken(Exception):
@@ -76,22 +77,30 @@ class AccountStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def _tx(self, steps: Sequence[Step], *, write: bool = True) -> list[Rows]:
-        """Run ``steps`` in one transaction; each one's rows. Taken on a unique key;
-        StoreBusy for a store of neither backend (a test's stand-in: no accounts there)."""
+    async def _tx(
+        self, steps: Sequence[Step], *, write: bool = True, then: Then | None = None
+    ) -> list[Rows]:
+        """Run ``steps`` in one transaction; each one's rows. ``then``, given the rows, names
+        the steps that follow in the same transaction (a read, then the writes it decides).
+        Taken on a unique key; StoreBusy for a store of neither backend (a test's
+        stand-in: no accounts there)."""
         if isinstance(self.store, SqliteStore):
-            return await self._tx_sqlite(self.store, steps, write)
+            return await self._tx_sqlite(self.store, steps, write, then)
         if isinstance(self.store, PostgresStore):
-            return await self._tx_postgres(self.store, steps)
+            return await self._tx_postgres(self.store, steps, then)
         raise StoreBusy("this store keeps no accounts")
 
     @staticmethod
-    async def _tx_sqlite(store: SqliteStore, steps: Sequence[Step], write: bool) -> list[Rows]:
+    async def _tx_sqlite(
+        store: SqliteStore, steps: Sequence[Step], write: bool, then: Then | None
+    ) -> list[Rows]:
         def run(db: sqlite3.Connection) -> list[Rows] | None:
             db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             out: list[Rows] = []
             try:
                 for sql, params in steps:
+                    out.append(list(db.execute(sql.replace("%s", "?"), tuple(params)).fetchall()))
+                for sql, params in then(out) if then is not None else ():
                     out.append(list(db.execute(sql.replace("%s", "?"), tuple(params)).fetchall()))
             except sqlite3.IntegrityError:
                 db.execute("ROLLBACK")
@@ -108,13 +117,18 @@ class AccountStore:
         return found
 
     @staticmethod
-    async def _tx_postgres(store: PostgresStore, steps: Sequence[Step]) -> list[Rows]:
+    async def _tx_postgres(
+        store: PostgresStore, steps: Sequence[Step], then: Then | None
+    ) -> list[Rows]:
         import psycopg
 
         out: list[Rows] = []
         try:
             async with store._pool_().connection() as conn, conn.transaction():
                 for sql, params in steps:
+                    cur = await conn.execute(sql, tuple(params))
+                    out.append(list(await cur.fetchall()) if cur.description else [])
+                for sql, params in then(out) if then is not None else ():
                     cur = await conn.execute(sql, tuple(params))
                     out.append(list(await cur.fetchall()) if cur.description else [])
         except psycopg.errors.UniqueViolation:
@@ -178,6 +192,8 @@ class AccountStore:
                 "account_passkeys",
                 "account_seats",
                 "account_challenges",
+                "account_ratings",
+                "rating_history",
             )
         ]
         steps.append(

@@ -63,6 +63,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " account TEXT, challenge TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL)",
         "CREATE INDEX account_challenges_expires ON account_challenges (expires)",
     ),
+    (
+        "CREATE TABLE account_ratings (account TEXT NOT NULL REFERENCES accounts (id),"
+        " game TEXT NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,"
+        " games INTEGER NOT NULL, wins INTEGER NOT NULL, shown INTEGER NOT NULL,"
+        " updated DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, game))",
+        "CREATE INDEX account_ratings_board ON account_ratings (game, shown)",
+        "CREATE TABLE rating_history (account TEXT NOT NULL REFERENCES accounts (id),"
+        " game TEXT NOT NULL, n INTEGER NOT NULL, at DOUBLE PRECISION NOT NULL,"
+        " table_id TEXT NOT NULL, place INTEGER NOT NULL, players INTEGER NOT NULL,"
+        " mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL,"
+        " shown INTEGER NOT NULL, PRIMARY KEY (account, game, n))",
+        "CREATE TABLE rated_games (table_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
 add the next. Version 2: what lists read (status, version, summary), when a table is due
@@ -75,7 +88,11 @@ argon2id password hash; every look-alike key of its name (``account_names``: a n
 one or two, :mod:`rummykit.server.lookalike`); its sessions (``id``: the SHA-256 of the
 cookie's secret), passkeys, the seats it holds (the seat's token, so that another device
 gets the seat), and the passkey challenges handed out (single use, expiring; shared by
-every process)."""
+every process). Version 5: ratings (docs/ratings.md): each account's rating per game
+(OpenSkill's ``mu`` and ``sigma``, rated games and wins, the shown figure for the
+leaderboard's order), the rating after each rated game (``rating_history``: its table,
+the place and the number of players), and the rated tables whose game has been rated
+(``rated_games``: once each)."""
 
 DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",
@@ -83,5 +100,6 @@ DELETES = (
     "DELETE FROM table_units WHERE table_id = %s",
     "DELETE FROM table_games WHERE table_id = %s",
     "DELETE FROM account_seats WHERE table_id = %s",
+    "DELETE FROM rated_games WHERE table_id = %s",
     "DELETE FROM game_tables WHERE id = %s",
 )

@@ -258,6 +258,7 @@ function AccountPanel({ me }) {
     h(Feedback, { action }),
     h("section", { class: "card-panel signed-in", "aria-label": t("Your account") }, [
       h("h2", null, t("Signed in as {name}", { name: me.name })),
+      h("p", null, [h("a", { href: `#/u/${encodeURIComponent(me.name)}` }, t("Your profile and ratings")), " · ", h("a", { href: "#/leaderboard" }, t("Leaderboard"))]),
       h("p", null, t("Your tables follow your account: sign in on another device and they are in its lobby under My tables.")),
       h("p", { class: "muted small" }, me.passkeys === 1 ? t("One passkey.") : t("Passkeys: {n}", { n: me.passkeys })),
       h("div", { class: "buttons" }, [

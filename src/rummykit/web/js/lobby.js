@@ -4,7 +4,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useState } from "../vendor/preact/hooks.module.js";
-import { LobbyAccount } from "./account.js";
+import { account, LobbyAccount } from "./account.js";
 import { api, keepSeat, load, save, seatOf } from "./api.js";
 import { t } from "./i18n.js";
 import { NoConnection, offline, setReachable } from "./install.js";
@@ -62,7 +62,7 @@ export function LobbyPage() {
     offline() ? h(NoConnection) : null,
     lobby.error ? h("p", { class: "error", role: "alert" }, lobby.error) : null,
     h(LobbyAccount),
-    h("p", { class: "puzzle-link" }, h("a", { class: "button", href: "#/puzzles" }, t("Puzzles"))),
+    h("p", { class: "puzzle-link" }, [h("a", { class: "button", href: "#/puzzles" }, t("Puzzles")), " ", h("a", { class: "button", href: "#/leaderboard" }, t("Leaderboard"))]),
     h(MyTables),
     lobby.games ? h(NewTable, { games: lobby.games }) : h("p", { class: "muted" }, t("Loading…")),
     h(OpenTables),
@@ -85,6 +85,7 @@ function NewTable({ games }) {
   const [options, setOptions] = useState({});
   const [clock, setClock] = useState(0);
   const [standIn, setStandIn] = useState(true);
+  const [rated, setRated] = useState(false);
   const [name, setName] = useState(settings.name || "");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState(null);
@@ -107,7 +108,7 @@ function NewTable({ games }) {
     const chosen = {};
     for (const rule of spec.house_rules) chosen[rule.name] = rule.name in options ? options[rule.name] : rule.default;
     try {
-      const table = await api("POST", "api/tables", { game, seats: list, options: chosen, clock: Number(clock), grace: graceFor(Number(clock)), stand_in: standIn });
+      const table = await api("POST", "api/tables", { game, seats: list, options: chosen, clock: Number(clock), grace: graceFor(Number(clock)), stand_in: standIn, rated: rated && !!account.me });
       const joined = await api("POST", `api/tables/${encodeURIComponent(table.id)}/join`, { name: name.trim(), seat: 0 });
       keepSeat(table.id, { seat: joined.seat, token: joined.token, name: name.trim() });
       settings.name = name.trim();
@@ -174,6 +175,12 @@ function NewTable({ games }) {
           ])
         : null,
       h(Pace, { clock, setClock, standIn, setStandIn }),
+      account.me
+        ? h("label", { class: "check" }, [
+            h("input", { type: "checkbox", name: "rated", checked: rated, onChange: (e) => setRated(e.target.checked) }),
+            h("span", null, t("Rated: one game, and every player signs in (your rating changes; bots keep theirs)")),
+          ])
+        : null,
       problem ? h("p", { class: "error", role: "alert" }, problem) : null,
       h("button", { type: "submit", class: "primary", disabled: busy }, t("Create the table")),
     ]),

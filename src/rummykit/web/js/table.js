@@ -4,6 +4,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
+import { account } from "./account.js";
 import { AlertSwitches, mustAct, seeTurn, setBaseTitle } from "./alerts.js";
 import { api, keepSeat, save, seatOf } from "./api.js";
 import { ChatButton, ChatPanel, chatReceived, chatSeen, newChat } from "./chat.js";
@@ -433,6 +434,8 @@ function JoinForm({ p }) {
         loadSummaryAgain(p);
       } else if (err.code === "name_taken") {
         setProblem(t("Someone at this table is already called {name}: pick another name.", { name: name.trim() }));
+      } else if (err.code === "not_signed_in") {
+        setProblem(t("This table is rated: sign in (or make an account) to take a seat."));
       } else setProblem(err.message);
     }
   };
@@ -625,12 +628,23 @@ async function nextGame(ctx) {
   if (answer.type === "error") ctx.showError(answer);
 }
 
+/** What a player may do once the game is over: play again, or, at a rated table (one rated
+ * game, docs/ratings.md), see their rating on their profile. */
+function AgainButton({ ctx, p }) {
+  if (ctx.seat === null) return null;
+  if (p.summary && p.summary.rated) {
+    const me = account.me;
+    return me ? h("a", { class: "button primary", href: `#/u/${encodeURIComponent(me.name)}` }, t("Your rating")) : null;
+  }
+  return h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again"));
+}
+
 /** The game is over and its dialog closed: what comes next stays on the page. */
 function OverBar({ ctx, p }) {
   return h("section", { class: "over-bar", role: "region", "aria-label": t("The game is over") }, [
     h("p", { class: "headline" }, overHeadline(ctx, p.summary.game)),
     h("div", { class: "buttons" }, [
-      ctx.seat !== null ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again")) : null,
+      h(AgainButton, { ctx, p }),
       h("button", { type: "button", onClick: () => { p.overClosed = null; rerender(); } }, t("Scores")),
       h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1) }, t("Replay this game")),
       h("a", { class: "button", href: gameLink(ctx.id, ctx.state.games_played - 1, true) }, t("Review this game")),
@@ -766,9 +780,7 @@ function GameOver({ ctx, p, past }) {
     h("div", { class: "buttons" }, [
       past
         ? h("button", { type: "button", class: "primary", onClick: close }, t("To the next game"))
-        : ctx.seat !== null
-          ? h("button", { type: "button", class: "primary", onClick: () => nextGame(ctx) }, t("Play again"))
-          : null,
+        : h(AgainButton, { ctx, p }),
       // the game this dialog shows, by its number: also once the next game has begun
       h("a", { class: "button", href: gameLink(ctx.id, state.games_played - 1) }, t("Replay this game")),
       h("a", { class: "button", href: gameLink(ctx.id, state.games_played - 1, true) }, t("Review this game")),
