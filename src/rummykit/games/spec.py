@@ -141,7 +141,8 @@ class GameSpec:
     that the interface's ``scores`` command shows (Kontrakt's seven deals);
     :mod:`rummykit.notation` and :mod:`rummykit.tui.commands` read them.
     ``puzzles`` names the function that gives the game's puzzles
-    (:class:`rummykit.puzzles.kind.PuzzleKind`), where it has any.
+    (:class:`rummykit.puzzles.kind.PuzzleKind`), where it has any, and ``lessons``
+    the one that gives its tutorial's lessons (:class:`rummykit.tutorial.Lesson`).
     ``blurb`` is a line on the game for a player choosing one, and ``command_examples``
     the help of its typed commands (the terminal's and the browser's command line);
     both catalog messages.
@@ -198,6 +199,7 @@ class GameSpec:
     score_sheet: bool = False
     placing: Callable[[Mapping[str, object], int], tuple[int, ...]] | None = None
     puzzles: str = ""
+    lessons: str = ""
 
     # ------------------------------------------------------------ checks
 

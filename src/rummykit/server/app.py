@@ -24,6 +24,7 @@ from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import account_routes
 from rummykit.server.routes.answers import add_error_answers
 from rummykit.server.routes.games import game_routes
+from rummykit.server.routes.lessons import lesson_routes
 from rummykit.server.routes.live import live_routes
 from rummykit.server.routes.page import mount_page
 from rummykit.server.routes.players import player_routes
@@ -82,6 +83,7 @@ def create_app(
     app.include_router(account_routes(accounts, allowed_origins=allowed_origins))
     app.include_router(puzzle_routes(rooms))
     app.include_router(player_routes(rooms, accounts, allowed_origins))
+    app.include_router(lesson_routes(rooms))
     mount_page(app)  # last: the page's files answer every path the API does not
     larger = {"/api/replay": rooms.limits.max_record, "/api/review": rooms.limits.max_record}
     app.add_middleware(LimitBody, limit=rooms.limits.max_message, larger=larger)

@@ -193,6 +193,7 @@ SPEC = GameSpec(
     commands=words.COMMANDS,
     meld_syntax=words.MELD_SYNTAX,
     puzzles="rummykit.puzzles.kontrakt:kind",
+    lessons="rummykit.games.kontrakt.lessons:lessons",
     score_sheet=True,
     placing=game_places,
 )

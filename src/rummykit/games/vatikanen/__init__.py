@@ -188,6 +188,7 @@ SPEC = GameSpec(
     commands=words.COMMANDS,
     meld_syntax=words.MELD_SYNTAX,
     puzzles="rummykit.puzzles.maker:kind",
+    lessons="rummykit.games.vatikanen.lessons:lessons",
     placing=session_places,
 )
 """Vatikanen in the registry (:func:`rummykit.games.get`)."""

@@ -78,6 +78,18 @@ class Session:
         self.games: list[VatikanenGame] = []
         self._deal(None, None)
 
+    @classmethod
+    def playing(cls, game: VatikanenGame, players: Sequence[str] | None = None) -> Session:
+        """A one-game session whose game is ``game`` (a position set up mid-play, as the
+        tutorial's lessons are), so that it is played and seen as any session is."""
+        session = cls(
+            list(players or game.players),
+            free_jokers=game.free_jokers,
+            blocked_game=game.blocked_game,
+        )
+        session.games = [game]
+        return session
+
     # ------------------------------------------------------------ the games: its parts
 
     @property

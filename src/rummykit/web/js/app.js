@@ -6,6 +6,7 @@
 //                 #/r/ID/review the same with the review of the game (docs/review.md);
 //                 #/r/ID/g/N (and .../review) the table's finished game N, from 0
 //   #/puzzles     the puzzles (puzzles.js)
+//   #/learn       the tutorial's lessons; #/learn/LESSON one lesson (learn.js)
 //   #/u/NAME      a player's profile; #/leaderboard/GAME(/PAGE) a game's leaderboard (profile.js)
 
 import { h, render } from "../vendor/preact/preact.module.js";
@@ -14,6 +15,7 @@ import { setBaseTitle } from "./alerts.js";
 import { keepSeat } from "./api.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { startInstall } from "./install.js";
+import { enterLearn, enterLesson, LearnPage } from "./learn.js";
 import { enterLobby, leaveLobby, LobbyPage } from "./lobby.js";
 import { BoardPage, enterBoard, enterProfile, ProfilePage } from "./profile.js";
 import { enterPuzzles, PuzzlePage } from "./puzzles.js";
@@ -35,6 +37,7 @@ function readRoute() {
   }
   if (parts[0] === "account") return { name: "account" };
   if (parts[0] === "puzzles") return { name: "puzzles" };
+  if (parts[0] === "learn") return { name: "learn", lesson: parts[1] || null };
   if (parts[0] === "u" && parts[1]) return { name: "profile", player: parts[1] };
   if (parts[0] === "leaderboard") return { name: "board", game: parts[1] || "vatikanen", page: Number(parts[2]) || 0 };
   if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], game: null, review: parts[2] === "review" };
@@ -61,6 +64,7 @@ function follow() {
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
   else if (next.name === "account") refreshAccount(true);
   else if (next.name === "puzzles") enterPuzzles();
+  else if (next.name === "learn") (next.lesson ? enterLesson(next.lesson) : enterLearn());
   else if (next.name === "profile") enterProfile(next.player);
   else if (next.name === "board") enterBoard(next.game, next.page);
   else enterReplay(next.source, next.review, next.game);
@@ -102,6 +106,7 @@ function App() {
   else if (route.name === "replay") body = h(ReplayPage, null);
   else if (route.name === "account") body = h(AccountPage, null);
   else if (route.name === "puzzles") body = h(PuzzlePage, null);
+  else if (route.name === "learn") body = h(LearnPage, null);
   else if (route.name === "profile") body = h(ProfilePage, null);
   else if (route.name === "board") body = h(BoardPage, null);
   else body = h(LobbyPage, null);

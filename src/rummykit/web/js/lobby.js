@@ -62,7 +62,7 @@ export function LobbyPage() {
     offline() ? h(NoConnection) : null,
     lobby.error ? h("p", { class: "error", role: "alert" }, lobby.error) : null,
     h(LobbyAccount),
-    h("p", { class: "puzzle-link" }, [h("a", { class: "button", href: "#/puzzles" }, t("Puzzles")), " ", h("a", { class: "button", href: "#/leaderboard" }, t("Leaderboard"))]),
+    h("p", { class: "puzzle-link" }, [h("a", { class: "button", href: "#/learn" }, t("Learn to play")), " ", h("a", { class: "button", href: "#/puzzles" }, t("Puzzles")), " ", h("a", { class: "button", href: "#/leaderboard" }, t("Leaderboard"))]),
     h(MyTables),
     lobby.games ? h(NewTable, { games: lobby.games }) : h("p", { class: "muted" }, t("Loading…")),
     h(OpenTables),

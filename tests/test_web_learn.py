@@ -1,0 +1,65 @@
+"""The tutorial in a real chromium (issue 43 item 5, docs/tutorial.md): a phone in Swedish
+opens the lessons from the lobby, does Vatikanen's first lesson with the table's own board
+(a move the rules forbid told with its rule, then the run laid), and goes on to the next;
+the last lesson of Kontrakt leads to a game against the computer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server_helpers import Server
+from test_web_accounts import PHONE, wider_than_phone
+from web_helpers import browser, new_page, shot
+
+__all__ = ["browser"]
+
+
+def tap_cards(page: Any, *cards: str, touch: bool = True) -> None:
+    for card in cards:
+        where = f".hand .card[data-card='{card}']:not(.selected)"
+        page.tap(where) if touch else page.click(where)
+
+
+def test_a_phone_in_swedish_learns_the_opening_run_and_is_told_a_rule_it_breaks(
+    browser: Any, shared_server: Server
+) -> None:
+    phone = new_page(browser, **PHONE)
+    phone.goto(shared_server.base + "/")
+    phone.get_by_role("link", name="Lär dig spela").click()
+    phone.get_by_role("heading", name="Lär dig spela").wait_for()
+    phone.locator(".lesson-list a").first.click()
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='5h']")
+    assert "V7" in phone.locator(".lesson-head h1").inner_text()
+    tap_cards(phone, "5h", "6h")  # too short: the engine refuses it, with its rule
+    phone.tap(".actions button:has-text('Ordna')")
+    phone.wait_for_selector(".error-line .rule:has-text('V7'), .verdict.bad")
+    phone.tap("button:has-text('Börja om lektionen')")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='5h']:not(.selected)")
+    tap_cards(phone, "5h", "6h", "7h")
+    phone.tap(".actions button:has-text('Ordna')")
+    phone.wait_for_selector(".verdict.ok")
+    phone.tap(".actions button.primary")
+    phone.wait_for_selector(".notice-line:has-text('Bra')")
+    assert not wider_than_phone(phone)
+    shot(phone, "lesson-phone-sv")
+    phone.tap(".lesson-next a.primary")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='8c']")
+    assert "V6" in phone.locator(".lesson-head h1").inner_text()
+    assert not phone.errors, phone.errors
+
+
+def test_the_last_kontrakt_lesson_leads_to_a_game_against_the_computer(
+    browser: Any, shared_server: Server
+) -> None:
+    page = new_page(browser)
+    page.goto(shared_server.base + "/#/learn/k-seventh")
+    page.wait_for_selector(".learn-lesson .hand .card[data-card='3h']")
+    for group in (("3h", "4h", "5h"), ("8c", "9c", "Tc"), ("Js", "Qs", "Ks")):
+        tap_cards(page, *group, touch=False)
+        page.click(".actions button:has-text('Meld')")
+    page.click(".actions button:has-text('Lay down')")
+    page.wait_for_selector(".notice-line:has-text('whole game')")
+    page.click(".lesson-next button.primary")
+    page.wait_for_url("**/#/t/*")
+    page.wait_for_function("() => window.rummykit.state() && window.rummykit.state().seat === 0")
+    assert not page.errors, page.errors
