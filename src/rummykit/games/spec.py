@@ -143,6 +143,9 @@ class GameSpec:
     ``puzzles`` names the function that gives the game's puzzles
     (:class:`rummykit.puzzles.kind.PuzzleKind`), where it has any, and ``lessons``
     the one that gives its tutorial's lessons (:class:`rummykit.tutorial.Lesson`).
+    ``advisor`` names the function that gives a game's advised actions for the seat to
+    act, best first (a hint's: the review's own search, so that the two agree), where
+    the game has one.
     ``blurb`` is a line on the game for a player choosing one, and ``command_examples``
     the help of its typed commands (the terminal's and the browser's command line);
     both catalog messages.
@@ -200,6 +203,7 @@ class GameSpec:
     placing: Callable[[Mapping[str, object], int], tuple[int, ...]] | None = None
     puzzles: str = ""
     lessons: str = ""
+    advisor: str = ""
 
     # ------------------------------------------------------------ checks
 

@@ -7,6 +7,10 @@ answer comes from the engine and the game's spec; nothing here knows a game.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Sequence
+from typing import cast
+
 from rummykit import games
 from rummykit.cards import parse_cards
 from rummykit.errors import ActionError, RuleError
@@ -17,8 +21,36 @@ __all__ = ["arrange", "check", "hint"]
 
 
 def hint(game: Game) -> dict[str, object]:
-    """``{"actions": [...]}``: the engine's suggested actions for the seat to act."""
-    return {"actions": [dict(a.to_json()) for a in game.suggested_actions()]}
+    """``{"actions": [...], "advised": N}``: actions for the seat to act, each once. A game
+    with an advisor (its spec's ``advisor``: Kontrakt's is the review's search) puts the
+    ``N`` it advises first, in the order to take them, and no other discard than the one
+    it advises (none when every card is worth keeping); then the engine's other
+    suggestions."""
+    advisor = games.get(game.name).hook("advisor")
+    advised = list(cast(Callable[[Game], Sequence[AnyAction]], advisor)(game)) if advisor else []
+    rest = [
+        a
+        for a in game.suggested_actions()
+        if advisor is None or a.to_json().get("type") != "discard"
+    ]
+    out: list[dict[str, object]] = []
+    seen: set[str] = set()
+    for action in [*advised, *rest]:
+        data = dict(action.to_json())
+        key = _key(data)
+        if key not in seen:
+            seen.add(key)
+            out.append(data)
+    return {"actions": out, "advised": len(advised)}
+
+
+def _key(data: dict[str, object]) -> str:
+    """An action as compared for sameness: melds in any order are the same lay-down."""
+    same = {
+        k: sorted(v, key=json.dumps) if isinstance(v, list) and v and isinstance(v[0], list) else v
+        for k, v in data.items()
+    }
+    return json.dumps(same, sort_keys=True)
 
 
 def arrange(game: Game, seat: int, cards: list[str], lang: str = "en") -> dict[str, object]:

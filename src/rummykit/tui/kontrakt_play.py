@@ -34,6 +34,8 @@ from rummykit.games.kontrakt.view import (
 from rummykit.i18n import N_, Message, Plural
 from rummykit.narration import narrate
 from rummykit.record import GameRecord
+from rummykit.review.advice import advise
+from rummykit.review.advice import advise
 from rummykit.tui.commands import UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
 from rummykit.tui.render import (
@@ -342,10 +344,17 @@ class KontraktAdapter(GameAdapter[k.KontraktGame]):
 
     def _pickup_hint(self, view: KontraktView) -> Reply:
         """Before drawing (or at the upcard offer): whether the discard pile's top card (the
-        upcard) is worth taking, as the basic bot judges it (K7, K8), and why. Its command
-        is put in the input line."""
-        choice = make_bot("kontrakt", "basic", 0).choose(view)
-        assert isinstance(choice, _ACTIONS)
+        upcard) is worth taking, and why: before a draw as the review judges it (the pile's
+        top lets this turn lay more: :mod:`rummykit.review.advice`), at the upcard offer as
+        the basic bot does (K7, K8). Its command is put in the input line."""
+        choice: k.Action
+        if view["phase"] == "draw":  # the review's own search: the hint and the review agree
+            advice = advise(view)
+            choice = k.Draw(self.seat, "discard" if advice.draw == "discard" else "stock")
+        else:
+            chosen = make_bot("kontrakt", "basic", 0).choose(view)
+            assert isinstance(chosen, _ACTIONS)
+            choice = chosen
         pile = view["discard_pile"]
         top = Card.parse(pile[-1]) if pile else None
         card = "" if top is None else card_label(top)

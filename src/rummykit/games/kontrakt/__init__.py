@@ -194,6 +194,7 @@ SPEC = GameSpec(
     meld_syntax=words.MELD_SYNTAX,
     puzzles="rummykit.puzzles.kontrakt:kind",
     lessons="rummykit.games.kontrakt.lessons:lessons",
+    advisor="rummykit.review.advice:advised_actions",
     score_sheet=True,
     placing=game_places,
 )

@@ -4,7 +4,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { load, save } from "./api.js";
-import { cardBack, cardValue, plainCard, shortCard, shortCards } from "./cards.js";
+import { cardBack, plainCard, shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { contractWords, specOf } from "./spec.js";
 import { shownSentence } from "./words.js";
@@ -509,7 +509,10 @@ async function hint(ctx) {
   rerender();
   const answer = await ctx.request({ type: "hint" });
   u.busy = false;
-  if (answer.type === "hint") u.hint = answer.actions;
+  if (answer.type === "hint") {
+    u.hint = answer.actions;
+    u.advised = (answer.advised || 0) > 0 ? answer.actions.slice(0, answer.advised) : [];
+  }
   else ctx.showError(answer);
   rerender();
 }
@@ -542,16 +545,11 @@ function actionText(a) {
 function HintList({ ctx, u }) {
   const view = ctx.view;
   const all = u.hint;
-  const size = (a) => (a.type === "meld" ? [a.melds.length, a.melds.flat().length] : [0, 0]);
-  // the whole contract first (the engine lists single melds before it), then the rest
-  const best = all
-    .filter((a) => a.type !== "discard")
-    .map((a, k) => ({ a, k }))
-    .sort((x, y) => size(y.a)[0] - size(x.a)[0] || size(y.a)[1] - size(x.a)[1] || x.k - y.k)
-    .map((x) => x.a)
-    .slice(0, 6);
+  // the server's order: what its search advises first (the review's own search), then the
+  // other moves; the only discard it lists is the one it advises (none: keep every card)
+  const best = all.filter((a) => a.type !== "discard").slice(0, 6);
   const laying = best.some((a) => ["meld", "layoff", "swap_joker"].includes(a.type));
-  const discards = all.filter((a) => a.type === "discard").sort((a, b) => cardValue(b.card, "kontrakt") - cardValue(a.card, "kontrakt"));
+  const discards = all.filter((a) => a.type === "discard");
   if (discards.length) best.push(discards[0]);
   const use = (a) => {
     u.hint = null;
@@ -569,7 +567,7 @@ function HintList({ ctx, u }) {
   return h("div", { class: "hints", role: "region", "aria-label": t("Hints") }, [
     h("strong", null, t("Hints:")),
     view.phase === "play" && !laying ? h("span", { class: "no-play" }, t("Nothing to lay down, lay off or swap: discard a card.")) : null,
-    best.map((a) => h("button", { type: "button", class: "chip hint-" + a.type, title: a.type === "meld" ? t("Stage these melds: check them, then Lay down") : t("Do this now"), onClick: () => use(a) }, actionText(a))),
+    best.map((a) => h("button", { type: "button", class: "chip hint-" + a.type + ((u.advised || []).includes(a) ? " advised" : ""), title: a.type === "meld" ? t("Stage these melds: check them, then Lay down") : t("Do this now"), onClick: () => use(a) }, actionText(a))),
     best.some((a) => a.type === "meld") ? h("span", { class: "muted small" }, t("(a lay-down is staged first)")) : null,
     h("button", { type: "button", class: "close", "aria-label": t("Close"), onClick: () => { u.hint = null; rerender(); } }, "×"),
   ]);
