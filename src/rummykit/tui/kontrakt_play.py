@@ -35,7 +35,6 @@ from rummykit.i18n import N_, Message, Plural
 from rummykit.narration import narrate
 from rummykit.record import GameRecord
 from rummykit.review.advice import advise
-from rummykit.review.advice import advise
 from rummykit.tui.commands import UiCommand, format_kontrakt, parse_kontrakt
 from rummykit.tui.controller import GameAdapter, Reply, Staging, confirmed, seat_cells
 from rummykit.tui.render import (
