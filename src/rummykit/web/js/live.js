@@ -78,7 +78,7 @@ export class Live {
     this.onOnline = () => this.soon(0);
     window.addEventListener("online", this.onOnline);
     window.addEventListener("focus", this.onOnline);
-    this.watchdog = setInterval(() => this.check(), Math.min(1000, PING / 2));
+    this.watchdog = setInterval(() => this.check(), Math.min(250, PING / 2)); // a loss is said within 12.25 s
     this.connect();
   }
 
