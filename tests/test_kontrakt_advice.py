@@ -100,3 +100,23 @@ def test_K10_the_hint_lays_as_many_cards_as_the_review_says_the_turn_could() -> 
             assert laid == judge(view).best, (seed, view["hand"])
             checked += 1
     assert checked >= 40
+
+
+def test_K13_a_turn_that_went_out_by_a_discard_is_not_marked_for_cards_it_could_have_laid() -> None:
+    from rummykit.games.kontrakt import Discard, Draw, LayOff
+    from rummykit.review.kontrakt import review_deal
+
+    game = two_seats(
+        "7s Kc",
+        "5d",
+        table=[(0, "7c 7d 7h", True), (0, "9c Tc Jc", True)],
+        laid=((2, 0, True), (0, 0, False)),
+        draw=True,
+        stock_top="Qc",
+    )
+    [qc] = parse_cards("Qc")
+    [seven, king] = parse_cards("7s Kc")
+    actions = [Draw(0, "stock"), LayOff(0, seven, 0), LayOff(0, qc, 1), Discard(0, king)]
+    [turn] = review_deal(game, 0, actions, 0)
+    assert turn.kind == "out" and turn.played == 2 and turn.best == 3  # laying Kc too
+    assert turn.went_out and turn.at_best and not turn.missed

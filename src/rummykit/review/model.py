@@ -161,9 +161,17 @@ class TurnReview:
     extra: TurnExtra = field(default_factory=TurnExtra)
 
     @property
+    def went_out(self) -> bool:
+        """True for a turn that went out (Kontrakt's ``out``: K13): it did all a turn can,
+        the deal ended and it pays nothing, whether it laid its last card or discarded it."""
+        return self.kind == "out"
+
+    @property
     def at_best(self) -> bool:
-        """True when the seat laid as much as it could and missed nothing."""
-        return self.played >= self.best and not self.missed
+        """True when the seat laid as much as it could and missed nothing, or went out: a
+        turn is judged by what it changed (issue 45), not by the cards it might have laid
+        on its way out."""
+        return self.went_out or (self.played >= self.best and not self.missed)
 
     def to_json(self) -> TurnJSON:
         """PROTOCOL.md's turn entry (and this review's additions)."""
@@ -237,7 +245,7 @@ def summarize(names: Sequence[str], turns: Sequence[TurnReview]) -> list[PlayerR
                 name=name,
                 turns=len(mine),
                 best_turns=sum(1 for t in mine if t.at_best),
-                cards_missed=sum(max(0, t.best - t.played) for t in mine),
+                cards_missed=sum(0 if t.went_out else max(0, t.best - t.played) for t in mine),
                 go_out_missed=sum(1 for t in mine if GO_OUT in t.missed),
             )
         )

@@ -42,7 +42,7 @@ export function chances(p, starts) {
   const data = p.review && p.review.data;
   if (!data) return [];
   return data.turns
-    .filter((turn) => turn.best > turn.played && turn.best_play)
+    .filter((turn) => turn.best > turn.played && turn.best_play && turn.type !== "out") // out: nothing was missed
     .map((turn) => ({ turn, pos: starts[turn.deal] + turn.action }))
     .sort((a, b) => a.pos - b.pos);
 }
