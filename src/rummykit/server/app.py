@@ -14,11 +14,12 @@ import contextlib
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from rummykit import __version__
 from rummykit.server.accounts import Accounts
+from rummykit.server.matcher import Matcher
 from rummykit.server.middleware import AllowedHosts, Headers, LimitBody
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import account_routes
@@ -28,6 +29,7 @@ from rummykit.server.routes.lessons import lesson_routes
 from rummykit.server.routes.live import live_routes
 from rummykit.server.routes.page import mount_page
 from rummykit.server.routes.players import player_routes
+from rummykit.server.routes.playnow import playnow_routes
 from rummykit.server.routes.puzzles import puzzle_routes
 from rummykit.server.routes.records import record_routes
 from rummykit.server.routes.tables import table_routes
@@ -51,12 +53,15 @@ def create_app(
     """
 
     accounts = Accounts(rooms.store)
+    matcher = Matcher(rooms)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if not rooms.started:
             await rooms.start()
+        matcher.start()
         yield
+        await matcher.stop()
         await rooms.stop()
         accounts.close()
 
@@ -76,14 +81,8 @@ def create_app(
             allow_headers=["content-type"],
         )
     add_error_answers(app)
-    app.include_router(game_routes())
-    app.include_router(table_routes(rooms, accounts, allowed_origins))
-    app.include_router(record_routes(rooms))
-    app.include_router(live_routes(rooms, allowed_origins))
-    app.include_router(account_routes(accounts, allowed_origins=allowed_origins))
-    app.include_router(puzzle_routes(rooms))
-    app.include_router(player_routes(rooms, accounts, allowed_origins))
-    app.include_router(lesson_routes(rooms))
+    for router in _routers(rooms, accounts, allowed_origins):
+        app.include_router(router)
     mount_page(app)  # last: the page's files answer every path the API does not
     larger = {"/api/replay": rooms.limits.max_record, "/api/review": rooms.limits.max_record}
     app.add_middleware(LimitBody, limit=rooms.limits.max_message, larger=larger)
@@ -91,6 +90,21 @@ def create_app(
     names = frozenset(_LOOPBACK | set(allowed_hosts))
     app.add_middleware(AllowedHosts, names=names, any_ip=any_ip_host)
     return app
+
+
+def _routers(rooms: Rooms, accounts: Accounts, allowed_origins: tuple[str, ...]) -> list[APIRouter]:
+    """Each area's routes, in the order they are matched."""
+    return [
+        game_routes(),
+        table_routes(rooms, accounts, allowed_origins),
+        record_routes(rooms),
+        live_routes(rooms, allowed_origins),
+        account_routes(accounts, allowed_origins=allowed_origins),
+        puzzle_routes(rooms),
+        player_routes(rooms, accounts, allowed_origins),
+        lesson_routes(rooms),
+        playnow_routes(rooms, accounts, allowed_origins),
+    ]
 
 
 _LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}

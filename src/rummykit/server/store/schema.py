@@ -76,6 +76,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " shown INTEGER NOT NULL, PRIMARY KEY (account, game, n))",
         "CREATE TABLE rated_games (table_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
     ),
+    (
+        "CREATE TABLE seeks (id TEXT PRIMARY KEY, secret TEXT NOT NULL, game TEXT NOT NULL,"
+        " players INTEGER, pace TEXT NOT NULL, bots_after DOUBLE PRECISION,"
+        " name TEXT NOT NULL, account TEXT, rating DOUBLE PRECISION NOT NULL,"
+        " address TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,"
+        " seen DOUBLE PRECISION NOT NULL, state TEXT NOT NULL, claimed DOUBLE PRECISION,"
+        " table_id TEXT, seat INTEGER, token TEXT)",
+        "CREATE INDEX seeks_state ON seeks (state, created)",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
 add the next. Version 2: what lists read (status, version, summary), when a table is due
@@ -92,7 +101,12 @@ every process). Version 5: ratings (docs/ratings.md): each account's rating per 
 (OpenSkill's ``mu`` and ``sigma``, rated games and wins, the shown figure for the
 leaderboard's order), the rating after each rated game (``rating_history``: its table,
 the place and the number of players), and the rated tables whose game has been rated
-(``rated_games``: once each)."""
+(``rated_games``: once each). Version 6: "Play now" (docs/protocol.md, "Play now"):
+each seek, its secret's hash, what it asks for (game, players or any, pace, bots after
+how long), who (a name, an account, the rating it is paired by, a hash of the address),
+when it was made and last asked after, its ``state`` (``waiting``, ``claimed`` by the
+matcher, and when, ``matched``, ``delivered``, ``cancelled``) and, once matched, its table, seat
+and the seat's token (until the page has it)."""
 
 DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",
