@@ -31,8 +31,8 @@ from rummykit.server.gameinfo import seatable_levels
 from rummykit.server.hosted import NameTaken
 from rummykit.server.pairing import Match, pair
 from rummykit.server.rooms import Rooms
-from rummykit.server.store.base import StoreBusy
 from rummykit.server.store.accounts import AccountStore, HeldSeat
+from rummykit.server.store.base import StoreBusy
 from rummykit.server.store.seeks import SeekStore
 
 __all__ = ["EVERY", "MATCHER_LOCK", "PACES", "Matcher", "Pace", "bot_for", "skill"]
