@@ -9,6 +9,7 @@ import { api, keepSeat, load, save, seatOf } from "./api.js";
 import { t } from "./i18n.js";
 import { NoConnection, offline, setReachable } from "./install.js";
 import { MyTables, forgetMine, myTableIds, refreshMine } from "./mytables.js";
+import { giveUp, PlayNow } from "./playnow.js";
 import { CLOCKS, PACES, awayText, clockText, graceFor, paceLine, paceOf, paceTitle } from "./pace.js";
 import { specOf } from "./spec.js";
 import { gameTitle } from "./words.js";
@@ -25,6 +26,7 @@ export function enterLobby() {
 }
 
 export function leaveLobby() {
+  giveUp(false); // a search is given up when its page leaves the lobby
   clearInterval(lobby.timer);
   lobby.timer = null;
   window.removeEventListener("online", refresh);
@@ -62,6 +64,7 @@ export function LobbyPage() {
     offline() ? h(NoConnection) : null,
     lobby.error ? h("p", { class: "error", role: "alert" }, lobby.error) : null,
     h(LobbyAccount),
+    h(PlayNow, null),
     h("p", { class: "puzzle-link" }, [h("a", { class: "button", href: "#/learn" }, t("Learn to play")), " ", h("a", { class: "button", href: "#/puzzles" }, t("Puzzles")), " ", h("a", { class: "button", href: "#/leaderboard" }, t("Leaderboard"))]),
     h(MyTables),
     lobby.games ? h(NewTable, { games: lobby.games }) : h("p", { class: "muted" }, t("Loading…")),
