@@ -30,6 +30,7 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "puzzle",
     "puzzles",
+    "admin",
 )
 """Sub-command modules under ``rummykit``, in the order ``--help`` lists them."""
 

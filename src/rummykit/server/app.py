@@ -27,6 +27,7 @@ from rummykit.server.routes.answers import add_error_answers
 from rummykit.server.routes.games import game_routes
 from rummykit.server.routes.lessons import lesson_routes
 from rummykit.server.routes.live import live_routes
+from rummykit.server.routes.moderation import moderation_routes
 from rummykit.server.routes.page import mount_page
 from rummykit.server.routes.players import player_routes
 from rummykit.server.routes.playnow import playnow_routes
@@ -99,11 +100,12 @@ def _routers(rooms: Rooms, accounts: Accounts, allowed_origins: tuple[str, ...])
         table_routes(rooms, accounts, allowed_origins),
         record_routes(rooms),
         live_routes(rooms, allowed_origins),
-        account_routes(accounts, allowed_origins=allowed_origins),
+        account_routes(accounts, allowed_origins=allowed_origins, moderation=rooms.moderation),
         puzzle_routes(rooms),
         player_routes(rooms, accounts, allowed_origins),
         lesson_routes(rooms),
         playnow_routes(rooms, accounts, allowed_origins),
+        moderation_routes(rooms, accounts, allowed_origins),
     ]
 
 

@@ -59,6 +59,8 @@ class Conn:
     seat: int | None
     limits: Limits
     lang: str = "en"
+    address: str | None = None
+    """The client's address (for a host's mute of an address; never sent or logged)."""
     epoch: int = -1
     log_sent: int = 0
     ref: Ref | None = None

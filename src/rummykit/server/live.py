@@ -53,8 +53,10 @@ class Socket(Link, Protocol):
         ...
 
 
-async def serve_connection(rooms: Rooms, socket: Socket, table_id: str) -> None:
-    """Serve one connection of table ``table_id`` until it closes."""
+async def serve_connection(
+    rooms: Rooms, socket: Socket, table_id: str, address: str | None = None
+) -> None:
+    """Serve one connection of table ``table_id`` (from ``address``) until it closes."""
     limits = rooms.limits
 
     async def refuse(error: ProtocolError, code: int) -> None:
@@ -91,7 +93,7 @@ async def serve_connection(rooms: Rooms, socket: Socket, table_id: str) -> None:
             error = ProtocolError("unauthorized", "this token is no seat's at this table")
             await refuse(error, Close.UNAUTHORIZED)
             return
-    conn = Conn(socket, seat, limits, lang=hello.lang or "en")
+    conn = Conn(socket, seat, limits, lang=hello.lang or "en", address=address)
     try:
         await room.attach(conn)
     except ProtocolError as exc:  # too many, or the room left memory meanwhile: reconnect

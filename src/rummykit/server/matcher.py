@@ -94,18 +94,14 @@ def bot_for(game: str, rating: float) -> str | None:
     return None if best is None else best[1]
 
 
-async def _nobody_blocked(accounts: Collection[str]) -> Collection[frozenset[str]]:
-    return ()
-
-
 class Matcher:
     """Pairs the seeks of ``rooms``' database and makes their tables."""
 
-    def __init__(self, rooms: Rooms, blocked: Blocked = _nobody_blocked) -> None:
+    def __init__(self, rooms: Rooms, blocked: Blocked | None = None) -> None:
         self.rooms = rooms
         self.seeks = SeekStore(rooms.store)
         self.held = AccountStore(rooms.store)
-        self.blocked = blocked
+        self.blocked = blocked or rooms.moderation.blocked_pairs
         self._task: asyncio.Task[None] | None = None
         self._lock: str | None = None
 

@@ -36,6 +36,7 @@ from rummykit.server.fanout import Conn, Narration, StateMaker
 from rummykit.server.finished import finished_game
 from rummykit.server.hosted import HostedTable, NameTaken, event_json, hash_token, new_token
 from rummykit.server.limits import Limits
+from rummykit.server.moderation import Moderation
 from rummykit.server.protocol import Close, ProtocolError, Ref, dumps, error_text
 from rummykit.server.ratings import rate_table
 from rummykit.server.store import ChatRow, Conflict, Store, StoreBusy, StoreFailed, TableMeta
@@ -61,6 +62,7 @@ class RoomHost:
     bot_delay: float
     let_go: Callable[[Room], Awaitable[None]]
     idle: Callable[[Room], None]
+    moderation: Moderation | None = None
 
 
 class Room:
@@ -548,37 +550,68 @@ class Room:
 
     # ------------------------------------------------------------ chat
 
+    def account_at(self, seat: int | None) -> str | None:
+        """The account that took ``seat`` (None: a guest's seat, a bot's, a spectator)."""
+        return None if seat is None else self.table.accounts[seat]
+
     async def chat(self, conn: Conn, text: str, ref: Ref | None) -> None:
         """A chat message to every connection (PROTOCOL.md, Chat), kept apart from the
-        game's events."""
+        game's events; refused (``muted``) for a muted player, and not sent to the
+        connections of accounts that block the sender (docs/hosting.md, "Moderation")."""
         self._check_here(ref)
         if not conn.chat_bucket.take():
             raise ProtocolError("rate_limited", "too many chat messages: slow down", ref=ref)
         seat = conn.seat
+        account = self.account_at(seat)
+        moderation = self.host.moderation
+        hidden: set[str] = set()
+        if moderation is not None:
+            if await moderation.muted(account, conn.address) is not None:
+                raise ProtocolError("muted", "you are muted here: your chat is not sent", ref=ref)
+            if account is not None:
+                hidden = await moderation.blockers_of(account)
+            self._check_here(ref)  # checked again after the awaits
         name = None if seat is None else self.table.names[seat]
         message = ChatRow(seat, name, text, round(time.time(), 3))
         self.chat_count += 1
+        n = self.chat_count
         try:
-            await self.host.store.add_chat(
-                self.id, self.chat_count, message, self.host.limits.chat_kept
-            )
+            await self.host.store.add_chat(self.id, n, message, self.host.limits.chat_kept)
         except StoreBusy as exc:
             # n is not taken back: another message may have taken the next number meanwhile
             raise ProtocolError("unavailable", _unstored(exc), ref=ref) from None
-        out = dumps(_chat_json(message))
+        out = dumps(_chat_json(message, n=n))
         for other in self.conns:
+            if other is not conn and self.account_at(other.seat) in hidden:
+                continue  # its player blocks the sender
             # the sender's copy carries its ref: the client knows its message went through
-            other.put(out if other is not conn or ref is None else dumps(_chat_json(message, ref)))
+            other.put(
+                out if other is not conn or ref is None else dumps(_chat_json(message, ref, n))
+            )
 
     async def send_chat_history(self, conn: Conn) -> None:
-        """The table's last chat messages, after a hello's state."""
+        """The table's last chat messages, after a hello's state: never one the host
+        removed, nor one of an account the connection's player blocks."""
+        moderation = self.host.moderation
         try:
             kept = await self.host.store.chat(self.id, self.host.limits.chat_history)
+            removed: set[int] = set()
+            blocked: set[str] = set()
+            if moderation is not None and kept:
+                removed = await moderation.db.removed(self.id)
+                mine = self.account_at(conn.seat)
+                if mine is not None:
+                    blocked = {b for b, _ in await moderation.db.blocks(mine, 500)}
         except StoreBusy:
             kept = []
         if kept:
             self.chat_count = max(self.chat_count, kept[-1][0])
-        conn.put(dumps({"type": "chat_history", "messages": [_chat_json(c) for _, c in kept]}))
+        shown = [
+            _chat_json(c, n=n)
+            for n, c in kept
+            if n not in removed and (c.seat is None or self.account_at(c.seat) not in blocked)
+        ]
+        conn.put(dumps({"type": "chat_history", "messages": shown}))
 
     # ------------------------------------------------------------ leaving memory
 
@@ -590,7 +623,7 @@ class Room:
             conn.shut(code, reason)
 
 
-def _chat_json(chat: ChatRow, ref: Ref | None = None) -> dict[str, object]:
+def _chat_json(chat: ChatRow, ref: Ref | None = None, n: int | None = None) -> dict[str, object]:
     out: dict[str, object] = {
         "type": "chat",
         "seat": chat.seat,
@@ -598,6 +631,8 @@ def _chat_json(chat: ChatRow, ref: Ref | None = None) -> dict[str, object]:
         "text": chat.text,
         "at": chat.at,
     }
+    if n is not None:
+        out["n"] = n  # added: the message's number at its table (to report it)
     if ref is not None:
         out["ref"] = ref
     return out

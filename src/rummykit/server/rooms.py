@@ -34,6 +34,7 @@ from rummykit.server.finished import rebuild_finished
 from rummykit.server.gameinfo import seatable_levels
 from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings
 from rummykit.server.limits import Bucket, Limits
+from rummykit.server.moderation import Moderation
 from rummykit.server.presence import HOLD, LetGo, decode, encode
 from rummykit.server.protocol import Close, dumps
 from rummykit.server.room import Room, RoomHost
@@ -112,7 +113,10 @@ class Rooms:
         self.limits = limits or Limits()
         self.workers = Workers(workers, record_seconds=self.limits.replay_seconds)
         self.process = secrets.token_hex(6)
-        self.host = RoomHost(store, self.workers, self.limits, bot_delay, self._let_go, self._idle)
+        self.moderation = Moderation(store)
+        self.host = RoomHost(
+            store, self.workers, self.limits, bot_delay, self._let_go, self._idle, self.moderation
+        )
         self.rooms: dict[str, Room] = {}
         self._held_since: dict[str, float] = {}
         self._loading: dict[str, asyncio.Task[Room | None]] = {}

@@ -14,6 +14,7 @@ besides.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 from urllib.parse import urlsplit
@@ -28,7 +29,9 @@ from rummykit.server.accounts import (
     RateLimited,
     Signed,
     Taken,
+    session_id,
 )
+from rummykit.server.moderation import Moderation, until_text
 from rummykit.server.passkeys import PasskeyRefused, Passkeys, RelyingParty
 from rummykit.server.routes.account_bodies import (
     Credentials,
@@ -83,8 +86,14 @@ async def signed_in(
     return await accounts.signed(request.cookies.get(COOKIE))
 
 
-def account_routes(accounts: Accounts, *, allowed_origins: tuple[str, ...] = ()) -> APIRouter:
-    """The routes of a server's ``accounts``."""
+def account_routes(
+    accounts: Accounts,
+    *,
+    allowed_origins: tuple[str, ...] = (),
+    moderation: Moderation | None = None,
+) -> APIRouter:
+    """The routes of a server's ``accounts`` (a banned account or address cannot sign in:
+    ``moderation``)."""
     passkeys = Passkeys(accounts)
     router = APIRouter(prefix="/api/account", tags=["accounts"], responses=_ERRORS)
     days = accounts.limits.session_days
@@ -100,6 +109,14 @@ def account_routes(accounts: Accounts, *, allowed_origins: tuple[str, ...] = ())
 
     def address(request: Request) -> str:
         return request.client.host if request.client else ""
+
+    async def banned(account: str, secret: str, request: Request) -> JSONResponse | None:
+        """A banned account (or address) is refused, its new session revoked at once."""
+        ban = None if moderation is None else await moderation.banned(account, address(request))
+        if ban is None:
+            return None
+        await accounts.db.revoke(session_id(secret), time.time())
+        return problem(403, "banned", f"this account is banned until {until_text(ban.until)}")
 
     def party(request: Request) -> RelyingParty:
         url = request.url
@@ -175,6 +192,8 @@ def account_routes(accounts: Accounts, *, allowed_origins: tuple[str, ...] = ())
 
         async def run() -> Response:
             account, secret = await accounts.login(body.name, body.password, address(request))
+            if (refused := await banned(account.id, secret, request)) is not None:
+                return refused
             keys = await accounts.db.passkeys(account.id)
             return with_cookie(_me(account, len(keys)), secret, request, 200)
 
@@ -267,6 +286,8 @@ def account_routes(accounts: Accounts, *, allowed_origins: tuple[str, ...] = ())
             account, secret = await passkeys.login_finish(
                 body.challenge, body.credential, party(request)
             )
+            if (refused := await banned(account.id, secret, request)) is not None:
+                return refused
             keys = await accounts.db.passkeys(account.id)
             return with_cookie(_me(account, len(keys)), secret, request, 200)
 

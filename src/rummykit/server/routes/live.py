@@ -25,7 +25,8 @@ def live_routes(rooms: Rooms, allowed_origins: tuple[str, ...]) -> APIRouter:
             await websocket.close(code=Close.ORIGIN, reason="this page's origin is not allowed")
             return
         await websocket.accept()
-        await serve_connection(rooms, _Socket(websocket), table_id)
+        address = websocket.client.host if websocket.client else None
+        await serve_connection(rooms, _Socket(websocket), table_id, address)
 
     return router
 

@@ -27,6 +27,7 @@ from rummykit.server.accounts import Accounts
 from rummykit.server.hosted import hash_token
 from rummykit.server.limits import Bucket
 from rummykit.server.matcher import STALE, skill
+from rummykit.server.moderation import until_text
 from rummykit.server.pairing import Seek
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
@@ -98,6 +99,9 @@ def playnow_routes(
             return problem(429, "rate_limited", "too many seeks: wait a minute")
         try:
             signed = await signed_in(accounts, request, allowed_origins)
+            account = None if signed is None else signed.account.id
+            if (ban := await rooms.moderation.banned(account, address)) is not None:
+                return problem(403, "banned", f"you are banned until {until_text(ban.until)}")
             if signed is not None:
                 name = signed.account.name
                 rating = await ratings.rating(signed.account.id, body.game)

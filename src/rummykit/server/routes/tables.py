@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Query, Request
 
 from rummykit.server.accounts import Accounts
 from rummykit.server.hosted import NameTaken
+from rummykit.server.moderation import until_text
 from rummykit.server.protocol import ProtocolError
 from rummykit.server.rooms import Rooms, TooMany
 from rummykit.server.routes.accounts import signed_in
@@ -36,6 +37,8 @@ def table_routes(
     async def create_table(body: CreateTable, request: Request) -> object:
         """Make a table: the game, its seats (``human`` or ``bot:LEVEL``), house rules, clocks."""
         client = request.client.host if request.client else None
+        if (ban := await rooms.moderation.banned(None, client)) is not None:
+            return problem(403, "banned", f"this address is banned until {until_text(ban.until)}")
         try:
             summary = await rooms.create(
                 body.game,
@@ -99,6 +102,10 @@ def table_routes(
         if room is None:
             return problem(404, "not_found", "no such table")
         signed = await signed_in(accounts, request, allowed_origins)
+        client = request.client.host if request.client else None
+        ban = await rooms.moderation.banned(None if signed is None else signed.account.id, client)
+        if ban is not None:
+            return problem(403, "banned", f"you are banned until {until_text(ban.until)}")
         rated = room.table.settings.rated  # fixed for the table's life
         if rated and signed is None:
             return problem(401, "not_signed_in", "a rated table's seats are for signed-in players")

@@ -85,6 +85,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " table_id TEXT, seat INTEGER, token TEXT)",
         "CREATE INDEX seeks_state ON seeks (state, created)",
     ),
+    (
+        "CREATE TABLE reports (id TEXT PRIMARY KEY, reporter TEXT, address TEXT NOT NULL,"
+        " name TEXT, account TEXT, table_id TEXT, chat_n INTEGER, reason TEXT NOT NULL,"
+        " created DOUBLE PRECISION NOT NULL, handled DOUBLE PRECISION)",
+        "CREATE INDEX reports_created ON reports (created)",
+        "CREATE TABLE blocks (account TEXT NOT NULL, blocked TEXT NOT NULL,"
+        " created DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, blocked))",
+        "CREATE INDEX blocks_blocked ON blocks (blocked)",
+        "CREATE TABLE sanctions (id TEXT PRIMARY KEY, kind TEXT NOT NULL, account TEXT,"
+        " address TEXT, until DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL,"
+        " created DOUBLE PRECISION NOT NULL, lifted DOUBLE PRECISION)",
+        "CREATE INDEX sanctions_until ON sanctions (until)",
+        "CREATE TABLE admin_log (id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL,"
+        " action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL)",
+        "CREATE INDEX admin_log_at ON admin_log (at)",
+        "CREATE TABLE chat_removed (table_id TEXT NOT NULL, n INTEGER NOT NULL,"
+        " at DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, n))",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
 add the next. Version 2: what lists read (status, version, summary), when a table is due
@@ -115,5 +133,6 @@ DELETES = (
     "DELETE FROM table_games WHERE table_id = %s",
     "DELETE FROM account_seats WHERE table_id = %s",
     "DELETE FROM rated_games WHERE table_id = %s",
+    "DELETE FROM chat_removed WHERE table_id = %s",
     "DELETE FROM game_tables WHERE id = %s",
 )
