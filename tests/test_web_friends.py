@@ -197,6 +197,22 @@ def test_a_long_chat_message_shows_its_count_and_the_limit(browser: Any, server:
     assert not anna.errors, anna.errors
 
 
+def test_a_player_reports_a_chat_message_from_its_menu(browser: Any, server: Server) -> None:
+    table_id, (anna_token, bo_token) = make_table(server, ["human", "human"], ["Anna", "Bo"])
+    bo = Live.open(server.ws, table_id, bo_token)
+    bo.send({"type": "chat", "text": "something rude"})
+    anna = new_page(browser)
+    seat_page(anna, server.base, table_id, 0, anna_token, "Anna")
+    anna.wait_for_selector(".side .chat .chat-message:has-text('something rude')")
+    anna.click(".chat-message:has-text('something rude') .chat-more")
+    anna.fill("input[name=report-why]", "rude")
+    anna.click(".chat-menu .report-send")
+    anna.wait_for_selector(".chat .error:has-text('Reported')")
+    assert anna.locator(".chat-menu .block").count() == 0  # a guest cannot block
+    bo.close()
+    assert not anna.errors, anna.errors
+
+
 def test_my_tables_keeps_the_games_name_in_its_column(browser: Any, server: Server) -> None:
     table_id, (token,) = make_table(
         server, ["human", "bot:basic", "bot:basic"], ["Anna"], game="kontrakt"

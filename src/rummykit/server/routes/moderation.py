@@ -52,6 +52,16 @@ def moderation_routes(
         found = await accounts.db.by_name(plain, keys) if keys else None
         return found if found is not None and found.name.casefold() == plain.casefold() else None
 
+    async def seated(table: str | None, seat: int | None) -> AccountRow | None:
+        """The account that took ``seat`` at ``table`` (None: a guest's seat, or none)."""
+        if table is None or seat is None:
+            return None
+        room = await rooms.get(table)
+        if room is None or not 0 <= seat < room.table.n_players:
+            return None
+        account = room.account_at(seat)
+        return None if account is None else await accounts.db.by_id(account)
+
     @router.post("/api/reports", status_code=201)
     async def report(body: Annotated[ReportBody, Body()], request: Request) -> JSONResponse:
         """Report a player (by name, at a table) or a chat message (a table and its
@@ -96,7 +106,9 @@ def moderation_routes(
         signed = await signed_in(accounts, request, allowed_origins)
         if signed is None:
             return problem(401, "not_signed_in", "sign in first")
-        other = await account_named(body.name)
+        other = await seated(body.table, body.seat) if body.name is None else None
+        if body.name is not None:
+            other = await account_named(body.name)
         if other is None or other.id == signed.account.id:
             return problem(404, "not_found", "no such player")
         if len(await db.blocks(signed.account.id, BLOCKS)) >= BLOCKS:

@@ -20,7 +20,10 @@ class ReportBody(BaseModel):
 
 
 class Block(BaseModel):
-    """A player to block, by their account's name."""
+    """A player to block: by their account's name, or by their seat at a table (the
+    account that took it)."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=40)
+    name: str | None = Field(None, min_length=1, max_length=40)
+    table: str | None = Field(None, max_length=64)
+    seat: int | None = Field(None, ge=0, le=7)

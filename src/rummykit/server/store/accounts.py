@@ -159,6 +159,13 @@ class AccountStore:
         ]
         await self._tx(steps)
 
+    async def by_id(self, account: str) -> AccountRow | None:
+        """The account ``account`` (None: none, or deleted)."""
+        [rows] = await self._tx(
+            [(f"{_ACCOUNT} WHERE a.id = %s AND a.deleted IS NULL", (account,))], write=False
+        )
+        return _account(rows[0]) if rows else None
+
     async def by_name(self, name: str, keys: Sequence[str]) -> AccountRow | None:
         """The account a name (or a look-alike of it) names, or None; one with the very name
         first."""

@@ -6,7 +6,8 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { useEffect, useRef, useState } from "../vendor/preact/hooks.module.js";
-import { load, save } from "./api.js";
+import { account } from "./account.js";
+import { api, load, save } from "./api.js";
 import { language, t } from "./i18n.js";
 import { rerender } from "./store.js";
 
@@ -127,6 +128,41 @@ function when(at) {
   }
 }
 
+/** What may be done about another player's message: report it (to the server's host),
+ * or, signed in, block its player (their chat hidden, never paired again). */
+function MessageMenu({ chat, live, m }) {
+  const [why, setWhy] = useState("");
+  const done = (text) => {
+    chat.menu = null;
+    chat.problem = text;
+    rerender();
+  };
+  const report = async (event) => {
+    event.preventDefault();
+    try {
+      await api("POST", "api/reports", { table: live.tableId, n: m.n, name: m.name || null, reason: why.trim() || t("this message") });
+      done(t("Reported. Thank you: the host will look at it."));
+    } catch (err) {
+      done(err.code === "rate_limited" ? t("Too many reports from here: try later.") : err.message);
+    }
+  };
+  const block = async () => {
+    try {
+      await api("POST", "api/account/blocks", { table: live.tableId, seat: m.seat });
+      done(t("Blocked: you will not see their chat, nor be paired with them."));
+    } catch (err) {
+      done(err.code === "not_found" ? t("Only a player with an account can be blocked.") : err.message);
+    }
+  };
+  return h("div", { class: "chat-menu" }, [
+    h("form", { class: "report", onSubmit: report }, [
+      h("input", { name: "report-why", value: why, maxLength: 500, placeholder: t("Why? (optional)"), "aria-label": t("Why?"), onInput: (e) => setWhy(e.target.value) }),
+      h("button", { type: "submit", class: "report-send" }, t("Report")),
+    ]),
+    account.me && m.seat !== null ? h("button", { type: "button", class: "block", onClick: block }, t("Block")) : null,
+  ]);
+}
+
 /** The chat panel: the messages, the quick phrases, a line to write, mute the spectators. */
 export function ChatPanel({ chat, live, seat }) {
   const [text, setText] = useState("");
@@ -153,7 +189,9 @@ export function ChatPanel({ chat, live, seat }) {
             ? t("A message is one line of 1 to 300 characters.")
             : answer.code === "offline"
               ? t("Not connected: the message may not have been sent.")
-              : answer.message || answer.code;
+              : answer.code === "muted"
+                ? t("You are muted on this server: your message was not sent.")
+                : answer.message || answer.code;
       rerender();
       return false;
     }
@@ -187,6 +225,8 @@ export function ChatPanel({ chat, live, seat }) {
               h("span", { class: "chat-who" }, m.seat === null ? t("Spectator") : m.name || t("Seat {n}", { n: m.seat + 1 })),
               h("bdi", { class: "chat-text" }, m.text),
               h("time", { class: "chat-at", dateTime: new Date(m.at * 1000).toISOString() }, when(m.at)),
+              !mine(m, seat) && m.n ? h("button", { type: "button", class: "chat-more", "aria-label": t("Report or block"), onClick: () => { chat.menu = chat.menu === m.n ? null : m.n; rerender(); } }, "⋯") : null,
+              chat.menu === m.n ? h(MessageMenu, { chat, live, m }) : null,
             ]),
           )
         : h("li", { class: "chat-empty muted" }, t("No messages yet. Say hello!")),
