@@ -88,6 +88,8 @@ def test_a_block_hides_the_blocked_player_s_chat_from_the_blocker_alone(server: 
         assert bo.post("/api/account/blocks", json={"name": "anna block"}).status_code == 200
         assert bo.get("/api/account/blocks").json() == {"blocks": ["Anna Block"]}
         table, ta, tb = table_of_two(anna, bo)
+        by_seat = bo.post("/api/account/blocks", json={"table": table, "seat": 0})
+        assert by_seat.json() == {"blocked": "Anna Block"}  # the account that took seat 0
         la, lb = Live.open(server.ws, table, ta), Live.open(server.ws, table, tb)
         watcher = Live.open(server.ws, table, None)
         la.send({"type": "chat", "text": "hello Bo"})
