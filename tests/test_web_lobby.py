@@ -116,7 +116,7 @@ def test_the_ui_speaks_swedish_to_a_swedish_browser(browser: Any, shared_server:
     page.goto(server.base + "/")
     page.wait_for_selector("text=Nytt bord")
     assert page.evaluate("document.documentElement.lang") == "sv"
-    page.check("input[value=kontrakt]")
+    page.check(".new-table input[value=kontrakt]")
     # each bot level beside its rating on the ladder, in Swedish (docs/ratings.md)
     level = games.get("kontrakt").default_bot
     rated = bot_rating("kontrakt", level)

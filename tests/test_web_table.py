@@ -385,7 +385,7 @@ def test_play_again_by_one_player_leaves_the_other_on_the_last_games_end(
 def test_the_lobby_remembers_the_game_and_speaks_to_players(browser: Any, server: Server) -> None:
     page = new_page(browser)
     page.goto(server.base + "/")
-    page.check("input[value=kontrakt]")
+    page.check(".new-table input[value=kontrakt]")
     page.wait_for_selector("select[name=seat1] option[value='bot:basic']", state="attached")
     options = page.eval_on_selector_all("select[name=seat1] option", "os => os.map(o => o.text)")
     assert any(o.startswith("bot: basic, rated ") for o in options), options  # the ladder's
@@ -395,7 +395,7 @@ def test_the_lobby_remembers_the_game_and_speaks_to_players(browser: Any, server
     page.wait_for_selector(f".seat-what:has-text('{about.translated('en')}')")
     assert not any("policy" in o for o in options), options  # a policy bot needs its file
     page.reload()
-    page.wait_for_selector("input[value=kontrakt]:checked")
+    page.wait_for_selector(".new-table input[value=kontrakt]:checked")
     text = page.inner_text("main")
     assert "docs/record.md" not in text and "--records" not in text
     # a free seat is said once

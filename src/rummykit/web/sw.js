@@ -9,7 +9,7 @@
 // - A page that had to start from the kept copies (no answer within NAVIGATION_WAIT) takes
 //   all its files from them, so that its scripts are of one version.
 
-const CACHE = "rummykit-app-1";
+const CACHE = "rummykit-app-2";
 const NAVIGATION_WAIT = 4000; // ms
 const FILES = [
   "./",
@@ -37,10 +37,13 @@ const FILES = [
   "js/i18n.js",
   "js/install.js",
   "js/kontrakt.js",
+  "js/learn.js",
   "js/live.js",
   "js/lobby.js",
   "js/mytables.js",
   "js/pace.js",
+  "js/playnow.js",
+  "js/profile.js",
   "js/puzzles.js",
   "js/replay.js",
   "js/review.js",
