@@ -3,7 +3,8 @@
 with tokens that are the seats' own; a seek that allowed bots gets them after its wait;
 a seek given up is never paired; two signed-in players get a rated table; and on
 PostgreSQL, two server processes share the seeks under a stream of them: nobody is
-paired twice and no seek is lost (a longer stream is marked slow)."""
+paired twice and no seek is lost (a longer stream is marked slow), and players sit down
+at once at the process that did not run the matcher."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ import httpx
 import pytest
 
 from protocol_client import Live
+from rummykit.server.matcher import MATCHER_LOCK
+from rummykit.server.store.base import lock_parts
 from server_helpers import Server, postgres_url, start
 from test_server_accounts import device, signup
 
@@ -176,3 +179,49 @@ def test_a_thousand_seeks_a_minute_over_two_processes_on_postgresql(
 ) -> None:
     results = asyncio.run(_stream([s.base for s in two_processes], 1000, 60.0))
     _check_stream(results)
+
+
+def seat_within(server: Server, placed: dict[str, Any], seconds: float) -> int | None:
+    """The seat the token opens on ``server`` (its process asks the one serving the table to
+    let it go; "try again" is tried again), if within ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        live = Live.open(server.ws, placed["table"], placed["token"])
+        live.close()
+        if live.state is not None:
+            return int(live.state["seat"])
+        time.sleep(0.2)
+    return None
+
+
+def matcher_pid(db: str) -> int | None:
+    """The process id of the server that holds the matcher's lock, if one does."""
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        found = conn.execute("SELECT current_schema()").fetchone()
+        assert found is not None
+        hi, lo = lock_parts(f"{MATCHER_LOCK}:{found[0]}")
+        row = conn.execute(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = %s"
+            " AND l.objid::bigint = %s",
+            (hi, lo),
+        ).fetchone()
+    return None if row is None else int(str(row[0]).split()[-1])
+
+
+def test_players_paired_on_postgresql_sit_down_at_once_at_the_other_process(
+    two_processes: list[Server],
+) -> None:
+    with device(two_processes[0], "127.0.3.1") as anna, device(two_processes[1], "127.0.3.2") as bo:
+        a = ask(anna, players=2, name="Anna")
+        b = ask(bo, players=2, name="Bo")
+        at_a, at_b = until_matched(anna, a), until_matched(bo, b)
+    assert at_a["table"] == at_b["table"]
+    leader = matcher_pid(two_processes[0].db)
+    (other,) = [s for s in two_processes if s.proc.pid != leader]
+    # a router sends a table's players to one process, maybe not the matcher's: the table
+    # the matcher loaded to seat them is let go at once, not held for presence.HOLD seconds
+    assert seat_within(other, at_a, 3.0) == at_a["seat"]
+    assert seat_within(other, at_b, 3.0) == at_b["seat"]

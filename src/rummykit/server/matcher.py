@@ -11,7 +11,10 @@ seek twice: a table is made only for seeks it first moved from ``waiting`` to
 A table is made as the lobby makes one (:meth:`Rooms.create`: its pace's clock, bots
 of the ladder level nearest the seek's rating for the empty seats) and each person is
 seated (:meth:`Room.join`, with their account). It is rated when every person at it has
-an account (a stranger's table is rated only between accounts).
+an account (a stranger's table is rated only between accounts). On PostgreSQL the
+table is then let go at once (:meth:`Rooms.put_down`): a router sends its players to
+the process their table's id hashes to, which need not be the matcher's, and that
+process claims it at once rather than after the 10 s a table just loaded is held.
 """
 
 from __future__ import annotations
@@ -196,4 +199,7 @@ class Matcher:
                 await self.seeks.release(ids)
             return None
         log.info("play now: table %s for %d player(s)", table_id, len(match.seeks))
+        if self.rooms.store.shared:  # the players' pages may reach another process
+            with contextlib.suppress(StoreBusy):
+                await self.rooms.put_down(table_id)
         return table_id
