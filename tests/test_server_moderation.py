@@ -127,12 +127,10 @@ def test_the_host_mutes_bans_removes_chat_and_closes_a_table_each_logged(server:
         for live in (la, again):
             live.close()
         assert admin(server, "ban", "--account", "Bo Host", "--for", "1d").returncode == 0
-        time.sleep(5.5)
         with device(server, "127.0.4.6") as bo_again:
             refused_login = login(bo_again, "Bo Host")
             assert refused_login.status_code == 403 and refused_login.json()["error"] == "banned"
         assert admin(server, "ban", "--address", "127.0.4.7").returncode == 0
-        time.sleep(5.5)
         with device(server, "127.0.4.7") as stranger:
             made = stranger.post("/api/tables", json={"game": "vatikanen", "seats": ["human"] * 2})
             assert made.status_code == 403

@@ -5,7 +5,7 @@ so that a chat message costs no query (a host's mute takes effect within
 
 - A **mute** (of an account, or an address) refuses that player's chat (``muted``).
 - A **ban** refuses signing in, taking a seat, making a table and seeking a game
-  (``banned``).
+  (``banned``), at once.
 - A **block** hides the blocked player's chat from the blocker, and the two are never
   paired by "Play now".
 """
@@ -73,8 +73,14 @@ class Moderation:
         return await self._under("mute", account, address)
 
     async def banned(self, account: str | None, address: str | None) -> Sanction | None:
-        """The ban in force on this account or address, if any."""
-        return await self._under("ban", account, address)
+        """The ban in force on this account or address, if any: read from the database
+        each time (a sign-in, a seat, a table, a seek are worth a query; a ban takes
+        effect at once). A database that is busy refuses no one."""
+        key = None if address is None else address_key(address)
+        try:
+            return await self.db.in_force("ban", account, key, time.time())
+        except StoreBusy:
+            return await self._under("ban", account, address)
 
     async def blockers_of(self, account: str) -> set[str]:
         """The accounts that block ``account`` (their pages do not show its chat)."""

@@ -240,6 +240,34 @@ class ModerationStore:
             for i, k, a, ad, u, r in rows
         ]
 
+    async def in_force(
+        self, kind: str, account: str | None, address: str | None, now: float
+    ) -> Sanction | None:
+        """The mute (or ban) in force now on ``account`` or ``address``, if any."""
+        [rows] = await self.db._tx(
+            [
+                (
+                    "SELECT id, kind, account, address, until, reason FROM sanctions"
+                    " WHERE kind = %s AND lifted IS NULL AND until > %s"
+                    " AND (account = %s OR address = %s) ORDER BY until DESC LIMIT 1",
+                    (kind, now, account, address),
+                )
+            ],
+            write=False,
+        )
+        return (
+            Sanction(
+                str(rows[0][0]),
+                str(rows[0][1]),
+                _opt(rows[0][2]),
+                _opt(rows[0][3]),
+                float(str(rows[0][4])),
+                str(rows[0][5]),
+            )
+            if rows
+            else None
+        )
+
     # ------------------------------------------------------------ the host's actions
 
     async def log(self, entry: LogEntry) -> None:
