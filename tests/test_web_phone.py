@@ -121,6 +121,11 @@ def test_a_phone_plays_by_touch(browser: Any, tmp_path: Path) -> None:
         page.wait_for_selector(".contract-banner")
         assert not wider_than_screen(page)
         assert too_small(page, ".hand .card, .actions button, .chip") == []
+        # the players stand two a row, not one a row (issue 45)
+        tops = {
+            round(b["y"]) for b in (c.bounding_box() for c in page.locator(".player").all()) if b
+        }
+        assert len(tops) <= (page.locator(".player").count() + 1) // 2
         shot(page, "phone-kontrakt")
         page.set_viewport_size({"width": 360, "height": 740})
         assert not wider_than_screen(page)

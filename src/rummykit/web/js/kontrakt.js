@@ -279,9 +279,9 @@ export function KontraktBoard({ ctx }) {
   if (ends.length < u.endsSeen) u.endsSeen = ends.length; // a new game: its log starts afresh
   const parts = [
     h("div", { class: "contract-banner" }, [
+      // one item each: a wrapped line never starts with a separator (issue 45)
       h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })),
-      " · ",
-      t("Contract: {contract}", { contract: contractWords(specOf("kontrakt"), view.deal, view.contract.text) }),
+      h("span", { class: "contract-words" }, t("Contract: {contract}", { contract: contractWords(specOf("kontrakt"), view.deal, view.contract.text) })),
       h("button", { type: "button", class: "chip scores-button", onClick: () => { u.showScores = true; rerender(); } }, t("Score sheet")),
     ]),
   ];
@@ -676,7 +676,7 @@ function ScoreSheet({ ctx, close }) {
 export function KontraktStatic({ view, names }) {
   const pile = view.discard_pile;
   return h("div", { class: "board kontrakt" }, [
-    h("div", { class: "contract-banner" }, [h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })), " · ", t("Contract: {contract}", { contract: contractWords(specOf("kontrakt"), view.deal, view.contract.text) })]),
+    h("div", { class: "contract-banner" }, [h("strong", null, t("Deal {n} of 7", { n: view.deal + 1 })), h("span", { class: "contract-words" }, t("Contract: {contract}", { contract: contractWords(specOf("kontrakt"), view.deal, view.contract.text) }))]),
     h("div", { class: "piles" }, [
       h("div", { class: "stock-pile" }, [h("span", { class: "pile-card" }, cardBack()), h("span", { class: "pile-count" }, t("Stock: {n}", { n: view.stock_size }))]),
       h("div", { class: "discard-pile" }, [

@@ -118,6 +118,13 @@ export function TurnPanel({ p, chance, names }) {
         onClick: () => {
           p.review.shown = shown ? null : chance.pos;
           rerender();
+          if (!shown) {
+            // drawn below the first screen on a phone: bring it into view (issue 45)
+            requestAnimationFrame(() => {
+              const drawn = document.querySelector(".best-play");
+              if (drawn) drawn.scrollIntoView({ block: "nearest", behavior: "smooth" });
+            });
+          }
         },
       },
       shown ? t("Hide the best play") : t("Show the best play"),
