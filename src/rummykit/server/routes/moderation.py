@@ -23,10 +23,14 @@ from rummykit.server.store.accounts import AccountRow
 from rummykit.server.store.base import StoreBusy
 from rummykit.server.store.moderation import Report, new_id
 
-__all__ = ["REPORTS_AN_HOUR", "moderation_routes"]
+__all__ = ["ALL_AN_HOUR", "KEPT_DAYS", "REPORTS_AN_HOUR", "moderation_routes"]
 
 REPORTS_AN_HOUR = 10
 """Reports one address may make in an hour."""
+ALL_AN_HOUR = 1000
+"""Reports from everywhere in an hour (many addresses cannot fill the database)."""
+KEPT_DAYS = 180
+"""Days a report is kept."""
 BLOCKS = 500
 """Players one account may block."""
 
@@ -73,6 +77,8 @@ def moderation_routes(
         try:
             if await db.reports_from(address, now - 3600) >= REPORTS_AN_HOUR:
                 return problem(429, "rate_limited", "too many reports from here: later")
+            if await db.reports_since(now - 3600) >= ALL_AN_HOUR:
+                return problem(429, "rate_limited", "too many reports just now: later")
             signed = await signed_in(accounts, request, allowed_origins)
             named = None if body.name is None else await account_named(body.name)
             kept = Report(
@@ -85,7 +91,7 @@ def moderation_routes(
                 body.reason.strip() or "-",
                 now,
             )
-            await db.report(kept, address)
+            await db.report(kept, address, now - KEPT_DAYS * 86_400)
         except StoreBusy:
             return problem(503, "unavailable", "the database is busy: try again")
         return JSONResponse({"report": kept.id}, status_code=201)

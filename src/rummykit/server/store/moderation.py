@@ -65,11 +65,12 @@ class ModerationStore:
 
     # ------------------------------------------------------------ reports
 
-    async def report(self, report: Report, address: str) -> None:
-        """Keep a report."""
+    async def report(self, report: Report, address: str, forget_before: float) -> None:
+        """Keep a report; reports made before ``forget_before`` are forgotten."""
         r = report
         await self.db._tx(
             [
+                ("DELETE FROM reports WHERE created < %s", (forget_before,)),
                 (
                     "INSERT INTO reports (id, reporter, address, name, account, table_id,"
                     " chat_n, reason, created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -77,9 +78,16 @@ class ModerationStore:
                         *(r.id, r.reporter, address, r.name, r.account),
                         *(r.table, r.chat_n, r.reason, r.created),
                     ),
-                )
+                ),
             ]
         )
+
+    async def reports_since(self, since: float) -> int:
+        """How many reports were made since ``since``, from anywhere."""
+        [rows] = await self.db._tx(
+            [("SELECT COUNT(*) FROM reports WHERE created >= %s", (since,))], write=False
+        )
+        return int(str(rows[0][0]))
 
     async def reports_from(self, address: str, since: float) -> int:
         """How many reports ``address`` made since ``since``."""

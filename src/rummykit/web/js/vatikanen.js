@@ -677,6 +677,10 @@ function ActionBar({ ctx, d }) {
     buttons.push(button({ disabled: u.busy === "hint", title: t("Ask the solver for the best plays"), onClick: () => hint(ctx) }, t("Hint")));
     if (view.stock_size > 0) buttons.push(button({ class: "draw", disabled: ctx.pending, title: t("Draw a card from the stock: your turn ends"), onClick: () => ctx.act({ type: "draw" }) }, t("Draw")));
     else buttons.push(button({ class: "draw", disabled: ctx.pending, title: t("The stock is empty: pass the turn (V14)"), onClick: () => ctx.act({ type: "pass" }) }, t("Pass")));
+    // why Play is greyed, said in words too: a phone shows no tooltip (issue 45); the
+    // verdict line says why an invalid table is invalid, so only the other reasons here
+    const said = placed && blocked && u.verdict && !u.verdict.ok ? null : placed ? blocked : null;
+    if (said) return [h("div", { class: "actions", role: "toolbar", "aria-label": t("Your actions") }, buttons), h("p", { class: "why", role: "status" }, said)];
   }
   return h("div", { class: "actions", role: "toolbar", "aria-label": t("Your actions") }, buttons);
 }
