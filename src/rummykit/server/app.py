@@ -80,7 +80,7 @@ def create_app(
     app.include_router(record_routes(rooms))
     app.include_router(live_routes(rooms, allowed_origins))
     app.include_router(account_routes(accounts, allowed_origins=allowed_origins))
-    app.include_router(puzzle_routes(rooms))
+    app.include_router(puzzle_routes(rooms, accounts, allowed_origins))
     app.include_router(player_routes(rooms, accounts, allowed_origins))
     mount_page(app)  # last: the page's files answer every path the API does not
     larger = {"/api/replay": rooms.limits.max_record, "/api/review": rooms.limits.max_record}

@@ -13,7 +13,7 @@ from functools import cache
 from rummykit.cards import Card
 from rummykit.puzzles import Puzzle, check, near, shipped
 
-__all__ = ["MAX_CARDS", "answer_job", "by_id", "position", "puzzle_near"]
+__all__ = ["CANDIDATES", "MAX_CARDS", "answer_job", "by_id", "closest", "position", "puzzle_near"]
 
 MAX_CARDS = 60
 """The most cards an answer may name (laid plus the whole new table)."""
@@ -42,6 +42,18 @@ def puzzle_near(game: str, rating: int, rng: random.Random) -> Puzzle:
     found = near(_index(game).values(), rating, rng)
     assert isinstance(found, Puzzle)
     return found
+
+
+CANDIDATES = 200
+"""The most puzzles looked at to find one a signed-in player has not tried."""
+
+
+def closest(game: str, rating: int, most: int = CANDIDATES) -> list[Puzzle]:
+    """The ``most`` shipped puzzles of ``game`` rated closest to ``rating``, closest first
+    (KeyError: no such game)."""
+    if game not in GAMES:
+        raise KeyError(game)
+    return sorted(_index(game).values(), key=lambda p: (abs(p.rating - rating), p.id))[:most]
 
 
 def position(puzzle: Puzzle) -> dict[str, object]:

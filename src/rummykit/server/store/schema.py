@@ -76,6 +76,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " shown INTEGER NOT NULL, PRIMARY KEY (account, game, n))",
         "CREATE TABLE rated_games (table_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
     ),
+    (
+        "CREATE TABLE account_puzzle_ratings (account TEXT NOT NULL REFERENCES accounts (id),"
+        " game TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+        " volatility DOUBLE PRECISION NOT NULL, tries INTEGER NOT NULL, solved INTEGER NOT NULL,"
+        " updated DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, game))",
+        "CREATE TABLE puzzle_tries (account TEXT NOT NULL REFERENCES accounts (id),"
+        " puzzle TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, solved INTEGER NOT NULL,"
+        " PRIMARY KEY (account, puzzle))",
+        "CREATE TABLE puzzle_ratings (puzzle TEXT PRIMARY KEY, rating DOUBLE PRECISION NOT NULL,"
+        " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
+        " tries INTEGER NOT NULL)",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
 add the next. Version 2: what lists read (status, version, summary), when a table is due
@@ -92,7 +104,11 @@ every process). Version 5: ratings (docs/ratings.md): each account's rating per 
 (OpenSkill's ``mu`` and ``sigma``, rated games and wins, the shown figure for the
 leaderboard's order), the rating after each rated game (``rating_history``: its table,
 the place and the number of players), and the rated tables whose game has been rated
-(``rated_games``: once each)."""
+(``rated_games``: once each). The next version: puzzle ratings (docs/puzzles.md,
+"Ratings"): each account's Glicko-2 puzzle rating per game (rating, RD, volatility, tries,
+puzzles solved), each account's first try of each puzzle (``puzzle_tries``: the key makes a
+first try count once), and each puzzle's own rating as first tries move it
+(``puzzle_ratings``; read over the shipped rating when present)."""
 
 DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",

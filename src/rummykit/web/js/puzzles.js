@@ -1,7 +1,8 @@
 // The puzzle page (#/puzzles, docs/puzzles.md): a seat's table and hand, tap cards to build
 // the answer, "Check" asks the server's checker; a hint names the idea; the solution is drawn
 // with where each card came from; a streak and the player's puzzle rating (a guest's kept in
-// this browser, Glicko-2 numbers from the server).
+// this browser, Glicko-2 numbers from the server; a signed-in player's kept on the server,
+// which sends it with each puzzle and each first try).
 
 import { h } from "../vendor/preact/preact.module.js";
 import { api, load, save } from "./api.js";
@@ -12,10 +13,10 @@ import { Card, StaticCard } from "./ui.js";
 const RATING_KEY = "puzzleRating";
 const TRIED_KEY = "puzzlesTried";
 
-const state = { puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null };
+const state = { puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null };
 
 function rating() {
-  return load(RATING_KEY, { rating: 1500, rd: 350, volatility: 0.06 });
+  return state.account || load(RATING_KEY, { rating: 1500, rd: 350, volatility: 0.06 });
 }
 
 const THEMES = {
@@ -34,6 +35,7 @@ export async function enterPuzzles() {
   rerender();
   try {
     state.puzzle = await api("GET", `/api/puzzles/next?game=vatikanen&rating=${Math.round(rating().rating)}`);
+    state.account = state.puzzle.player || null;
   } catch (err) {
     state.error = err.message;
   }
@@ -52,8 +54,13 @@ async function check() {
     rerender();
     return;
   }
-  if (first) save(TRIED_KEY, [...tried, puzzle.id].slice(-500));
-  if (state.verdict.player) save(RATING_KEY, state.verdict.player);
+  if (state.account) {
+    // A signed-in player's rating is the server's: only its record of first tries counts.
+    if (state.verdict.player) state.account = state.verdict.player;
+  } else {
+    if (first) save(TRIED_KEY, [...tried, puzzle.id].slice(-500));
+    if (state.verdict.player) save(RATING_KEY, state.verdict.player);
+  }
   state.streak = state.verdict.right ? state.streak + 1 : 0;
   rerender();
 }
