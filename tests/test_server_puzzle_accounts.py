@@ -115,3 +115,19 @@ def test_a_signed_in_player_s_next_puzzle_is_one_it_has_not_tried(server: Server
         for _ in range(5):
             got = cai.get("/api/puzzles/next?game=vatikanen&rating=300").json()
             assert got["id"] == left.id and got["player"]["rating"] == 1500.0
+
+
+def test_a_deleted_account_s_puzzle_rating_and_tries_go_and_the_puzzle_s_rating_stays(
+    server: Server,
+) -> None:
+    puzzle = shipped()[8]
+    with device(server) as dan:
+        assert signup(dan, "Dan Puzzles").status_code == 201
+        body = {"add": list(puzzle.solution_add)}
+        got = dan.post(f"/api/puzzles/{puzzle.id}/answer", json=body, timeout=120)
+        assert got.json()["first"] is True
+        gone = dan.post("/api/account/delete", json={"password": "correct horse"})
+        assert gone.status_code == 200, gone.text
+    assert _sql(server, "SELECT * FROM account_puzzle_ratings") == []
+    assert _sql(server, "SELECT * FROM puzzle_tries") == []
+    assert len(_sql(server, "SELECT * FROM puzzle_ratings")) == 1

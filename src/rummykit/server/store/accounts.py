@@ -194,6 +194,8 @@ class AccountStore:
                 "account_challenges",
                 "account_ratings",
                 "rating_history",
+                "account_puzzle_ratings",
+                "puzzle_tries",
             )
         ]
         steps.append(
