@@ -13,7 +13,7 @@ import { Card, StaticCard } from "./ui.js";
 const RATING_KEY = "puzzleRating";
 const TRIED_KEY = "puzzlesTried";
 
-const state = { puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null };
+const state = { puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false };
 
 function rating() {
   return state.account || load(RATING_KEY, { rating: 1500, rd: 350, volatility: 0.06 });
@@ -31,6 +31,7 @@ export async function enterPuzzles() {
   state.verdict = null;
   state.chosen = [];
   state.hint = false;
+  state.reveal = false;
   state.error = null;
   rerender();
   try {
@@ -84,16 +85,34 @@ function Melds({ melds, marks }) {
   );
 }
 
+function retry() {
+  state.verdict = null;
+  state.chosen = [];
+  rerender();
+}
+
 function Verdict({ verdict }) {
   let text;
   if (verdict.right) text = t("Right! That is a best play.");
   else if (verdict.rule) text = `${verdict.rule}: ${verdict.message}`;
   else text = t("Legal, but the best play lays {n} more.", { n: verdict.more });
+  const next = h("button", { type: "button", class: "button primary", onClick: () => enterPuzzles() }, t("Next puzzle"));
+  if (!verdict.right && !state.reveal) {
+    // A wrong answer is told why; the player may try again (no longer a first try) or see the solution.
+    return h("div", { class: "puzzle-verdict wrong", role: "status" }, [
+      h("p", null, text),
+      h("div", { class: "puzzle-tools" }, [
+        h("button", { type: "button", class: "button primary", onClick: retry }, t("Try again")),
+        h("button", { type: "button", class: "button", onClick: () => { state.reveal = true; rerender(); } }, t("Show the solution")),
+        next,
+      ]),
+    ]);
+  }
   return h("div", { class: "puzzle-verdict" + (verdict.right ? " right" : " wrong"), role: "status" }, [
     h("p", null, text),
     h("p", null, t("The solution:")),
     h(Melds, { melds: verdict.solution.table, marks: verdict.solution.marks }),
-    h("button", { type: "button", class: "button primary", onClick: () => enterPuzzles() }, t("Next puzzle")),
+    next,
   ]);
 }
 
