@@ -107,3 +107,34 @@ def test_a_wrong_answer_is_told_why_on_a_phone_in_swedish_then_answered_rightly(
         assert kept == after_wrong  # a second try is no first try: the rating stays
     finally:
         server.stop()
+
+
+def test_a_signed_in_player_s_puzzle_rating_is_the_server_s(browser: Any, tmp_path: Path) -> None:
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    by_id = {p.id: p for p in shipped()}
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/")
+        made = page.request.post(
+            f"{server.base}/api/account/signup",
+            data={"name": "Eva Puzzles", "password": "correct horse"},
+        )
+        assert made.status == 201, made.text()
+        page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+        page.evaluate(
+            "localStorage.setItem('rummykit.puzzleRating', JSON.stringify({rating: 2222, rd: 50, volatility: 0.06}))"
+        )
+        page.goto(f"{server.base}/#/puzzles")
+        page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+        assert "1500" in page.inner_text(".puzzle-rating")  # the account's, not the browser's
+        puzzle = by_id[page.get_attribute("main.puzzles", "data-puzzle") or ""]
+        _tap_cards(page, list(puzzle.solution_add))
+        page.get_by_role("button", name="Kontrollera").tap()
+        page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+        rating = page.request.get(f"{server.base}/api/puzzles/next").json()["player"]["rating"]
+        assert rating > 1500
+        assert str(round(rating)) in page.inner_text(".puzzle-rating")
+        kept = page.evaluate("JSON.parse(localStorage.getItem('rummykit.puzzleRating'))")
+        assert kept["rating"] == 2222  # the guest's rating in this browser is untouched
+    finally:
+        server.stop()
