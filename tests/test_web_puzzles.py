@@ -122,7 +122,8 @@ def test_a_signed_in_player_s_puzzle_rating_is_the_server_s(browser: Any, tmp_pa
         assert made.status == 201, made.text()
         page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
         page.evaluate(
-            "localStorage.setItem('rummykit.puzzleRating', JSON.stringify({rating: 2222, rd: 50, volatility: 0.06}))"
+            "localStorage.setItem('rummykit.puzzleRating',"
+            " JSON.stringify({rating: 2222, rd: 50, volatility: 0.06}))"
         )
         page.goto(f"{server.base}/#/puzzles")
         page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
