@@ -151,3 +151,55 @@ class PuzzleRatingStore:
             write=False,
         )
         return _rating(rows[0]) if rows else None
+
+    async def game_puzzles(self, table: str, game: int) -> list[str] | None:
+        """The ids of the puzzles made from finished game ``game`` of ``table``, or None
+        while the maker has not run on it."""
+        mined, rows = await self.db._tx(
+            [
+                ("SELECT found FROM puzzle_mined WHERE table_id = %s AND game = %s", (table, game)),
+                (
+                    "SELECT puzzle FROM game_puzzles WHERE table_id = %s AND game = %s"
+                    " ORDER BY puzzle",
+                    (table, game),
+                ),
+            ],
+            write=False,
+        )
+        return [str(r[0]) for r in rows] if mined else None
+
+    async def mined_since(self, since: float) -> int:
+        """How many finished games the maker has run on since ``since``."""
+        [rows] = await self.db._tx(
+            [("SELECT COUNT(*) FROM puzzle_mined WHERE at >= %s", (since,))], write=False
+        )
+        return int(str(rows[0][0]))
+
+    async def keep_mined(
+        self, table: str, game: int, found: Sequence[tuple[str, str]], now: float
+    ) -> None:
+        """Keep that the maker ran on game ``game`` of ``table`` and the ``(id, line)``
+        puzzles it found (a puzzle already kept from another game stays as it is). Taken if
+        it ran on that game already."""
+        steps: list[Step] = [
+            (
+                "INSERT INTO puzzle_mined (table_id, game, at, found) VALUES (%s, %s, %s, %s)",
+                (table, game, now, len(found)),
+            )
+        ]
+        steps += [
+            (
+                "INSERT INTO game_puzzles (puzzle, table_id, game, line, made)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (puzzle) DO NOTHING",
+                (pid, table, game, line, now),
+            )
+            for pid, line in found
+        ]
+        await self.db._tx(steps)
+
+    async def game_puzzle(self, puzzle: str) -> str | None:
+        """The file line of a puzzle made from one of the server's games, or None."""
+        [rows] = await self.db._tx(
+            [("SELECT line FROM game_puzzles WHERE puzzle = %s", (puzzle,))], write=False
+        )
+        return str(rows[0][0]) if rows else None

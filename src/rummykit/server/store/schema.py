@@ -87,6 +87,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE puzzle_ratings (puzzle TEXT PRIMARY KEY, rating DOUBLE PRECISION NOT NULL,"
         " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
         " tries INTEGER NOT NULL)",
+        "CREATE TABLE game_puzzles (puzzle TEXT PRIMARY KEY, table_id TEXT NOT NULL,"
+        " game INTEGER NOT NULL, line TEXT NOT NULL, made DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX game_puzzles_game ON game_puzzles (table_id, game)",
+        "CREATE TABLE puzzle_mined (table_id TEXT NOT NULL, game INTEGER NOT NULL,"
+        " at DOUBLE PRECISION NOT NULL, found INTEGER NOT NULL, PRIMARY KEY (table_id, game))",
+        "CREATE INDEX puzzle_mined_at ON puzzle_mined (at)",
     ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
@@ -108,7 +114,10 @@ the place and the number of players), and the rated tables whose game has been r
 "Ratings"): each account's Glicko-2 puzzle rating per game (rating, RD, volatility, tries,
 puzzles solved), each account's first try of each puzzle (``puzzle_tries``: the key makes a
 first try count once), and each puzzle's own rating as first tries move it
-(``puzzle_ratings``; read over the shipped rating when present)."""
+(``puzzle_ratings``; read over the shipped rating when present); the puzzles made from
+the server's finished games (``game_puzzles``: the puzzle file's line, the table and game
+it came from) and the finished games the maker has run on (``puzzle_mined``: once each,
+and a cap a day)."""
 
 DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",
