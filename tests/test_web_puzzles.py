@@ -139,3 +139,29 @@ def test_a_signed_in_player_s_puzzle_rating_is_the_server_s(browser: Any, tmp_pa
         assert kept["rating"] == 2222  # the guest's rating in this browser is untouched
     finally:
         server.stop()
+
+
+def test_a_reviewed_game_links_to_its_own_puzzles(browser: Any, tmp_path: Path) -> None:
+    from rummykit.puzzles import from_record
+    from rummykit.record import parse_record
+    from test_server_game_puzzles import finished_table
+
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    try:
+        for _ in range(4):  # a game with no puzzle in it: another
+            table = finished_table(server)
+            record = httpx.get(f"{server.base}/api/tables/{table}/games/0/record", timeout=30)
+            found = list(from_record(parse_record(record.json())))[:8]
+            if found:
+                break
+        assert found
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/r/{table}/g/0/review")
+        page.wait_for_selector("a.review-puzzles", timeout=60000)
+        assert page.inner_text("a.review-puzzles") == "Problem från det här partiet"
+        page.tap("a.review-puzzles")
+        page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+        shown = page.get_attribute("main.puzzles", "data-puzzle")
+        assert shown in {p.id for p in found}
+    finally:
+        server.stop()

@@ -5,7 +5,7 @@
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
 //                 #/r/ID/review the same with the review of the game (docs/review.md);
 //                 #/r/ID/g/N (and .../review) the table's finished game N, from 0
-//   #/puzzles     the puzzles (puzzles.js)
+//   #/puzzles     the puzzles (puzzles.js); #/puzzles/ID one puzzle by id
 //   #/u/NAME      a player's profile; #/leaderboard/GAME(/PAGE) a game's leaderboard (profile.js)
 
 import { h, render } from "../vendor/preact/preact.module.js";
@@ -34,7 +34,7 @@ function readRoute() {
     return { name: "replay", source: parts[1], game: Number(parts[3]), review: parts[4] === "review" };
   }
   if (parts[0] === "account") return { name: "account" };
-  if (parts[0] === "puzzles") return { name: "puzzles" };
+  if (parts[0] === "puzzles") return { name: "puzzles", id: parts[1] || null };
   if (parts[0] === "u" && parts[1]) return { name: "profile", player: parts[1] };
   if (parts[0] === "leaderboard") return { name: "board", game: parts[1] || "vatikanen", page: Number(parts[2]) || 0 };
   if (parts[0] === "r" && parts[1]) return { name: "replay", source: parts[1], game: null, review: parts[2] === "review" };
@@ -60,7 +60,7 @@ function follow() {
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
   else if (next.name === "account") refreshAccount(true);
-  else if (next.name === "puzzles") enterPuzzles();
+  else if (next.name === "puzzles") enterPuzzles(next.id);
   else if (next.name === "profile") enterProfile(next.player);
   else if (next.name === "board") enterBoard(next.game, next.page);
   else enterReplay(next.source, next.review, next.game);

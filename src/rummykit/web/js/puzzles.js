@@ -26,7 +26,7 @@ const THEMES = {
   rearrange: () => t("Rearrange the table"),
 };
 
-export async function enterPuzzles() {
+export async function enterPuzzles(id = null) {
   state.puzzle = null;
   state.verdict = null;
   state.chosen = [];
@@ -35,8 +35,10 @@ export async function enterPuzzles() {
   state.error = null;
   rerender();
   try {
-    state.puzzle = await api("GET", `/api/puzzles/next?game=vatikanen&rating=${Math.round(rating().rating)}`);
-    state.account = state.puzzle.player || null;
+    const near = await api("GET", `/api/puzzles/next?game=vatikanen&rating=${Math.round(rating().rating)}`);
+    state.account = near.player || null;
+    // One puzzle by id (#/puzzles/ID: one made from a game of this server), else the one near.
+    state.puzzle = id ? { ...(await api("GET", `/api/puzzles/${encodeURIComponent(id)}`)), player: near.player } : near;
   } catch (err) {
     state.error = err.message;
   }
@@ -96,7 +98,7 @@ function Verdict({ verdict }) {
   if (verdict.right) text = t("Right! That is a best play.");
   else if (verdict.rule) text = `${verdict.rule}: ${verdict.message}`;
   else text = t("Legal, but the best play lays {n} more.", { n: verdict.more });
-  const next = h("button", { type: "button", class: "button primary", onClick: () => enterPuzzles() }, t("Next puzzle"));
+  const next = h("button", { type: "button", class: "button primary", onClick: () => { if (location.hash !== "#/puzzles") location.hash = "#/puzzles"; else enterPuzzles(); } }, t("Next puzzle"));
   if (!verdict.right && !state.reveal) {
     // A wrong answer is told why; the player may try again (no longer a first try) or see the solution.
     return h("div", { class: "puzzle-verdict wrong", role: "status" }, [
