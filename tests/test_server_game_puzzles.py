@@ -5,6 +5,8 @@ those puzzles are served and judged by id like shipped ones."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +17,26 @@ import pytest
 from protocol_client import Live, play_until_over
 from rummykit.puzzles import Puzzle, from_record
 from rummykit.record import parse_record
-from server_helpers import Server, start
+from server_helpers import Server, postgres_url, start
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     srv = start(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def either(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    if request.param == "sqlite":
+        db = f"sqlite:///{tmp_path / 'games.db'}"
+    else:
+        postgres_url()
+        db = request.getfixturevalue("pg_url")
+    srv = start(db)
     try:
         yield srv
     finally:
@@ -41,7 +57,8 @@ def finished_table(server: Server) -> str:
     return table
 
 
-def test_a_finished_game_s_puzzles_are_made_once_kept_and_served_by_id(server: Server) -> None:
+def test_a_finished_game_s_puzzles_are_made_once_kept_and_served_by_id(either: Server) -> None:
+    server = either
     for _ in range(4):  # a game with no puzzle in it: another (a table takes no seed)
         table = finished_table(server)
         base = f"{server.base}/api/tables/{table}/games/0/puzzles"
@@ -65,3 +82,18 @@ def test_a_finished_game_s_puzzles_are_made_once_kept_and_served_by_id(server: S
             f"{server.base}/api/puzzles/{puzzle.id}/answer", json=answer, timeout=120
         )
         assert judged.json()["right"] is True
+
+
+def test_the_maker_runs_on_at_most_its_games_a_day(server: Server) -> None:
+    table = finished_table(server)
+    now = time.time()
+    db = server.db.removeprefix("sqlite:///")
+    with sqlite3.connect(db) as conn:
+        conn.executemany(
+            "INSERT INTO puzzle_mined (table_id, game, at, found) VALUES (?, 0, ?, 0)",
+            [(f"x{i}", now) for i in range(500)],
+        )
+    base = f"{server.base}/api/tables/{table}/games/0/puzzles"
+    refused = httpx.post(base, timeout=60)
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    assert httpx.get(base, timeout=30).json() == {"made": False, "puzzles": []}
