@@ -101,7 +101,7 @@ def _routers(rooms: Rooms, accounts: Accounts, allowed_origins: tuple[str, ...])
         record_routes(rooms),
         live_routes(rooms, allowed_origins),
         account_routes(accounts, allowed_origins=allowed_origins, moderation=rooms.moderation),
-        puzzle_routes(rooms),
+        puzzle_routes(rooms, accounts, allowed_origins),
         player_routes(rooms, accounts, allowed_origins),
         lesson_routes(rooms),
         playnow_routes(rooms, accounts, allowed_origins),

@@ -7,13 +7,26 @@ exact solver, which must not hold the event loop.
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from functools import cache
 
 from rummykit.cards import Card
-from rummykit.puzzles import Puzzle, check, near, shipped
+from rummykit.puzzles import Puzzle, check, from_record, near, shipped
+from rummykit.record import parse_record
 
-__all__ = ["MAX_CARDS", "answer_job", "by_id", "position", "puzzle_near"]
+__all__ = [
+    "CANDIDATES",
+    "MAX_CARDS",
+    "MINE_MOST",
+    "answer_job",
+    "by_id",
+    "closest",
+    "mine_job",
+    "position",
+    "puzzle_near",
+]
 
 MAX_CARDS = 60
 """The most cards an answer may name (laid plus the whole new table)."""
@@ -35,6 +48,12 @@ def by_id(puzzle_id: str) -> Puzzle | None:
     return None
 
 
+def from_line(line: str) -> Puzzle | None:
+    """A Vatikanen puzzle from its file line (docs/puzzles.md), or None."""
+    data = json.loads(line)
+    return Puzzle.from_json(data) if data.get("game") == "vatikanen" else None
+
+
 def puzzle_near(game: str, rating: int, rng: random.Random) -> Puzzle:
     """A shipped puzzle of ``game`` near ``rating`` (KeyError: no such game)."""
     if game not in GAMES:
@@ -42,6 +61,18 @@ def puzzle_near(game: str, rating: int, rng: random.Random) -> Puzzle:
     found = near(_index(game).values(), rating, rng)
     assert isinstance(found, Puzzle)
     return found
+
+
+CANDIDATES = 200
+"""The most puzzles looked at to find one a signed-in player has not tried."""
+
+
+def closest(game: str, rating: int, most: int = CANDIDATES) -> list[Puzzle]:
+    """The ``most`` shipped puzzles of ``game`` rated closest to ``rating``, closest first
+    (KeyError: no such game)."""
+    if game not in GAMES:
+        raise KeyError(game)
+    return sorted(_index(game).values(), key=lambda p: (abs(p.rating - rating), p.id))[:most]
 
 
 def position(puzzle: Puzzle) -> dict[str, object]:
@@ -58,12 +89,33 @@ def position(puzzle: Puzzle) -> dict[str, object]:
     }
 
 
+MINE_MOST = 8
+"""The most puzzles kept from one finished game."""
+
+
+def mine_job(record: dict[str, object], seconds: float) -> list[str]:
+    """The puzzles the maker finds in a finished game's ``record`` (only ``game.view(seat)``
+    of each turn's seat), as puzzle file lines: at most :data:`MINE_MOST`, and none begun
+    after ``seconds``. Run in a records worker (which also stops it past its own time)."""
+    parsed = parse_record(record)
+    if parsed.game != "vatikanen":
+        return []
+    until = time.monotonic() + seconds
+    found: list[str] = []
+    for puzzle in from_record(parsed, source="server "):
+        found.append(json.dumps(puzzle.to_json(), separators=(",", ":")))
+        if len(found) >= MINE_MOST or time.monotonic() > until:
+            break
+    return found
+
+
 def answer_job(
-    puzzle_id: str, add: list[str], table: list[list[str]] | None, lang: str
+    puzzle_id: str, add: list[str], table: list[list[str]] | None, lang: str, line: str = ""
 ) -> dict[str, object] | None:
     """The checker's verdict on an answer, in ``lang``, with the solution to draw (None:
-    no such puzzle). Run in a worker."""
-    puzzle = by_id(puzzle_id)
+    no such puzzle). ``line``: the puzzle's file line when it is not a shipped one. Run in
+    a worker."""
+    puzzle = by_id(puzzle_id) or (from_line(line) if line else None)
     if puzzle is None:
         return None
     try:

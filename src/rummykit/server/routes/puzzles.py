@@ -2,26 +2,45 @@
 docs/puzzles.md): the next puzzle near a rating, and an answer judged.
 
 A guest's puzzle rating lives in the browser: the answer sends it and gets the new one,
-rated by Glicko-2 against the puzzle's rating. A puzzle's rating is the one it ships with:
-it does not move yet, since a guest's "first try" is only the browser's word (a client
-could send it again and again); it moves once first tries are kept per account.
+rated by Glicko-2 against the puzzle's rating; a guest's word never moves a puzzle's
+rating (a guest's "first try" is only the browser's word, which a client could send again
+and again). A signed-in player's rating lives on the server: the server's record of first
+tries decides (:class:`PuzzleRatingStore`), and a first try moves both the account's and
+the puzzle's rating in one transaction; later tries change nothing. The next puzzle of a
+signed-in player is near its rating and one it has not tried.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import random
+import time
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from rummykit.i18n import language_from
+from rummykit.puzzles import Puzzle
 from rummykit.puzzles.rating import Rating, rate
-from rummykit.server.puzzleplay import MAX_CARDS, answer_job, by_id, position, puzzle_near
+from rummykit.server.accounts import Accounts
+from rummykit.server.puzzleplay import (
+    MAX_CARDS,
+    answer_job,
+    by_id,
+    closest,
+    from_line,
+    mine_job,
+    position,
+)
 from rummykit.server.rooms import Rooms
+from rummykit.server.routes.accounts import signed_in
 from rummykit.server.routes.answers import problem
 from rummykit.server.routes.puzzle_bodies import Answer
 from rummykit.server.schemas import Problem
+from rummykit.server.store.base import StoreBusy
+from rummykit.server.store.puzzles import PuzzleRatingStore, Taken
 from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
 
 __all__ = ["puzzle_routes"]
@@ -39,37 +58,142 @@ _ERRORS: dict[int | str, dict[str, object]] = {
 """The puzzle routes' errors, each ``{"error": CODE, "message": ...}``."""
 
 
-def puzzle_routes(rooms: Rooms) -> APIRouter:
-    """The ``/api/puzzles`` routes, judging in ``rooms``' workers."""
+AMONG = 20
+"""A puzzle is picked at random among the this many closest (untried) ones."""
+
+MINE_SECONDS = 10.0
+"""The maker's time on one finished game (the records worker's own limit stops it too)."""
+
+MINE_PER_DAY = 500
+"""The most finished games the maker runs on in a day (a public server)."""
+
+GUEST_RD = 100.0
+"""The RD a shipped puzzle's rating starts with."""
+
+
+def puzzle_routes(
+    rooms: Rooms, accounts: Accounts, allowed_origins: tuple[str, ...] = ()
+) -> APIRouter:
+    """The ``/api/puzzles`` routes, judging in ``rooms``' workers, keeping signed-in
+    players' ratings in ``accounts``' database."""
     router = APIRouter()
     rng = random.Random()
+    kept = PuzzleRatingStore(rooms.store)
 
     @router.get("/api/puzzles/next", responses=_ERRORS)
     async def next_puzzle(
+        request: Request,
         game: Annotated[str, Query(max_length=16)] = "vatikanen",
         rating: Annotated[int, Query(ge=0, le=4000)] = 1500,
     ) -> JSONResponse:
-        """A puzzle near ``rating``, as a seat sees it: never its solution."""
+        """A puzzle near ``rating`` (a signed-in player's: near its kept rating, and not
+        tried yet), as a seat sees it: never its solution."""
+        signed = await signed_in(accounts, request, allowed_origins)
+        player: Rating | None = None
+        tried: set[str] = set()
         try:
-            puzzle = puzzle_near(game, rating, rng)
+            if signed is not None:
+                player = await kept.player(signed.account.id, game)
+                rating = round(player.rating)
+            candidates = closest(game, rating)
+            if signed is not None:
+                tried = await kept.tried(signed.account.id, [p.id for p in candidates])
         except KeyError:
             return problem(404, "not_found", "no puzzles for that game")
-        return JSONResponse({**position(puzzle), "rating": puzzle.rating})
+        except StoreBusy as exc:
+            return problem(503, "unavailable", str(exc))
+        fresh = [p for p in candidates if p.id not in tried] or candidates
+        puzzle = rng.choice(fresh[:AMONG])
+        out: dict[str, object] = {**position(puzzle), "rating": puzzle.rating}
+        if player is not None:
+            out["player"] = _json(player)
+        return JSONResponse(out)
+
+    async def any_puzzle(puzzle_id: str) -> tuple[Puzzle | None, str]:
+        """A shipped puzzle, or one made from this server's games with its file line."""
+        shipped = by_id(puzzle_id)
+        if shipped is not None:
+            return shipped, ""
+        line = await kept.game_puzzle(puzzle_id)
+        return (from_line(line), line) if line else (None, "")
+
+    @router.get("/api/puzzles/{puzzle_id}", responses=_ERRORS)
+    async def one_puzzle(puzzle_id: Annotated[str, Path(max_length=64)]) -> JSONResponse:
+        """A puzzle by id (shipped, or made from this server's finished games), as a seat
+        sees it."""
+        try:
+            puzzle, _ = await any_puzzle(puzzle_id)
+        except StoreBusy as exc:
+            return problem(503, "unavailable", str(exc))
+        if puzzle is None:
+            return problem(404, "not_found", "no such puzzle")
+        rating = puzzle.rating
+        with contextlib.suppress(StoreBusy):
+            moved = await kept.puzzle(puzzle_id)
+            rating = round(moved.rating) if moved else rating
+        return JSONResponse({**position(puzzle), "rating": rating})
+
+    @router.get("/api/tables/{table_id}/games/{game}/puzzles", responses=_ERRORS)
+    async def game_puzzles(
+        table_id: Annotated[str, Path(max_length=64)], game: Annotated[int, Path(ge=0)]
+    ) -> JSONResponse:
+        """The ids of the puzzles made from a finished game, and whether the maker ran."""
+        found = await kept.game_puzzles(table_id, game)
+        return JSONResponse({"made": found is not None, "puzzles": found or []})
+
+    @router.post("/api/tables/{table_id}/games/{game}/puzzles", responses=_ERRORS)
+    async def make_game_puzzles(
+        request: Request,
+        table_id: Annotated[str, Path(max_length=64)],
+        game: Annotated[int, Path(ge=0)],
+    ) -> JSONResponse:
+        """Run the puzzle maker on a finished game (once; never a game in play), in the
+        records workers, bounded in time and in games a day; the ids found."""
+        already = await kept.game_puzzles(table_id, game)
+        if already is not None:
+            return JSONResponse({"made": True, "puzzles": already})
+        finished = await rooms.finished(table_id, game)
+        if isinstance(finished, str):
+            status = 404 if finished == "not_found" else 409
+            return problem(status, finished, "no finished game there")
+        if await kept.mined_since(time.time() - 86400) >= MINE_PER_DAY:
+            return problem(429, "rate_limited", "enough puzzles were made today")
+        client = request.client.host if request.client else ""
+        try:
+            lines = await rooms.workers.records.submit(
+                client, len(finished.record), mine_job, json.loads(finished.record), MINE_SECONDS
+            )
+        except JobTimeout:
+            lines = []
+        except TooManyJobs as exc:
+            return problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
+            return problem(503, "unavailable", str(exc))
+        pairs = [(str(json.loads(line)["id"]), line) for line in lines]
+        with contextlib.suppress(Taken):  # made meanwhile by another request
+            await kept.keep_mined(table_id, game, pairs, time.time())
+        made = await kept.game_puzzles(table_id, game)
+        return JSONResponse({"made": True, "puzzles": made or []})
 
     @router.post("/api/puzzles/{puzzle_id}/answer", responses=_ERRORS)
     async def answer(
+        request: Request,
         puzzle_id: Annotated[str, Path(max_length=64)],
         body: Annotated[Answer, Body()],
     ) -> JSONResponse:
         """The checker's verdict, the solution to draw, and the new ratings on a first try."""
-        if by_id(puzzle_id) is None:
+        try:
+            found, line = await any_puzzle(puzzle_id)
+        except StoreBusy as exc:
+            return problem(503, "unavailable", str(exc))
+        if found is None:
             return problem(404, "not_found", "no such puzzle")
         cells = len(body.add) + sum(len(m) for m in body.table or [])
         if cells > MAX_CARDS:
             return problem(400, "bad_request", "too many cards")
         try:
             verdict = await rooms.workers.run(
-                answer_job, puzzle_id, list(body.add), body.table, language_from(body.lang)
+                answer_job, puzzle_id, list(body.add), body.table, language_from(body.lang), line
             )
         except JobTimeout:
             return problem(400, "bad_request", "the answer takes too long to check")
@@ -80,11 +204,32 @@ def puzzle_routes(rooms: Rooms) -> APIRouter:
         if "error" in verdict:
             return problem(400, "bad_card", "an answer names a card that is not one")
         out: dict[str, object] = dict(verdict)
-        if body.first:
+        signed = await signed_in(accounts, request, allowed_origins)
+        if signed is not None:
+            shipped = found
+            try:
+                moved = await kept.first_try(
+                    signed.account.id,
+                    shipped.game,
+                    puzzle_id,
+                    Rating(float(shipped.rating), GUEST_RD),
+                    bool(verdict["right"]),
+                    rate,
+                    time.time(),
+                )
+            except Taken:
+                out["first"] = False
+            except StoreBusy as exc:
+                return problem(503, "unavailable", str(exc))
+            else:
+                out["first"] = True
+                out["player"] = _json(moved.player)
+                out["puzzle_rating"] = _json(moved.puzzle)
+        elif body.first:
             player = Rating(**body.player.model_dump()) if body.player else Rating()
-            puzzle = by_id(puzzle_id)
-            assert puzzle is not None
-            fixed = Rating(float(puzzle.rating), 100.0)  # as shipped: see the docstring
+            fixed = Rating(float(found.rating), GUEST_RD)  # as shipped, unless moved
+            with contextlib.suppress(StoreBusy):  # a store that keeps no ratings
+                fixed = await kept.puzzle(puzzle_id) or fixed
             new_player, _ = rate(player, fixed, bool(verdict["right"]))
             out["player"] = _json(new_player)
             out["puzzle_rating"] = _json(fixed)

@@ -201,6 +201,8 @@ class AccountStore:
                 "account_challenges",
                 "account_ratings",
                 "rating_history",
+                "account_puzzle_ratings",
+                "puzzle_tries",
             )
         ]
         steps.append(

@@ -103,6 +103,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE chat_removed (table_id TEXT NOT NULL, n INTEGER NOT NULL,"
         " at DOUBLE PRECISION NOT NULL, PRIMARY KEY (table_id, n))",
     ),
+    (
+        "CREATE TABLE account_puzzle_ratings (account TEXT NOT NULL REFERENCES accounts (id),"
+        " game TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+        " volatility DOUBLE PRECISION NOT NULL, tries INTEGER NOT NULL, solved INTEGER NOT NULL,"
+        " updated DOUBLE PRECISION NOT NULL, PRIMARY KEY (account, game))",
+        "CREATE TABLE puzzle_tries (account TEXT NOT NULL REFERENCES accounts (id),"
+        " puzzle TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, solved INTEGER NOT NULL,"
+        " PRIMARY KEY (account, puzzle))",
+        "CREATE TABLE puzzle_ratings (puzzle TEXT PRIMARY KEY, rating DOUBLE PRECISION NOT NULL,"
+        " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
+        " tries INTEGER NOT NULL)",
+        "CREATE TABLE game_puzzles (puzzle TEXT PRIMARY KEY, table_id TEXT NOT NULL,"
+        " game INTEGER NOT NULL, line TEXT NOT NULL, made DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX game_puzzles_game ON game_puzzles (table_id, game)",
+        "CREATE TABLE puzzle_mined (table_id TEXT NOT NULL, game INTEGER NOT NULL,"
+        " at DOUBLE PRECISION NOT NULL, found INTEGER NOT NULL, PRIMARY KEY (table_id, game))",
+        "CREATE INDEX puzzle_mined_at ON puzzle_mined (at)",
+    ),
 )
 """The schema, one tuple of statements per version (1, 2, ...); never edit a released one,
 add the next. Version 2: what lists read (status, version, summary), when a table is due
@@ -124,7 +142,19 @@ each seek, its secret's hash, what it asks for (game, players or any, pace, bots
 how long), who (a name, an account, the rating it is paired by, a hash of the address),
 when it was made and last asked after, its ``state`` (``waiting``, ``claimed`` by the
 matcher, and when, ``matched``, ``delivered``, ``cancelled``) and, once matched, its table, seat
-and the seat's token (until the page has it)."""
+and the seat's token (until the page has it). Version 7: moderation (docs/hosting.md,
+"Moderation"): reports of a player or a chat message (by an account or a hashed
+address), blocks between accounts, mutes and bans of an account or a hashed address
+until a time, the host's every action (``admin_log``), and chat messages the host
+removed (``chat_removed``). Version 8: puzzle ratings (docs/puzzles.md,
+"Ratings"): each account's Glicko-2 puzzle rating per game (rating, RD, volatility, tries,
+puzzles solved), each account's first try of each puzzle (``puzzle_tries``: the key makes a
+first try count once), and each puzzle's own rating as first tries move it
+(``puzzle_ratings``; read over the shipped rating when present); the puzzles made from
+the server's finished games (``game_puzzles``: the puzzle file's line, the table and game
+it came from) and the finished games the maker has run on (``puzzle_mined``: once each,
+and a cap a day)."""
+
 
 DELETES = (
     "DELETE FROM table_events WHERE table_id = %s",
@@ -134,5 +164,7 @@ DELETES = (
     "DELETE FROM account_seats WHERE table_id = %s",
     "DELETE FROM rated_games WHERE table_id = %s",
     "DELETE FROM chat_removed WHERE table_id = %s",
+    "DELETE FROM game_puzzles WHERE table_id = %s",
+    "DELETE FROM puzzle_mined WHERE table_id = %s",
     "DELETE FROM game_tables WHERE id = %s",
 )

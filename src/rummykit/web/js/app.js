@@ -5,7 +5,7 @@
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
 //                 #/r/ID/review the same with the review of the game (docs/review.md);
 //                 #/r/ID/g/N (and .../review) the table's finished game N, from 0
-//   #/puzzles     the puzzles (puzzles.js)
+//   #/puzzles     the puzzles (puzzles.js); #/puzzles/ID one puzzle by id
 //   #/learn       the tutorial's lessons; #/learn/LESSON one lesson (learn.js)
 //   #/u/NAME      a player's profile; #/leaderboard/GAME(/PAGE) a game's leaderboard (profile.js)
 
@@ -36,7 +36,7 @@ function readRoute() {
     return { name: "replay", source: parts[1], game: Number(parts[3]), review: parts[4] === "review" };
   }
   if (parts[0] === "account") return { name: "account" };
-  if (parts[0] === "puzzles") return { name: "puzzles" };
+  if (parts[0] === "puzzles") return { name: "puzzles", id: parts[1] || null };
   if (parts[0] === "learn") return { name: "learn", lesson: parts[1] || null };
   if (parts[0] === "u" && parts[1]) return { name: "profile", player: parts[1] };
   if (parts[0] === "leaderboard") return { name: "board", game: parts[1] || "vatikanen", page: Number(parts[2]) || 0 };
@@ -63,7 +63,7 @@ function follow() {
   if (next.name === "lobby") enterLobby();
   else if (next.name === "table") enterTable(next.id, next.watch, !!next.seat);
   else if (next.name === "account") refreshAccount(true);
-  else if (next.name === "puzzles") enterPuzzles();
+  else if (next.name === "puzzles") enterPuzzles(next.id);
   else if (next.name === "learn") (next.lesson ? enterLesson(next.lesson) : enterLearn());
   else if (next.name === "profile") enterProfile(next.player);
   else if (next.name === "board") enterBoard(next.game, next.page);

@@ -1,7 +1,8 @@
 // The puzzle page (#/puzzles, docs/puzzles.md): a seat's table and hand, tap cards to build
 // the answer, "Check" asks the server's checker; a hint names the idea; the solution is drawn
 // with where each card came from; a streak and the player's puzzle rating (a guest's kept in
-// this browser, Glicko-2 numbers from the server).
+// this browser, Glicko-2 numbers from the server; a signed-in player's kept on the server,
+// which sends it with each puzzle and each first try).
 
 import { h } from "../vendor/preact/preact.module.js";
 import { api, load, save } from "./api.js";
@@ -12,10 +13,10 @@ import { Card, StaticCard } from "./ui.js";
 const RATING_KEY = "puzzleRating";
 const TRIED_KEY = "puzzlesTried";
 
-const state = { puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null };
+const state = { puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false };
 
 function rating() {
-  return load(RATING_KEY, { rating: 1500, rd: 350, volatility: 0.06 });
+  return state.account || load(RATING_KEY, { rating: 1500, rd: 350, volatility: 0.06 });
 }
 
 const THEMES = {
@@ -25,15 +26,19 @@ const THEMES = {
   rearrange: () => t("Rearrange the table"),
 };
 
-export async function enterPuzzles() {
+export async function enterPuzzles(id = null) {
   state.puzzle = null;
   state.verdict = null;
   state.chosen = [];
   state.hint = false;
+  state.reveal = false;
   state.error = null;
   rerender();
   try {
-    state.puzzle = await api("GET", `/api/puzzles/next?game=vatikanen&rating=${Math.round(rating().rating)}`);
+    const near = await api("GET", `/api/puzzles/next?game=vatikanen&rating=${Math.round(rating().rating)}`);
+    state.account = near.player || null;
+    // One puzzle by id (#/puzzles/ID: one made from a game of this server), else the one near.
+    state.puzzle = id ? { ...(await api("GET", `/api/puzzles/${encodeURIComponent(id)}`)), player: near.player } : near;
   } catch (err) {
     state.error = err.message;
   }
@@ -52,8 +57,13 @@ async function check() {
     rerender();
     return;
   }
-  if (first) save(TRIED_KEY, [...tried, puzzle.id].slice(-500));
-  if (state.verdict.player) save(RATING_KEY, state.verdict.player);
+  if (state.account) {
+    // A signed-in player's rating is the server's: only its record of first tries counts.
+    if (state.verdict.player) state.account = state.verdict.player;
+  } else {
+    if (first) save(TRIED_KEY, [...tried, puzzle.id].slice(-500));
+    if (state.verdict.player) save(RATING_KEY, state.verdict.player);
+  }
   state.streak = state.verdict.right ? state.streak + 1 : 0;
   rerender();
 }
@@ -77,16 +87,34 @@ function Melds({ melds, marks }) {
   );
 }
 
+function retry() {
+  state.verdict = null;
+  state.chosen = [];
+  rerender();
+}
+
 function Verdict({ verdict }) {
   let text;
   if (verdict.right) text = t("Right! That is a best play.");
   else if (verdict.rule) text = `${verdict.rule}: ${verdict.message}`;
   else text = t("Legal, but the best play lays {n} more.", { n: verdict.more });
+  const next = h("button", { type: "button", class: "button primary", onClick: () => { if (location.hash !== "#/puzzles") location.hash = "#/puzzles"; else enterPuzzles(); } }, t("Next puzzle"));
+  if (!verdict.right && !state.reveal) {
+    // A wrong answer is told why; the player may try again (no longer a first try) or see the solution.
+    return h("div", { class: "puzzle-verdict wrong", role: "status" }, [
+      h("p", null, text),
+      h("div", { class: "puzzle-tools" }, [
+        h("button", { type: "button", class: "button primary", onClick: retry }, t("Try again")),
+        h("button", { type: "button", class: "button", onClick: () => { state.reveal = true; rerender(); } }, t("Show the solution")),
+        next,
+      ]),
+    ]);
+  }
   return h("div", { class: "puzzle-verdict" + (verdict.right ? " right" : " wrong"), role: "status" }, [
     h("p", null, text),
     h("p", null, t("The solution:")),
     h(Melds, { melds: verdict.solution.table, marks: verdict.solution.marks }),
-    h("button", { type: "button", class: "button primary", onClick: () => enterPuzzles() }, t("Next puzzle")),
+    next,
   ]);
 }
 

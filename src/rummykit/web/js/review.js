@@ -29,10 +29,24 @@ export async function loadReview(p) {
         ? await api("POST", "api/review", { record: p.record })
         : await api("GET", `${tableGamePath(p)}/review`);
     if (!p.review) return;
-    p.review = { loading: false, data, error: null, shown: null };
+    p.review = { loading: false, data, error: null, shown: null, puzzles: [] };
+    loadPuzzles(p);
   } catch (err) {
     if (!p.review) return;
     p.review = { loading: false, data: null, error: err.message, shown: null };
+  }
+  rerender();
+}
+
+/** Puzzles from a table's finished game, once its review is made: the server's puzzle maker
+ * runs on the game's record once (docs/puzzles.md); none for a record file. */
+async function loadPuzzles(p) {
+  if (p.source === "file" || typeof p.game !== "number") return;
+  try {
+    const made = await api("POST", `${tableGamePath(p)}/puzzles`, {});
+    if (p.review) p.review.puzzles = made.puzzles || [];
+  } catch (err) {
+    return; // no puzzles today (busy, or the day's cap): the review stands without them
   }
   rerender();
 }
@@ -60,7 +74,9 @@ export function ReviewBar({ p, starts, total, go, names }) {
   const before = marks.filter((m) => m.pos < p.pos);
   const after = marks.filter((m) => m.pos > p.pos);
   const share = (pos) => (total > 1 ? (100 * pos) / (total - 1) : 0);
+  const puzzles = r.puzzles || [];
   return h("section", { class: "review-bar", "aria-label": t("The review") }, [
+    puzzles.length ? h("a", { class: "review-puzzles", href: `#/puzzles/${encodeURIComponent(puzzles[0])}` }, t("Puzzles from this game")) : null,
     h(
       "ul",
       { class: "review-players" },

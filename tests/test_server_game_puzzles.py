@@ -1,0 +1,99 @@
+"""Puzzles from the server's own finished games (issue 43 item 1, docs/puzzles.md "Puzzles
+from a server's games"), on a real ``rummykit serve``: the maker runs on a finished game's
+record once (never on a game in play), keeps what it finds with the table and game, and
+those puzzles are served and judged by id like shipped ones."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from protocol_client import Live, play_until_over
+from rummykit.puzzles import Puzzle, from_record
+from rummykit.record import parse_record
+from server_helpers import Server, postgres_url, start
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = start(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def either(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    if request.param == "sqlite":
+        db = f"sqlite:///{tmp_path / 'games.db'}"
+    else:
+        postgres_url()
+        db = request.getfixturevalue("pg_url")
+    srv = start(db)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def finished_table(server: Server) -> str:
+    """A table whose first game (one human playing simple moves, one bot) is over; the
+    maker is asked to run on it while it is in play, and refuses."""
+    made: Any = server.post("/api/tables", {"game": "vatikanen", "seats": ["human", "bot:greedy"]})
+    table = str(made["id"])
+    joined: Any = server.post(f"/api/tables/{table}/join", {"name": "Ann"})
+    early = httpx.post(f"{server.base}/api/tables/{table}/games/0/puzzles", timeout=60)
+    assert early.status_code == 409  # never a game in play
+    live = Live.open(server.ws, table, str(joined["token"]))
+    play_until_over([live])
+    live.close()
+    return table
+
+
+def test_a_finished_game_s_puzzles_are_made_once_kept_and_served_by_id(either: Server) -> None:
+    server = either
+    for _ in range(4):  # a game with no puzzle in it: another (a table takes no seed)
+        table = finished_table(server)
+        base = f"{server.base}/api/tables/{table}/games/0/puzzles"
+        assert httpx.get(base, timeout=30).json() == {"made": False, "puzzles": []}
+        got = httpx.post(base, timeout=120)
+        assert got.status_code == 200, got.text
+        ids = got.json()["puzzles"]
+        record = httpx.get(f"{server.base}/api/tables/{table}/games/0/record", timeout=30)
+        wanted = list(from_record(parse_record(record.json())))[:8]
+        assert sorted(ids) == sorted(p.id for p in wanted)  # what the maker finds, kept
+        assert httpx.post(base, timeout=30).json() == {"made": True, "puzzles": ids}  # once
+        if wanted:
+            break
+    assert wanted
+    for puzzle in wanted[:2]:
+        assert isinstance(puzzle, Puzzle)
+        shown = httpx.get(f"{server.base}/api/puzzles/{puzzle.id}", timeout=30).json()
+        assert shown["hand"] == list(puzzle.hand) and "solution" not in shown
+        answer = {"add": list(puzzle.solution_add)}
+        judged = httpx.post(
+            f"{server.base}/api/puzzles/{puzzle.id}/answer", json=answer, timeout=120
+        )
+        assert judged.json()["right"] is True
+
+
+def test_the_maker_runs_on_at_most_its_games_a_day(server: Server) -> None:
+    table = finished_table(server)
+    now = time.time()
+    db = server.db.removeprefix("sqlite:///")
+    with sqlite3.connect(db) as conn:
+        conn.executemany(
+            "INSERT INTO puzzle_mined (table_id, game, at, found) VALUES (?, 0, ?, 0)",
+            [(f"x{i}", now) for i in range(500)],
+        )
+    base = f"{server.base}/api/tables/{table}/games/0/puzzles"
+    refused = httpx.post(base, timeout=60)
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    assert httpx.get(base, timeout=30).json() == {"made": False, "puzzles": []}
