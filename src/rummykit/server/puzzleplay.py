@@ -49,9 +49,9 @@ def by_id(puzzle_id: str) -> Puzzle | None:
 
 
 def from_line(line: str) -> Puzzle | None:
-    """A Vatikanen puzzle from its file line (docs/puzzles.md), or None."""
+    """A puzzle of a game the page serves (:data:`GAMES`) from its file line, or None."""
     data = json.loads(line)
-    return Puzzle.from_json(data) if data.get("game") == "vatikanen" else None
+    return Puzzle.from_json(data) if data.get("game") in GAMES else None
 
 
 def puzzle_near(game: str, rating: int, rng: random.Random) -> Puzzle:
@@ -98,7 +98,7 @@ def mine_job(record: dict[str, object], seconds: float) -> list[str]:
     of each turn's seat), as puzzle file lines: at most :data:`MINE_MOST`, and none begun
     after ``seconds``. Run in a records worker (which also stops it past its own time)."""
     parsed = parse_record(record)
-    if parsed.game != "vatikanen":
+    if parsed.game not in GAMES:
         return []
     until = time.monotonic() + seconds
     found: list[str] = []
