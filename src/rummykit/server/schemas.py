@@ -172,6 +172,8 @@ class Games(BaseModel):
 
 ERRORS: dict[int | str, dict[str, object]] = {
     400: {"model": Problem, "description": "a bad request; nothing changed"},
+    401: {"model": Problem, "description": "not_signed_in: a rated table's seats need a session"},
+    403: {"model": Problem, "description": "banned: this account or address is banned"},
     404: {"model": Problem, "description": "no such table"},
     409: {"model": Problem, "description": "not possible now"},
 }

@@ -29,6 +29,7 @@ from rummykit.tutorial.play import attempt_json
 __all__ = ["lesson_routes"]
 
 _ERRORS: dict[int | str, dict[str, object]] = {
+    400: {"model": Problem, "description": "bad_request: the moves take too long to judge"},
     404: {"model": Problem, "description": "no such lesson, or no such game"},
     503: {"model": Problem, "description": "unavailable: the workers are busy"},
 }

@@ -51,6 +51,7 @@ TRACKED = 10_000
 
 _ERRORS: dict[int | str, dict[str, object]] = {
     400: {"model": Problem, "description": "bad_request: no such game, players out of range"},
+    403: {"model": Problem, "description": "banned: this account or address is banned"},
     404: {"model": Problem, "description": "not_found: no such seek, or not its secret"},
     429: {"model": Problem, "description": "rate_limited: too many seeks from one address"},
     503: {"model": Problem, "description": "unavailable: the database is busy, or full"},

@@ -53,6 +53,8 @@ def _json(rating: Rating) -> dict[str, float]:
 _ERRORS: dict[int | str, dict[str, object]] = {
     400: {"model": Problem, "description": "a bad answer (bad_request, bad_card)"},
     404: {"model": Problem, "description": "no such puzzle, or no puzzles for that game"},
+    409: {"model": Problem, "description": "not_over: the game is not finished"},
+    429: {"model": Problem, "description": "rate_limited: enough puzzles were made today"},
     503: {"model": Problem, "description": "unavailable: the workers are busy"},
 }
 """The puzzle routes' errors, each ``{"error": CODE, "message": ...}``."""
@@ -135,7 +137,8 @@ def puzzle_routes(
 
     @router.get("/api/tables/{table_id}/games/{game}/puzzles", responses=_ERRORS)
     async def game_puzzles(
-        table_id: Annotated[str, Path(max_length=64)], game: Annotated[int, Path(ge=0)]
+        table_id: Annotated[str, Path(max_length=64)],
+        game: Annotated[int, Path(ge=0, le=1_000_000)],
     ) -> JSONResponse:
         """The ids of the puzzles made from a finished game, and whether the maker ran."""
         found = await kept.game_puzzles(table_id, game)
@@ -145,7 +148,7 @@ def puzzle_routes(
     async def make_game_puzzles(
         request: Request,
         table_id: Annotated[str, Path(max_length=64)],
-        game: Annotated[int, Path(ge=0)],
+        game: Annotated[int, Path(ge=0, le=1_000_000)],
     ) -> JSONResponse:
         """Run the puzzle maker on a finished game (once; never a game in play), in the
         records workers, bounded in time and in games a day; the ids found."""
