@@ -47,3 +47,19 @@ def pg_url() -> Iterator[str]:
     yield f"{base}{sep}options=-csearch_path%3D{schema}"
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def both_backends(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """A server on SQLite, and one on PostgreSQL (a schema of its own): a test that asks
+    for it runs on each."""
+    if request.param == "sqlite":
+        db = f"sqlite:///{tmp_path / 'server.db'}"
+    else:
+        postgres_url()
+        db = request.getfixturevalue("pg_url")
+    srv = start(db)
+    try:
+        yield srv
+    finally:
+        srv.stop()

@@ -13,24 +13,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server_helpers import Server, postgres_url, start
+from server_helpers import Server, start
 
 JSON = {"content-type": "application/json"}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    """A server on SQLite, and one on PostgreSQL (a schema of its own)."""
-    if request.param == "sqlite":
-        db = f"sqlite:///{tmp_path / 'accounts.db'}"
-    else:
-        postgres_url()
-        db = request.getfixturevalue("pg_url")
-    srv = start(db)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+@pytest.fixture
+def server(both_backends: Server) -> Server:
+    """A server on SQLite, and one on PostgreSQL (conftest's ``both_backends``)."""
+    return both_backends
 
 
 @pytest.fixture

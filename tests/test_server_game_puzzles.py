@@ -17,7 +17,7 @@ import pytest
 from protocol_client import Live, play_until_over
 from rummykit.puzzles import Puzzle, from_record
 from rummykit.record import parse_record
-from server_helpers import Server, postgres_url, start
+from server_helpers import Server, start
 
 
 @pytest.fixture
@@ -29,18 +29,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
         srv.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def either(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    if request.param == "sqlite":
-        db = f"sqlite:///{tmp_path / 'games.db'}"
-    else:
-        postgres_url()
-        db = request.getfixturevalue("pg_url")
-    srv = start(db)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+@pytest.fixture
+def either(both_backends: Server) -> Server:
+    """A server on SQLite, and one on PostgreSQL (conftest's ``both_backends``)."""
+    return both_backends
 
 
 def finished_table(server: Server) -> str:

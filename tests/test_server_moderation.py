@@ -8,30 +8,20 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from protocol_client import Live
-from server_helpers import RUMMYKIT, Server, postgres_url, start
+from server_helpers import RUMMYKIT, Server
 from test_server_accounts import device, login, signup
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    if request.param == "sqlite":
-        db = f"sqlite:///{tmp_path / 'moderation.db'}"
-    else:
-        postgres_url()
-        db = request.getfixturevalue("pg_url")
-    srv = start(db)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+@pytest.fixture
+def server(both_backends: Server) -> Server:
+    """A server on SQLite, and one on PostgreSQL (conftest's ``both_backends``)."""
+    return both_backends
 
 
 def admin(server: Server, *args: str) -> subprocess.CompletedProcess[str]:

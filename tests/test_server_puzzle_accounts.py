@@ -7,30 +7,20 @@ its rating and not one it has tried."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import glicko2
 import pytest
 
 from rummykit.puzzles import shipped
-from server_helpers import Server, postgres_url, start
+from server_helpers import Server
 from test_server_accounts import _sql, device, signup
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    if request.param == "sqlite":
-        db = f"sqlite:///{tmp_path / 'puzzles.db'}"
-    else:
-        postgres_url()
-        db = request.getfixturevalue("pg_url")
-    srv = start(db)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+@pytest.fixture
+def server(both_backends: Server) -> Server:
+    """A server on SQLite, and one on PostgreSQL (conftest's ``both_backends``)."""
+    return both_backends
 
 
 def glicko(own: tuple[float, float, float], other: tuple[float, float], score: float) -> Any:

@@ -6,8 +6,6 @@ history, the leaderboard lists the players with enough games; on SQLite and Post
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,22 +15,14 @@ from openskill.models import PlackettLuce
 from protocol_client import Live, play_until_over
 from rummykit import games
 from rummykit.ratings import PROVISIONAL_GAMES, bot_rating
-from server_helpers import Server, postgres_url, start
+from server_helpers import Server
 from test_server_accounts import _sql, device, signup
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    if request.param == "sqlite":
-        db = f"sqlite:///{tmp_path / 'ratings.db'}"
-    else:
-        postgres_url()
-        db = request.getfixturevalue("pg_url")
-    srv = start(db)
-    try:
-        yield srv
-    finally:
-        srv.stop()
+@pytest.fixture
+def server(both_backends: Server) -> Server:
+    """A server on SQLite, and one on PostgreSQL (conftest's ``both_backends``)."""
+    return both_backends
 
 
 def rated_table(client: httpx.Client, game: str, seats: list[str]) -> str:
