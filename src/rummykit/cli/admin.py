@@ -28,7 +28,6 @@ import time
 from rummykit.cli.serve import default_db
 from rummykit.cli.words import Commands, speaker
 from rummykit.i18n import DEFAULT
-from rummykit.server.lookalike import name_keys
 from rummykit.server.moderation import address_key, until_text
 from rummykit.server.presence import LetGo, encode
 from rummykit.server.store import open_store
@@ -99,9 +98,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _account(store: Store, name: str) -> str:
-    plain = " ".join(name.split())
-    found = await AccountStore(store).by_name(plain, sorted(name_keys(plain)))
-    if found is None or found.name.casefold() != plain.casefold():
+    found = await AccountStore(store).named(name)
+    if found is None:
         raise ValueError(f"no account is called {name!r}")
     return found.id
 

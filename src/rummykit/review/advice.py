@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from rummykit.cards import Card
 from rummykit.game import AnyAction, Game
 from rummykit.games.kontrakt import (
-    CONTRACTS,
     Action,
     Discard,
     Draw,
@@ -34,7 +33,7 @@ from rummykit.games.kontrakt import (
 from rummykit.games.kontrakt.contracts import candidate_melds
 from rummykit.games.kontrakt.view import kontrakt_view
 from rummykit.melds import MeldKind
-from rummykit.review.laying import Laying, best_laying
+from rummykit.review.laying import best_laying_from
 
 __all__ = ["Advice", "advise", "advised_actions", "keeper_discard"]
 
@@ -55,21 +54,6 @@ class Advice:
 
 def _value(card: Card) -> int:
     return 15 if card.is_joker else _VALUES.get(card.rank, card.rank)
-
-
-def _laying(view: Mapping[str, object], hand: list[Card]) -> Laying:
-    v = kontrakt_view(view)
-    seat = v["seat"]
-    assert seat is not None
-    mine = v["laid"][seat]
-    return best_laying(
-        hand,
-        v["table"],
-        seat=seat,
-        contract=CONTRACTS[v["deal"]],
-        laid=(mine["groups"], mine["runs"]),
-        complete=mine["complete"],
-    )
 
 
 def keeper_discard(hand: list[Card]) -> Card | None:
@@ -110,14 +94,14 @@ def advise(view: Mapping[str, object]) -> Advice:
         if not pile or v["stock_only"]:
             return Advice(draw="stock")
         top = Card.parse(pile[-1])
-        without = _laying(v, hand)
-        with_top = _laying(v, [*hand, top])
+        without = best_laying_from(v, hand)
+        with_top = best_laying_from(v, [*hand, top])
         gain = with_top.count - without.count
         better = top.is_joker or gain > 0 or (with_top.complete and not without.complete)
         return Advice(draw="discard" if better else "stock", gain=max(gain, 0))
     if v["phase"] != Phase.PLAY:
         return Advice()
-    laying = _laying(v, hand)
+    laying = best_laying_from(v, hand)
     left = list(hand)
     for action in laying.actions:
         for card in _cards_of(action):

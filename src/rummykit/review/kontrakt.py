@@ -37,7 +37,6 @@ from typing import Literal, cast
 from rummykit.cards import Card, full_deck
 from rummykit.game import AnyAction, Game
 from rummykit.games.kontrakt import (
-    CONTRACTS,
     Action,
     DealEnded,
     Discard,
@@ -52,7 +51,7 @@ from rummykit.games.kontrakt import (
     deck_for,
 )
 from rummykit.games.kontrakt.view import KontraktView, TableMeldJSON, kontrakt_view
-from rummykit.review.laying import Laying, best_laying
+from rummykit.review.laying import Laying, best_laying_from
 from rummykit.review.model import (
     CONTRACT,
     GO_OUT,
@@ -186,7 +185,6 @@ def judge(view: Mapping[str, object], alternative: Mapping[str, object] | None =
     spectator's view."""
     v = kontrakt_view(view)
     seat, held = _seat_and_hand(v)
-    mine = v["laid"][seat]
     # (hand, the position the engine checks it on, the draw, the pile's top taken)
     options: list[tuple[list[Card], Callable[[], KontraktGame], DrawnFrom, str | None]] = []
     if v["phase"] == Phase.PLAY and v["turn"] == seat:
@@ -205,14 +203,7 @@ def judge(view: Mapping[str, object], alternative: Mapping[str, object] | None =
     best = Judgement()
     contract = False
     for hand, setup, draw, taken in options:
-        laying = best_laying(
-            hand,
-            v["table"],
-            seat=seat,
-            contract=CONTRACTS[v["deal"]],
-            laid=(mine["groups"], mine["runs"]),
-            complete=mine["complete"],
-        )
+        laying = best_laying_from(v, hand)
         contract = contract or laying.contract
         if laying.count <= best.best:
             continue

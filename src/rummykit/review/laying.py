@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 
 from rummykit.cards import JOKER, Card, Meaning, Suit
 from rummykit.games.kontrakt.actions import Action, LayDown, LayOff, SwapJoker
-from rummykit.games.kontrakt.contracts import Contract
-from rummykit.games.kontrakt.view import TableMeldJSON
+from rummykit.games.kontrakt.contracts import CONTRACTS, Contract
+from rummykit.games.kontrakt.view import KontraktView, TableMeldJSON
 
 __all__ = ["Laying", "best_laying"]
 
@@ -448,3 +448,20 @@ def best_laying(
                     lay = LayDown(seat, tuple(tuple(m) for m in grown))
                     best = Laying(count, [lay], complete=False, contract=best.contract)
     return best
+
+
+def best_laying_from(view: KontraktView, hand: Sequence[Card]) -> Laying:
+    """:func:`best_laying` for the seat of a Kontrakt ``view`` holding ``hand`` (its own
+    hand, or that hand with the pile's top): the table, contract and what the seat has
+    laid are the view's."""
+    seat = view["seat"]
+    assert seat is not None, "a spectator lays nothing"
+    mine = view["laid"][seat]
+    return best_laying(
+        hand,
+        view["table"],
+        seat=seat,
+        contract=CONTRACTS[view["deal"]],
+        laid=(mine["groups"], mine["runs"]),
+        complete=mine["complete"],
+    )

@@ -12,7 +12,6 @@ from fastapi import APIRouter, Body, Path, Request
 from fastapi.responses import JSONResponse
 
 from rummykit.server.accounts import Accounts
-from rummykit.server.lookalike import name_keys
 from rummykit.server.moderation import address_key
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
@@ -50,12 +49,6 @@ def moderation_routes(
     router = APIRouter(tags=["moderation"], responses=_ERRORS)
     db = rooms.moderation.db
 
-    async def account_named(name: str) -> AccountRow | None:
-        plain = " ".join(name.split())
-        keys = sorted(name_keys(plain))
-        found = await accounts.db.by_name(plain, keys) if keys else None
-        return found if found is not None and found.name.casefold() == plain.casefold() else None
-
     async def seated(table: str | None, seat: int | None) -> AccountRow | None:
         """The account that took ``seat`` at ``table`` (None: a guest's seat, or none)."""
         if table is None or seat is None:
@@ -80,7 +73,7 @@ def moderation_routes(
             if await db.reports_since(now - 3600) >= ALL_AN_HOUR:
                 return problem(429, "rate_limited", "too many reports just now: later")
             signed = await signed_in(accounts, request, allowed_origins)
-            named = None if body.name is None else await account_named(body.name)
+            named = None if body.name is None else await accounts.db.named(body.name)
             kept = Report(
                 new_id(),
                 None if signed is None else signed.account.id,
@@ -114,7 +107,7 @@ def moderation_routes(
             return problem(401, "not_signed_in", "sign in first")
         other = await seated(body.table, body.seat) if body.name is None else None
         if body.name is not None:
-            other = await account_named(body.name)
+            other = await accounts.db.named(body.name)
         if other is None or other.id == signed.account.id:
             return problem(404, "not_found", "no such player")
         if len(await db.blocks(signed.account.id, BLOCKS)) >= BLOCKS:
@@ -131,7 +124,7 @@ def moderation_routes(
         signed = await signed_in(accounts, request, allowed_origins)
         if signed is None:
             return problem(401, "not_signed_in", "sign in first")
-        other = await account_named(name)
+        other = await accounts.db.named(name)
         if other is None:
             return problem(404, "not_found", "no such player")
         await db.unblock(signed.account.id, other.id)

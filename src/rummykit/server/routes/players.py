@@ -22,7 +22,6 @@ from fastapi.responses import JSONResponse
 from rummykit import games
 from rummykit.ratings import PROVISIONAL_GAMES
 from rummykit.server.accounts import Accounts
-from rummykit.server.lookalike import name_keys
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
 from rummykit.server.routes.answers import problem
@@ -60,9 +59,8 @@ def player_routes(
     ) -> JSONResponse:
         """A player's profile: ratings with their history, games, and tables."""
         try:
-            keys = sorted(name_keys(" ".join(name.split())))
-            found = await accounts.db.by_name(name, keys) if keys else None
-            if found is None or found.name.casefold() != " ".join(name.split()).casefold():
+            found = await accounts.db.named(name)
+            if found is None:
                 return problem(404, "not_found", "no such player")
             rows = await ratings.ratings(found.id)
             charts = {r.game: await ratings.history(found.id, r.game, HISTORY) for r in rows}

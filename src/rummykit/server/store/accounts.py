@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rummykit.server.lookalike import name_keys
 from rummykit.server.store.base import Store, StoreBusy
 from rummykit.server.store.postgres import PostgresStore, _postgres_error
 from rummykit.server.store.sqlite import SqliteStore
@@ -165,6 +166,14 @@ class AccountStore:
             [(f"{_ACCOUNT} WHERE a.id = %s AND a.deleted IS NULL", (account,))], write=False
         )
         return _account(rows[0]) if rows else None
+
+    async def named(self, name: str) -> AccountRow | None:
+        """The account called ``name`` itself (spaces collapsed, case aside), not one that
+        only looks like it: a profile's, a block's, a host's command's."""
+        plain = " ".join(name.split())
+        keys = sorted(name_keys(plain)) if plain else []
+        found = await self.by_name(plain, keys) if keys else None
+        return found if found is not None and found.name.casefold() == plain.casefold() else None
 
     async def by_name(self, name: str, keys: Sequence[str]) -> AccountRow | None:
         """The account a name (or a look-alike of it) names, or None; one with the very name
