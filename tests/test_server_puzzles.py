@@ -15,8 +15,9 @@ import pytest
 from rummykit import solver
 from rummykit.cards import Card
 from rummykit.melds import VATIKANEN
-from rummykit.puzzles import shipped
+from rummykit.puzzles import Puzzle, shipped
 from rummykit.puzzles.analysis import best_answers
+from rummykit.puzzles.kontrakt import KontraktPuzzle
 from server_helpers import Server, start
 
 
@@ -107,3 +108,67 @@ def test_answer_sizes_are_bounded(server: Server) -> None:
     assert bad.status_code == 400
     rated = _answer(server, puzzle.id, {"add": ["2c"], "player": {"rating": 1e9}})
     assert rated.status_code in (400, 422)
+
+
+def _kontrakt(pid: str | None = None) -> KontraktPuzzle:
+    found = [p for p in shipped("kontrakt") if isinstance(p, KontraktPuzzle)]
+    return next(p for p in found if pid in (None, p.id))
+
+
+def test_a_kontrakt_puzzle_is_its_seat_s_state_with_no_solution_nor_hidden_card(
+    server: Server,
+) -> None:
+    got = httpx.get(
+        f"{server.base}/api/puzzles/next?game=kontrakt&rating=1500&lang=sv", timeout=30
+    ).json()
+    assert set(got) == {"id", "game", "theme", "state", "rating"}
+    puzzle = _kontrakt(got["id"])
+    state = got["state"]
+    assert state["type"] == "state" and state["seat"] == puzzle.seat
+    assert state["view"]["hand"] == list(puzzle.view["hand"])  # type: ignore[call-overload]
+    assert "hands" not in json.dumps(state["view"]) and "solution" not in json.dumps(got)
+    assert state["seats"][puzzle.seat]["name"] == "Du"
+
+
+def test_a_kontrakt_turn_is_judged_move_by_move_and_answered_by_the_engine(
+    server: Server,
+) -> None:
+    """K8-K13 on a puzzle's position: each move is played by the engine; a discard that
+    does not go out is refused (K8); the stored turn, and the same turn in another order,
+    are best; half of it is told how many more could be laid."""
+    puzzle = next(
+        p
+        for p in shipped("kontrakt")
+        if isinstance(p, KontraktPuzzle)
+        and not p.out
+        and sum(a["type"] == "layoff" for a in p.solution) >= 2
+    )
+    base = f"{server.base}/api/puzzles/{puzzle.id}"
+    moves = [dict(a) for a in puzzle.solution]
+    going = httpx.post(f"{base}/try", json={"moves": moves[:1]}, timeout=60).json()
+    assert going["verdict"] == "going" and going["steps"] == 1
+    spare = going["state"]["view"]["hand"][0]
+    refused = httpx.post(
+        f"{base}/try", json={"moves": [*moves[:1], {"type": "discard", "card": spare}]}, timeout=60
+    ).json()
+    assert refused["verdict"] == "refused" and refused["rule"] == "K8"
+    assert refused["state"]["view"]["hand"] == going["state"]["view"]["hand"]
+    hint = httpx.post(
+        f"{base}/help", json={"moves": moves[:1], "request": {"type": "hint"}}, timeout=60
+    ).json()
+    assert hint["type"] == "hint"
+    assert {a["type"] for a in hint["actions"]} <= {"layoff", "swap_joker"}
+    right = _answer(server, puzzle.id, {"actions": moves, "lang": "sv"}).json()
+    assert right["right"] is True and right["laid"] == puzzle.best
+    assert len(right["solution"]["steps"]) == len(moves)
+    turned = [moves[0], *reversed(moves[1:])]  # the lay-offs in another order: as good
+    assert _answer(server, puzzle.id, {"actions": turned}).json()["right"] is True
+    half = _answer(server, puzzle.id, {"actions": moves[:1]}).json()
+    assert half["right"] is False and half["more"] == puzzle.best - half["laid"] > 0
+    bad = _answer(server, puzzle.id, {"actions": [{"type": "nonsense"}]})
+    assert bad.status_code == 400
+    too_many = _answer(server, puzzle.id, {"actions": moves * 20})
+    assert too_many.status_code == 422
+    vatikanen = next(p for p in shipped() if isinstance(p, Puzzle))
+    none = httpx.post(f"{server.base}/api/puzzles/{vatikanen.id}/try", json={}, timeout=30)
+    assert none.status_code == 404

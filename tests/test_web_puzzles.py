@@ -10,7 +10,7 @@ import httpx
 
 from rummykit.puzzles import shipped
 from server_helpers import start
-from web_helpers import browser, new_page
+from web_helpers import browser, centre, mouse_drag, new_page
 
 __all__ = ["browser"]
 
@@ -163,5 +163,99 @@ def test_a_reviewed_game_links_to_its_own_puzzles(browser: Any, tmp_path: Path) 
         page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
         shown = page.get_attribute("main.puzzles", "data-puzzle")
         assert shown in {p.id for p in found}
+    finally:
+        server.stop()
+
+
+def test_a_vatikanen_puzzle_is_answered_by_dragging_cards_onto_the_table(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    by_id = {p.id: p for p in shipped()}
+    try:
+        page = new_page(browser, viewport={"width": 1280, "height": 900})
+        page.goto(f"{server.base}/#/puzzles")
+        page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+        puzzle = by_id[page.get_attribute("main.puzzles", "data-puzzle") or ""]
+        first, *rest = puzzle.solution_add
+        mouse_drag(page, f".hand .card[data-card='{first}']", centre(page, ".puzzle-answer"))
+        page.wait_for_selector(f".puzzle-answer .card[data-card='{first}']")
+        # dragged back to the hand, it is not laid; dragged again, it is
+        mouse_drag(page, f".puzzle-answer .card[data-card='{first}']", centre(page, ".hand"))
+        page.wait_for_selector(".puzzle-answer .card", state="detached")
+        mouse_drag(page, f".hand .card[data-card='{first}']", centre(page, ".puzzle-answer"))
+        for card in rest:
+            page.locator(f".hand .card[data-card='{card}']:not(.selected)").first.click()
+        assert page.locator(".puzzle-answer .card").count() == len(puzzle.solution_add)
+        page.get_by_role("button", name="Check").click()
+        page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    finally:
+        server.stop()
+
+
+def _tap_in_hand(page: Any, cards: list[str]) -> None:
+    for card in cards:
+        free = page.locator(f".hand .card[data-card='{card}']:not(.selected)")
+        free.first.tap()
+
+
+def test_a_kontrakt_puzzle_is_played_on_the_board_on_a_phone_in_swedish(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A Kontrakt puzzle (issue 43 item 2) on the game's own board: the contract staged and
+    laid down, a lay-off onto a meld; a discard that does not go out is refused with its
+    rule; "Check" hands in the turn and the engine judges it best."""
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    kontrakt = [p for p in shipped("kontrakt") if isinstance(p, KontraktPuzzle)]
+    puzzle = next(
+        p
+        for p in kontrakt
+        if [a["type"] for a in p.solution] == ["meld", "layoff"] and "*" not in str(p.solution)
+    )
+    meld, layoff = puzzle.solution
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/")
+        page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+        page.goto(f"{server.base}/#/puzzles/{puzzle.id}")
+        page.reload()
+        page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert page.get_by_role("button", name="Tips").count() == 1  # the idea's, not the board's
+        for cards in meld["melds"]:  # type: ignore[union-attr]
+            _tap_in_hand(page, list(cards))
+            page.get_by_role("button", name="Kombination", exact=True).tap()
+        with page.expect_response(lambda r: r.url.endswith("/try")):
+            page.get_by_role("button", name="Lägg ner", exact=True).tap()
+        page.wait_for_function(
+            "() => document.querySelectorAll('.hand .card').length === "
+            f"{len(puzzle.view['hand']) - sum(len(m) for m in meld['melds'])}"  # type: ignore[arg-type, union-attr]
+        )
+        # a discard that does not go out ends no puzzle: refused with its rule, nothing changes
+        spare = next(
+            c
+            for c in puzzle.view["hand"]  # type: ignore[union-attr]
+            if c != layoff["card"] and all(c not in m for m in meld["melds"])  # type: ignore[union-attr]
+        )
+        _tap_in_hand(page, [spare])
+        page.locator(".actions button.discard").tap()
+        page.wait_for_selector(".error-line .rule")
+        assert page.inner_text(".error-line .rule") == "K8"
+        page.locator(f".hand .card.selected[data-card='{spare}']").tap()  # unselected
+        _tap_in_hand(page, [str(layoff["card"])])
+        with page.expect_response(lambda r: r.url.endswith("/try")):
+            page.locator(f"[data-layoff='{layoff['meld']}']").first.tap()
+        page.wait_for_function(
+            "() => document.querySelectorAll('.hand .card').length === "
+            f"{len(puzzle.view['hand']) - puzzle.best}"  # type: ignore[arg-type]
+        )
+        page.get_by_role("button", name="Kontrollera").tap()
+        page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+        said = page.inner_text(".puzzle-verdict")
+        assert "Rätt" in said and "byggde på" in said  # the solution told in Swedish
+        kept = page.evaluate("JSON.parse(localStorage.getItem('rummykit.puzzleRating.kontrakt'))")
+        assert kept["rating"] > 1500
     finally:
         server.stop()

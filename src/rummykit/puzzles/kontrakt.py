@@ -53,11 +53,13 @@ __all__ = [
     "CONTRACT",
     "LAY_OFF",
     "KontraktPuzzle",
+    "Turn",
     "bot_records",
     "check",
     "estimate_rating",
     "from_record",
     "from_view",
+    "play_turn",
     "solution_actions",
 ]
 
@@ -164,24 +166,56 @@ def _actions(puzzle: KontraktPuzzle) -> list[Action]:
     return [cast(Action, spec.action_from_json(a)) for a in puzzle.solution]
 
 
-def _play(view: Mapping[str, object], actions: Sequence[Action]) -> tuple[int, bool]:
-    """Play ``actions`` on the view's position (RuleError from the engine): the cards laid
-    and whether the seat went out."""
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A player's turn so far on a puzzle's position: the ``game`` after the moves that
+    stand (before the discard that went out, if one did), how many moves ``stood``, the
+    rule the next one broke (``refused``), and whether the turn went ``out`` (K13)."""
+
+    game: KontraktGame
+    seat: int
+    stood: int
+    refused: RuleError | None
+    out: bool
+
+
+def play_turn(view: Mapping[str, object], actions: Sequence[Action]) -> Turn:
+    """Play ``actions`` on the view's position, each judged by the engine, until one is
+    refused or a discard goes out. A discard that does not go out is refused (K8): a
+    puzzle's turn lays cards."""
     v = kontrakt_view(view)
     seat = v["seat"]
     assert seat is not None
     game = position(v)
-    before = len(game.hand(seat))
-    for action in actions:
+    for done, action in enumerate(actions):
         if isinstance(action, Discard) and len(game.hand(seat)) > 1:
-            raise RuleError(
+            rule = RuleError(
                 "K8",
                 N_("a puzzle's turn lays cards; it ends with a discard only when that goes out"),
             )
-        event = game.apply(action)
+            return Turn(game, seat, done, rule, False)
+        after = game.copy()
+        try:
+            event = after.apply(action)
+        except RuleError as exc:
+            return Turn(game, seat, done, exc, False)
         if isinstance(event, DealEnded):
-            return before, event.out == seat
-    return before - len(game.hand(seat)), False
+            return Turn(game, seat, done + 1, None, event.out == seat)
+        game = after
+    return Turn(game, seat, len(actions), None, False)
+
+
+def _play(view: Mapping[str, object], actions: Sequence[Action]) -> tuple[int, bool]:
+    """Play ``actions`` on the view's position (RuleError from the engine): the cards laid
+    and whether the seat went out."""
+    turn = play_turn(view, actions)
+    if turn.refused is not None:
+        raise turn.refused
+    held = kontrakt_view(view)["hand"]
+    assert held is not None
+    if turn.out:
+        return len(held), True
+    return len(held) - len(turn.game.hand(turn.seat)), False
 
 
 def estimate_rating(*, actions: int, best: int, melds: int, joker: bool, out: bool) -> int:

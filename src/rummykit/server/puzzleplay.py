@@ -1,6 +1,10 @@
 """Puzzles served over HTTP: a puzzle as a seat sees it (never its solution), and an
 answer judged by the engine's checker in a worker, with the puzzle's solution to draw.
 
+A Vatikanen puzzle is a table and a hand, answered by the cards laid (and, optionally, the
+whole new table). A Kontrakt puzzle is a seat's turn, drawn with the table's own board
+and answered by the turn's actions (:mod:`rummykit.server.puzzleturn`).
+
 The jobs here run in the server's workers (:meth:`Workers.run`): the checker calls the
 exact solver, which must not hold the event loop.
 """
@@ -8,38 +12,55 @@ exact solver, which must not hold the event loop.
 from __future__ import annotations
 
 import json
-import random
 import time
+from collections.abc import Mapping
 from functools import cache
 
 from rummykit.cards import Card
-from rummykit.puzzles import Puzzle, check, from_record, near, shipped
+from rummykit.puzzles import check, shipped
+from rummykit.puzzles.kind import kind_of
+from rummykit.puzzles.kontrakt import KontraktPuzzle
+from rummykit.puzzles.store import AnyPuzzle
 from rummykit.record import parse_record
+from rummykit.server.puzzleturn import (
+    BadMoves,
+    kontrakt_answer,
+    kontrakt_help,
+    kontrakt_state,
+    kontrakt_try,
+)
 
 __all__ = [
     "CANDIDATES",
+    "GAMES",
+    "MAX_ACTIONS",
     "MAX_CARDS",
     "MINE_MOST",
     "answer_job",
     "by_id",
     "closest",
+    "from_line",
     "mine_job",
     "position",
-    "puzzle_near",
+    "turn_job",
 ]
 
 MAX_CARDS = 60
 """The most cards an answer may name (laid plus the whole new table)."""
 
-GAMES = ("vatikanen",)
+MAX_ACTIONS = 12
+"""The most actions a Kontrakt answer may hold (a turn lays a few melds and lay-offs)."""
+
+GAMES = ("vatikanen", "kontrakt")
+"""The games whose puzzles the server serves."""
 
 
 @cache
-def _index(game: str) -> dict[str, Puzzle]:
-    return {p.id: p for p in shipped(game) if isinstance(p, Puzzle)}
+def _index(game: str) -> dict[str, AnyPuzzle]:
+    return {p.id: p for p in shipped(game)}
 
 
-def by_id(puzzle_id: str) -> Puzzle | None:
+def by_id(puzzle_id: str) -> AnyPuzzle | None:
     """The shipped puzzle ``puzzle_id``, or None."""
     for game in GAMES:
         found = _index(game).get(puzzle_id)
@@ -48,26 +69,18 @@ def by_id(puzzle_id: str) -> Puzzle | None:
     return None
 
 
-def from_line(line: str) -> Puzzle | None:
-    """A puzzle of a game the page serves (:data:`GAMES`) from its file line, or None."""
+def from_line(line: str) -> AnyPuzzle | None:
+    """A puzzle of a game the server serves (:data:`GAMES`) from its file line, or None."""
     data = json.loads(line)
-    return Puzzle.from_json(data) if data.get("game") in GAMES else None
-
-
-def puzzle_near(game: str, rating: int, rng: random.Random) -> Puzzle:
-    """A shipped puzzle of ``game`` near ``rating`` (KeyError: no such game)."""
-    if game not in GAMES:
-        raise KeyError(game)
-    found = near(_index(game).values(), rating, rng)
-    assert isinstance(found, Puzzle)
-    return found
+    game = data.get("game", "vatikanen")
+    return kind_of(game).from_json(data) if game in GAMES else None
 
 
 CANDIDATES = 200
 """The most puzzles looked at to find one a signed-in player has not tried."""
 
 
-def closest(game: str, rating: int, most: int = CANDIDATES) -> list[Puzzle]:
+def closest(game: str, rating: int, most: int = CANDIDATES) -> list[AnyPuzzle]:
     """The ``most`` shipped puzzles of ``game`` rated closest to ``rating``, closest first
     (KeyError: no such game)."""
     if game not in GAMES:
@@ -75,9 +88,17 @@ def closest(game: str, rating: int, most: int = CANDIDATES) -> list[Puzzle]:
     return sorted(_index(game).values(), key=lambda p: (abs(p.rating - rating), p.id))[:most]
 
 
-def position(puzzle: Puzzle) -> dict[str, object]:
+def position(puzzle: AnyPuzzle, lang: str = "en") -> dict[str, object]:
     """What a seat sees of ``puzzle``: table, hand, opened, free jokers, and its main idea
-    (the hint, shown only when asked); never its solution."""
+    (the hint, shown only when asked); never its solution. A Kontrakt puzzle: the seat's
+    ``state`` message, as a table sends it, for the board to draw."""
+    if isinstance(puzzle, KontraktPuzzle):
+        return {
+            "id": puzzle.id,
+            "game": puzzle.game,
+            "theme": puzzle.theme,
+            "state": kontrakt_state(puzzle, None, lang),
+        }
     return {
         "id": puzzle.id,
         "game": puzzle.game,
@@ -102,22 +123,38 @@ def mine_job(record: dict[str, object], seconds: float) -> list[str]:
         return []
     until = time.monotonic() + seconds
     found: list[str] = []
-    for puzzle in from_record(parsed, source="server "):
+    for puzzle in kind_of(parsed.game).from_record(parsed, source="server "):
         found.append(json.dumps(puzzle.to_json(), separators=(",", ":")))
         if len(found) >= MINE_MOST or time.monotonic() > until:
             break
     return found
 
 
+def _find(puzzle_id: str, line: str) -> AnyPuzzle | None:
+    return by_id(puzzle_id) or (from_line(line) if line else None)
+
+
 def answer_job(
-    puzzle_id: str, add: list[str], table: list[list[str]] | None, lang: str, line: str = ""
+    puzzle_id: str,
+    add: list[str],
+    table: list[list[str]] | None,
+    lang: str,
+    line: str = "",
+    actions: list[dict[str, object]] | None = None,
 ) -> dict[str, object] | None:
     """The checker's verdict on an answer, in ``lang``, with the solution to draw (None:
-    no such puzzle). ``line``: the puzzle's file line when it is not a shipped one. Run in
-    a worker."""
-    puzzle = by_id(puzzle_id) or (from_line(line) if line else None)
+    no such puzzle; ``{"error": ...}``: the answer names what is not a card or an
+    action). A Vatikanen answer is ``add`` (and ``table``); a Kontrakt one is the turn's
+    ``actions``. ``line``: the puzzle's file line when it is not a shipped one. Run in a
+    worker."""
+    puzzle = _find(puzzle_id, line)
     if puzzle is None:
         return None
+    if isinstance(puzzle, KontraktPuzzle):
+        try:
+            return kontrakt_answer(puzzle, actions or [], lang)
+        except BadMoves:
+            return {"error": "bad_action"}
     try:
         cards = [Card.parse(c) for c in add]
         melds = None if table is None else [[Card.parse(c) for c in m] for m in table]
@@ -137,3 +174,25 @@ def answer_job(
             "marks": [list(m) for m in puzzle.solution_marks],
         },
     }
+
+
+def turn_job(
+    puzzle_id: str,
+    moves: list[dict[str, object]],
+    request: Mapping[str, object] | None,
+    lang: str,
+    line: str = "",
+) -> dict[str, object] | None:
+    """A Kontrakt puzzle's turn so far on the board: with no ``request``, where ``moves``
+    stand (:func:`kontrakt_try`); with one, the board's help (:func:`kontrakt_help`).
+    None: no such Kontrakt puzzle; ``{"error": "bad_action"}``: moves that are not
+    actions. Run in a worker."""
+    puzzle = _find(puzzle_id, line)
+    if not isinstance(puzzle, KontraktPuzzle):
+        return None
+    try:
+        if request is None:
+            return kontrakt_try(puzzle, moves, lang)
+        return kontrakt_help(puzzle, moves, request, lang)
+    except BadMoves:
+        return {"error": "bad_action"}

@@ -63,6 +63,8 @@ class RoomHost:
     let_go: Callable[[Room], Awaitable[None]]
     idle: Callable[[Room], None]
     moderation: Moderation | None = None
+    game_over: Callable[[str, int], None] | None = None
+    """Told of each game kept as it ends (table id, game number): the puzzle maker's cue."""
 
 
 class Room:
@@ -437,9 +439,13 @@ class Room:
             if self.table.base:
                 for text in await store.units(self.id):
                     earlier += parse_record(json.loads(text)).deals
-            await store.add_game(self.id, finished_game(self.table, earlier, ended))
+            kept = finished_game(self.table, earlier, ended)
+            await store.add_game(self.id, kept)
         except StoreBusy:
             log.warning("table %s: a finished game could not be kept (busy)", self.id)
+            return
+        if self.host.game_over is not None:
+            self.host.game_over(self.id, kept.game)
 
     async def _keep_unit(self, unit: int, record: str, conn: Conn | None, ref: Ref | None) -> None:
         try:

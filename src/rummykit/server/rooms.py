@@ -37,6 +37,7 @@ from rummykit.server.limits import Bucket, Limits
 from rummykit.server.moderation import Moderation
 from rummykit.server.presence import HOLD, LetGo, decode, encode
 from rummykit.server.protocol import Close, dumps
+from rummykit.server.puzzlemaker import PuzzleMaker
 from rummykit.server.room import Room, RoomHost
 from rummykit.server.store import (
     FinishedGame,
@@ -114,8 +115,16 @@ class Rooms:
         self.workers = Workers(workers, record_seconds=self.limits.replay_seconds)
         self.process = secrets.token_hex(6)
         self.moderation = Moderation(store)
+        self.puzzles = PuzzleMaker(store, self.workers, self.finished)
         self.host = RoomHost(
-            store, self.workers, self.limits, bot_delay, self._let_go, self._idle, self.moderation
+            store,
+            self.workers,
+            self.limits,
+            bot_delay,
+            self._let_go,
+            self._idle,
+            self.moderation,
+            self.puzzles.soon,
         )
         self.rooms: dict[str, Room] = {}
         self._held_since: dict[str, float] = {}
@@ -145,6 +154,7 @@ class Rooms:
         self.stopping = True
         for task in list(self._tasks):
             task.cancel()
+        await self.puzzles.stop()
         for room in list(self.rooms.values()):
             room.close_all(Close.MOVED, "the server is stopping: reconnect")
             with contextlib.suppress(Exception):

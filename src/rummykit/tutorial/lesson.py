@@ -3,7 +3,6 @@ docstring)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -12,7 +11,7 @@ from rummykit import games
 from rummykit.errors import ActionError, RuleError
 from rummykit.game import Game
 from rummykit.i18n import N_, translate
-from rummykit.narration import narrate_log
+from rummykit.seat_state import seat_state
 
 __all__ = ["MAX_STEPS", "Lesson", "Outcome", "attempt", "replay"]
 
@@ -124,24 +123,5 @@ def replay(lesson: Lesson, moves: Sequence[Mapping[str, object]]) -> Game | None
 
 
 def _state(lesson: Lesson, game: Game, lang: str) -> dict[str, object]:
-    """What seat 0 sees, in the shape of the protocol's ``state`` message (so that the
-    browser draws it with the table's own board)."""
-    names = [translate(n, lang) for n in lesson.names]
-    view = json.loads(json.dumps(game.view(0, log=False)))
-    entries = list(game.log_entries(0, 0))
-    view["log"] = entries
-    return {
-        "type": "state",
-        "version": 0,
-        "status": "over" if game.over else "playing",
-        "seat": 0,
-        "seats": [
-            {"seat": s, "kind": "human" if s == 0 else "bot", "name": name, "connected": True}
-            for s, name in enumerate(names)
-        ],
-        "games_played": 1,
-        "clock": None,
-        "log_start": 0,
-        "view": view,
-        "log_text": narrate_log(game.name, entries, names, lang),
-    }
+    """What seat 0 sees (:func:`~rummykit.seat_state.seat_state`)."""
+    return seat_state(game, 0, [translate(n, lang) for n in lesson.names], lang)

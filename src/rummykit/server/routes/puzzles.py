@@ -13,7 +13,6 @@ signed-in player is near its rating and one it has not tried.
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import time
 from typing import Annotated
@@ -22,22 +21,24 @@ from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from rummykit.i18n import language_from
-from rummykit.puzzles import Puzzle
 from rummykit.puzzles.rating import Rating, rate
+from rummykit.puzzles.store import AnyPuzzle
 from rummykit.server.accounts import Accounts
+from rummykit.server.puzzlemaker import NotMade
 from rummykit.server.puzzleplay import (
+    CANDIDATES,
     MAX_CARDS,
     answer_job,
     by_id,
     closest,
     from_line,
-    mine_job,
     position,
+    turn_job,
 )
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
 from rummykit.server.routes.answers import problem
-from rummykit.server.routes.puzzle_bodies import Answer
+from rummykit.server.routes.puzzle_bodies import Answer, TurnHelp, TurnSoFar
 from rummykit.server.schemas import Problem
 from rummykit.server.store.base import StoreBusy
 from rummykit.server.store.puzzles import PuzzleRatingStore, Taken
@@ -63,11 +64,8 @@ _ERRORS: dict[int | str, dict[str, object]] = {
 AMONG = 20
 """A puzzle is picked at random among the this many closest (untried) ones."""
 
-MINE_SECONDS = 10.0
-"""The maker's time on one finished game (the records worker's own limit stops it too)."""
-
-MINE_PER_DAY = 500
-"""The most finished games the maker runs on in a day (a public server)."""
+_STATUS = {"not_found": 404, "not_over": 409, "rate_limited": 429, "unavailable": 503}
+"""The status of each reason the maker gives for making nothing."""
 
 GUEST_RD = 100.0
 """The RD a shipped puzzle's rating starts with."""
@@ -87,6 +85,7 @@ def puzzle_routes(
         request: Request,
         game: Annotated[str, Query(max_length=16)] = "vatikanen",
         rating: Annotated[int, Query(ge=0, le=4000)] = 1500,
+        lang: Annotated[str, Query(max_length=16)] = "en",
     ) -> JSONResponse:
         """A puzzle near ``rating`` (a signed-in player's: near its kept rating, and not
         tried yet), as a seat sees it: never its solution."""
@@ -97,7 +96,13 @@ def puzzle_routes(
             if signed is not None:
                 player = await kept.player(signed.account.id, game)
                 rating = round(player.rating)
-            candidates = closest(game, rating)
+            # puzzles made from this server's games beside the shipped set, first among equals
+            made = await rooms.puzzles.recent(game)
+            ours = {p.id for p in made}
+            candidates = sorted(
+                [*made, *closest(game, rating)],
+                key=lambda p: (abs(p.rating - rating), p.id not in ours, p.id),
+            )[:CANDIDATES]
             if signed is not None:
                 tried = await kept.tried(signed.account.id, [p.id for p in candidates])
         except KeyError:
@@ -106,12 +111,12 @@ def puzzle_routes(
             return problem(503, "unavailable", str(exc))
         fresh = [p for p in candidates if p.id not in tried] or candidates
         puzzle = rng.choice(fresh[:AMONG])
-        out: dict[str, object] = {**position(puzzle), "rating": puzzle.rating}
+        out: dict[str, object] = {**position(puzzle, language_from(lang)), "rating": puzzle.rating}
         if player is not None:
             out["player"] = _json(player)
         return JSONResponse(out)
 
-    async def any_puzzle(puzzle_id: str) -> tuple[Puzzle | None, str]:
+    async def any_puzzle(puzzle_id: str) -> tuple[AnyPuzzle | None, str]:
         """A shipped puzzle, or one made from this server's games with its file line."""
         shipped = by_id(puzzle_id)
         if shipped is not None:
@@ -120,7 +125,10 @@ def puzzle_routes(
         return (from_line(line), line) if line else (None, "")
 
     @router.get("/api/puzzles/{puzzle_id}", responses=_ERRORS)
-    async def one_puzzle(puzzle_id: Annotated[str, Path(max_length=64)]) -> JSONResponse:
+    async def one_puzzle(
+        puzzle_id: Annotated[str, Path(max_length=64)],
+        lang: Annotated[str, Query(max_length=16)] = "en",
+    ) -> JSONResponse:
         """A puzzle by id (shipped, or made from this server's finished games), as a seat
         sees it."""
         try:
@@ -133,7 +141,7 @@ def puzzle_routes(
         with contextlib.suppress(StoreBusy):
             moved = await kept.puzzle(puzzle_id)
             rating = round(moved.rating) if moved else rating
-        return JSONResponse({**position(puzzle), "rating": rating})
+        return JSONResponse({**position(puzzle, language_from(lang)), "rating": rating})
 
     @router.get("/api/tables/{table_id}/games/{game}/puzzles", responses=_ERRORS)
     async def game_puzzles(
@@ -152,31 +160,14 @@ def puzzle_routes(
     ) -> JSONResponse:
         """Run the puzzle maker on a finished game (once; never a game in play), in the
         records workers, bounded in time and in games a day; the ids found."""
-        already = await kept.game_puzzles(table_id, game)
-        if already is not None:
-            return JSONResponse({"made": True, "puzzles": already})
-        finished = await rooms.finished(table_id, game)
-        if isinstance(finished, str):
-            status = 404 if finished == "not_found" else 409
-            return problem(status, finished, "no finished game there")
-        if await kept.mined_since(time.time() - 86400) >= MINE_PER_DAY:
-            return problem(429, "rate_limited", "enough puzzles were made today")
         client = request.client.host if request.client else ""
         try:
-            lines = await rooms.workers.records.submit(
-                client, len(finished.record), mine_job, json.loads(finished.record), MINE_SECONDS
-            )
-        except JobTimeout:
-            lines = []
-        except TooManyJobs as exc:
-            return problem(429, "rate_limited", str(exc))
-        except QueueFull as exc:
+            made = await rooms.puzzles.make(table_id, game, client)
+        except NotMade as exc:
+            return problem(_STATUS[exc.code], exc.code, str(exc))
+        except StoreBusy as exc:
             return problem(503, "unavailable", str(exc))
-        pairs = [(str(json.loads(line)["id"]), line) for line in lines]
-        with contextlib.suppress(Taken):  # made meanwhile by another request
-            await kept.keep_mined(table_id, game, pairs, time.time())
-        made = await kept.game_puzzles(table_id, game)
-        return JSONResponse({"made": True, "puzzles": made or []})
+        return JSONResponse({"made": True, "puzzles": made})
 
     @router.post("/api/puzzles/{puzzle_id}/answer", responses=_ERRORS)
     async def answer(
@@ -196,7 +187,13 @@ def puzzle_routes(
             return problem(400, "bad_request", "too many cards")
         try:
             verdict = await rooms.workers.run(
-                answer_job, puzzle_id, list(body.add), body.table, language_from(body.lang), line
+                answer_job,
+                puzzle_id,
+                list(body.add),
+                body.table,
+                language_from(body.lang),
+                line,
+                body.actions,
             )
         except JobTimeout:
             return problem(400, "bad_request", "the answer takes too long to check")
@@ -204,6 +201,8 @@ def puzzle_routes(
             return problem(503, "unavailable", str(exc))
         if verdict is None:
             return problem(404, "not_found", "no such puzzle")
+        if verdict.get("error") == "bad_action":
+            return problem(400, "bad_request", "an answer holds what is not an action")
         if "error" in verdict:
             return problem(400, "bad_card", "an answer names a card that is not one")
         out: dict[str, object] = dict(verdict)
@@ -237,5 +236,41 @@ def puzzle_routes(
             out["player"] = _json(new_player)
             out["puzzle_rating"] = _json(fixed)
         return JSONResponse(out)
+
+    async def turn(
+        puzzle_id: str, moves: list[dict[str, object]], request: dict[str, object] | None, lang: str
+    ) -> JSONResponse:
+        """A Kontrakt puzzle's turn on the board, judged in a worker (``turn_job``)."""
+        try:
+            _, line = await any_puzzle(puzzle_id)
+            out = await rooms.workers.run(turn_job, puzzle_id, moves, request, lang, line)
+        except StoreBusy as exc:
+            return problem(503, "unavailable", str(exc))
+        except JobTimeout:
+            return problem(400, "bad_request", "the moves take too long to judge")
+        except (TooManyJobs, QueueFull) as exc:
+            return problem(503, "unavailable", str(exc))
+        if out is None:
+            return problem(404, "not_found", "no such Kontrakt puzzle")
+        if "error" in out:
+            return problem(400, "bad_request", "the moves hold what is not an action")
+        return JSONResponse(out)
+
+    @router.post("/api/puzzles/{puzzle_id}/try", responses=_ERRORS)
+    async def try_turn(
+        puzzle_id: Annotated[str, Path(max_length=64)], body: Annotated[TurnSoFar, Body()]
+    ) -> JSONResponse:
+        """Where a Kontrakt puzzle's turn stands after ``moves``: ``going``, ``out`` (the
+        answer is ready) or ``refused`` (the last move broke ``rule``), with what the seat
+        sees then (a ``state`` message for the board)."""
+        return await turn(puzzle_id, body.moves, None, language_from(body.lang))
+
+    @router.post("/api/puzzles/{puzzle_id}/help", responses=_ERRORS)
+    async def turn_help(
+        puzzle_id: Annotated[str, Path(max_length=64)], body: Annotated[TurnHelp, Body()]
+    ) -> JSONResponse:
+        """A board's help in a Kontrakt puzzle's turn: a draft ``checked`` by the engine, or
+        a ``hint`` of the lay-offs and joker swaps (never the lay-downs asked for)."""
+        return await turn(puzzle_id, body.moves, body.request, language_from(body.lang))
 
     return router

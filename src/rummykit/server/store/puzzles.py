@@ -203,3 +203,11 @@ class PuzzleRatingStore:
             [("SELECT line FROM game_puzzles WHERE puzzle = %s", (puzzle,))], write=False
         )
         return str(rows[0][0]) if rows else None
+
+    async def recent_lines(self, most: int) -> list[str]:
+        """The file lines of the ``most`` puzzles made last from the server's games."""
+        [rows] = await self.db._tx(
+            [("SELECT line FROM game_puzzles ORDER BY made DESC LIMIT %s", (most,))],
+            write=False,
+        )
+        return [str(r[0]) for r in rows]

@@ -5,7 +5,7 @@
 //   #/r/ID        the replay of a finished table; #/r/file a record file opened in the lobby;
 //                 #/r/ID/review the same with the review of the game (docs/review.md);
 //                 #/r/ID/g/N (and .../review) the table's finished game N, from 0
-//   #/puzzles     the puzzles (puzzles.js); #/puzzles/ID one puzzle by id
+//   #/puzzles     the puzzles (puzzles.js); #/puzzles/kontrakt a game's; #/puzzles/ID one by id
 //   #/learn       the tutorial's lessons; #/learn/LESSON one lesson (learn.js)
 //   #/u/NAME      a player's profile; #/leaderboard/GAME(/PAGE) a game's leaderboard (profile.js)
 

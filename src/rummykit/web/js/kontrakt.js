@@ -494,7 +494,8 @@ function ActionBar({ ctx, u, myPlay }) {
       if (!layoffs && !swaps) notes.push(t("{card} fits no meld on the table.", { card: shortCard(one) }));
     }
   }
-  if (ctx.myTurn || (view.phase === "upcard_offer" && view.offer_to === me)) {
+  // a puzzle (ctx.puzzle) has its own hint, the idea: the board's would give the answer away
+  if (!ctx.puzzle && (ctx.myTurn || (view.phase === "upcard_offer" && view.offer_to === me))) {
     buttons.push(button({ disabled: u.busy, title: t("Ask for the moves the rules allow now"), onClick: () => hint(ctx) }, t("Hint")));
   }
   return [

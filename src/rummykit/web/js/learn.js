@@ -19,7 +19,7 @@ const DONE_KEY = "lessonsDone";
 
 const p = { lists: {}, lesson: null, moves: [], state: null, verdict: null, error: null, notice: null, pending: false, ui: {}, order: null, drop: null };
 
-setDropHandler((payload, target, index) => location.hash.startsWith("#/learn/") && p.drop && p.drop(payload, target, index));
+const onDrop = (payload, target, index) => location.hash.startsWith("#/learn/") && p.drop && p.drop(payload, target, index);
 
 function doneIds() {
   const kept = load(DONE_KEY, []);
@@ -27,6 +27,7 @@ function doneIds() {
 }
 
 export async function enterLearn() {
+  setDropHandler(onDrop); // a table's page set its own: drops here are the lesson's
   Object.assign(p, { lesson: null, moves: [], state: null, verdict: null, error: null, notice: null, pending: false, ui: {} });
   rerender();
   try {

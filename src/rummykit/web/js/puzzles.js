@@ -1,22 +1,34 @@
-// The puzzle page (#/puzzles, docs/puzzles.md): a seat's table and hand, tap cards to build
-// the answer, "Check" asks the server's checker; a hint names the idea; the solution is drawn
-// with where each card came from; a streak and the player's puzzle rating (a guest's kept in
-// this browser, Glicko-2 numbers from the server; a signed-in player's kept on the server,
-// which sends it with each puzzle and each first try).
+// The puzzle page (#/puzzles, #/puzzles/kontrakt, #/puzzles/ID; docs/puzzles.md).
+//
+// A Vatikanen puzzle is a table and a hand: tap or drag the cards to lay onto the table,
+// "Check" asks the server's checker (the exact solver counts the most cards). A Kontrakt
+// puzzle is a seat's turn, played on the table's own board (tap or drag, the same buttons
+// as a game): every move goes to the server, whose engine judges it on the puzzle's
+// position, and "Check" hands in the turn. A hint names the idea; the solution is drawn
+// after the answer; a streak; and the player's puzzle rating per game (a guest's kept in
+// this browser, Glicko-2 numbers from the server; a signed-in player's kept on the
+// server, which sends it with each puzzle and each first try).
 
 import { h } from "../vendor/preact/preact.module.js";
 import { api, load, save } from "./api.js";
+import { setDropHandler } from "./drag.js";
 import { language, t } from "./i18n.js";
+import { KontraktBoard } from "./kontrakt.js";
 import { rerender } from "./store.js";
-import { Card, StaticCard } from "./ui.js";
+import { Card, HandOrder, StaticCard } from "./ui.js";
+import { gameTitle, shownSentence } from "./words.js";
 
-const RATING_KEY = "puzzleRating";
+export const PUZZLE_GAMES = ["vatikanen", "kontrakt"];
 const TRIED_KEY = "puzzlesTried";
 
-const state = { puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false };
+const state = { game: "vatikanen", puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false, turn: null };
+
+function ratingKey(game) {
+  return game === "vatikanen" ? "puzzleRating" : `puzzleRating.${game}`;
+}
 
 function rating() {
-  return state.account || load(RATING_KEY, { rating: 1500, rd: 350, volatility: 0.06 });
+  return state.account || load(ratingKey(state.game), { rating: 1500, rd: 350, volatility: 0.06 });
 }
 
 const THEMES = {
@@ -24,34 +36,54 @@ const THEMES = {
   joker: () => t("A joker can be freed"),
   split: () => t("Split the run"),
   rearrange: () => t("Rearrange the table"),
+  contract: () => t("Lay the whole contract"),
+  "lay-off": () => t("Lay off onto the table after the contract"),
 };
 
-export async function enterPuzzles(id = null) {
-  state.puzzle = null;
-  state.verdict = null;
-  state.chosen = [];
-  state.hint = false;
-  state.reveal = false;
-  state.error = null;
+/** Vatikanen's cards dragged onto the table are laid; dragged back to the hand, kept. */
+function onDrop(payload, target) {
+  if (!location.hash.startsWith("#/puzzles")) return;
+  if (state.turn) {
+    if (state.turn.drop) state.turn.drop(payload, target);
+    return;
+  }
+  if (state.verdict || payload.puzzleCard === undefined) return;
+  const i = payload.puzzleCard;
+  if (target === "puzzle-answer" && !state.chosen.includes(i)) state.chosen = [...state.chosen, i];
+  else if (target === "puzzle-hand") state.chosen = state.chosen.filter((j) => j !== i);
+  else return;
+  rerender();
+}
+
+/** Enter the page: ``arg`` is a game's name (its next puzzle), a puzzle's id, or null. */
+export async function enterPuzzles(arg = null) {
+  setDropHandler(onDrop);
+  const id = arg && !PUZZLE_GAMES.includes(arg) ? arg : null;
+  if (arg && !id) state.game = arg;
+  Object.assign(state, { puzzle: null, verdict: null, chosen: [], hint: false, reveal: false, error: null, turn: null });
   rerender();
   try {
-    const near = await api("GET", `/api/puzzles/next?game=vatikanen&rating=${Math.round(rating().rating)}`);
-    state.account = near.player || null;
     // One puzzle by id (#/puzzles/ID: one made from a game of this server), else the one near.
-    state.puzzle = id ? { ...(await api("GET", `/api/puzzles/${encodeURIComponent(id)}`)), player: near.player } : near;
+    const lang = language();
+    const one = id ? await api("GET", `/api/puzzles/${encodeURIComponent(id)}?lang=${lang}`) : null;
+    if (one) state.game = one.game;
+    state.account = null;
+    const near = await api("GET", `/api/puzzles/next?game=${state.game}&rating=${Math.round(rating().rating)}&lang=${lang}`);
+    state.account = near.player || null;
+    state.puzzle = one ? { ...one, player: near.player } : near;
+    if (state.puzzle.state) startTurn();
   } catch (err) {
-    state.error = err.message;
+    state.error = err.code === "not_found" ? t("No such puzzle.") : err.message;
   }
   rerender();
 }
 
-async function check() {
+async function answer(body) {
   const puzzle = state.puzzle;
   const tried = load(TRIED_KEY, []);
   const first = !tried.includes(puzzle.id);
-  const body = { add: state.chosen.map((i) => puzzle.hand[i]), first, player: rating(), lang: language() };
   try {
-    state.verdict = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/answer`, body);
+    state.verdict = await api("POST", `/api/puzzles/${encodeURIComponent(puzzle.id)}/answer`, { ...body, first, player: rating(), lang: language() });
   } catch (err) {
     state.error = err.message;
     rerender();
@@ -62,16 +94,114 @@ async function check() {
     if (state.verdict.player) state.account = state.verdict.player;
   } else {
     if (first) save(TRIED_KEY, [...tried, puzzle.id].slice(-500));
-    if (state.verdict.player) save(RATING_KEY, state.verdict.player);
+    if (state.verdict.player) save(ratingKey(state.game), state.verdict.player);
   }
   state.streak = state.verdict.right ? state.streak + 1 : 0;
   rerender();
+}
+
+function check() {
+  if (state.turn) return answer({ actions: state.turn.moves });
+  return answer({ add: state.chosen.map((i) => state.puzzle.hand[i]) });
 }
 
 function toggle(i) {
   state.chosen = state.chosen.includes(i) ? state.chosen.filter((j) => j !== i) : [...state.chosen, i];
   rerender();
 }
+
+// ------------------------------------------------------------------ a Kontrakt turn
+
+function startTurn() {
+  const puzzle = state.puzzle;
+  state.turn = { moves: [], state: puzzle.state, ui: {}, order: new HandOrder(`order.puzzle.${puzzle.id}`), pending: false, error: null, notice: null, drop: null };
+}
+
+/** A board's context, as a table gives one (table.js), backed by the puzzle's turn. */
+function turnContext() {
+  const turn = state.turn;
+  const id = state.puzzle.id;
+  const s = turn.state;
+  const post = (path, body) => api("POST", `/api/puzzles/${encodeURIComponent(id)}/${path}`, { ...body, lang: language() });
+  return {
+    id: "puzzle-" + id,
+    puzzle: true,
+    state: s,
+    view: s.view,
+    seat: s.seat,
+    names: s.seats.map((x) => x.name),
+    live: null,
+    ui: turn.ui,
+    order: turn.order,
+    pending: turn.pending,
+    myTurn: !state.verdict && s.view.turn === s.seat,
+    act: async (action) => {
+      if (turn.pending || state.verdict) return false;
+      turn.pending = true;
+      turn.error = null;
+      rerender();
+      let out;
+      try {
+        out = await post("try", { moves: [...turn.moves, action] });
+      } catch (err) {
+        turn.pending = false;
+        turn.error = { message: err.message };
+        rerender();
+        return false;
+      }
+      turn.pending = false;
+      if (out.verdict === "refused") {
+        turn.error = { rule: out.rule, message: out.message };
+        rerender();
+        return false;
+      }
+      turn.moves = [...turn.moves, action];
+      turn.state = out.state;
+      turn.ui = {};
+      turn.notice = null;
+      if (out.verdict === "out") await check(); // the discard went out: the turn is handed in
+      else rerender();
+      return true;
+    },
+    request: async (message) => {
+      try {
+        return await post("help", { moves: turn.moves, request: message });
+      } catch (err) {
+        return { type: "error", code: err.code || "offline", rule: null, message: err.message };
+      }
+    },
+    showError: (err) => {
+      turn.error = err;
+      rerender();
+    },
+    notify: (text) => {
+      turn.notice = text;
+      turn.error = null;
+      rerender();
+    },
+    clearError: () => {
+      turn.error = null;
+    },
+    setDrop: (fn) => {
+      turn.drop = fn;
+    },
+    messages: () => h(TurnSaid, null),
+  };
+}
+
+function TurnSaid() {
+  const turn = state.turn;
+  if (turn.error) {
+    return h("div", { class: "error-line", role: "alert" }, [
+      turn.error.rule ? h("span", { class: "rule" }, turn.error.rule) : null,
+      h("span", { class: "error-text" }, turn.error.rule ? shownSentence(turn.error.message) : turn.error.message),
+    ]);
+  }
+  if (turn.notice) return h("div", { class: "notice-line", role: "status" }, turn.notice);
+  return null;
+}
+
+// ------------------------------------------------------------------ what it looks like
 
 function Melds({ melds, marks }) {
   return h(
@@ -90,15 +220,30 @@ function Melds({ melds, marks }) {
 function retry() {
   state.verdict = null;
   state.chosen = [];
+  if (state.turn) startTurn();
   rerender();
+}
+
+function nextPuzzle() {
+  const here = state.game === "vatikanen" ? "#/puzzles" : `#/puzzles/${state.game}`;
+  if (location.hash !== here) location.hash = here;
+  else enterPuzzles(state.game);
+}
+
+function Solution({ solution }) {
+  if (solution.steps) {
+    // A Kontrakt turn: its actions in words, then the table it leaves.
+    return [h("ol", { class: "puzzle-steps" }, solution.steps.map((s) => h("li", null, s))), h(Melds, { melds: solution.table })];
+  }
+  return h(Melds, { melds: solution.table, marks: solution.marks });
 }
 
 function Verdict({ verdict }) {
   let text;
   if (verdict.right) text = t("Right! That is a best play.");
-  else if (verdict.rule) text = `${verdict.rule}: ${verdict.message}`;
+  else if (verdict.rule) text = `${verdict.rule}: ${shownSentence(verdict.message)}`;
   else text = t("Legal, but the best play lays {n} more.", { n: verdict.more });
-  const next = h("button", { type: "button", class: "button primary", onClick: () => { if (location.hash !== "#/puzzles") location.hash = "#/puzzles"; else enterPuzzles(); } }, t("Next puzzle"));
+  const next = h("button", { type: "button", class: "button primary", onClick: nextPuzzle }, t("Next puzzle"));
   if (!verdict.right && !state.reveal) {
     // A wrong answer is told why; the player may try again (no longer a first try) or see the solution.
     return h("div", { class: "puzzle-verdict wrong", role: "status" }, [
@@ -113,9 +258,55 @@ function Verdict({ verdict }) {
   return h("div", { class: "puzzle-verdict" + (verdict.right ? " right" : " wrong"), role: "status" }, [
     h("p", null, text),
     h("p", null, t("The solution:")),
-    h(Melds, { melds: verdict.solution.table, marks: verdict.solution.marks }),
+    h(Solution, { solution: verdict.solution }),
     next,
   ]);
+}
+
+function GameChoice() {
+  return h(
+    "p",
+    { class: "puzzle-games", role: "group", "aria-label": t("Game") },
+    PUZZLE_GAMES.map((game) =>
+      h("a", { class: "button" + (game === state.game ? " primary" : ""), href: game === "vatikanen" ? "#/puzzles" : `#/puzzles/${game}`, "aria-current": game === state.game ? "page" : undefined }, gameTitle(game)),
+    ),
+  );
+}
+
+function Tools({ ready }) {
+  const tools = [
+    h("button", { type: "button", class: "button primary", disabled: !ready, onClick: check }, t("Check")),
+    h("button", { type: "button", class: "button", onClick: () => { state.hint = true; rerender(); } }, t("Hint")),
+  ];
+  if (state.turn) tools.push(h("button", { type: "button", class: "button", disabled: !state.turn.moves.length, onClick: retry }, t("Start again")));
+  return h("div", { class: "puzzle-tools" }, tools);
+}
+
+function VatikanenPuzzle({ puzzle }) {
+  const chosen = state.chosen;
+  const drag = (i) => (state.verdict ? undefined : { puzzleCard: i });
+  return [
+    h("p", null, t("Lay as many cards as you can.")),
+    h(Melds, { melds: puzzle.table }),
+    h("div", { class: "puzzle-answer" + (chosen.length ? "" : " empty"), "data-drop": "puzzle-answer", "aria-label": t("The cards you lay") }, [
+      chosen.length ? null : h("span", { class: "muted small" }, t("Tap or drag the cards you lay here.")),
+      ...chosen.map((i) => h(Card, { card: puzzle.hand[i], selected: true, drag: drag(i), onTap: state.verdict ? undefined : () => toggle(i) })),
+    ]),
+    h(
+      "div",
+      { class: "hand", "data-drop": "puzzle-hand" },
+      puzzle.hand.map((card, i) =>
+        h(Card, { card, selected: chosen.includes(i), drag: chosen.includes(i) ? undefined : drag(i), onTap: state.verdict ? undefined : () => toggle(i) }),
+      ),
+    ),
+  ];
+}
+
+function KontraktPuzzle() {
+  return [
+    h("p", null, t("Lay as many cards as you can this turn: the contract first, then lay off and swap jokers; go out if you can.")),
+    h("div", { class: "table-page game-kontrakt puzzle-board" }, h(KontraktBoard, { ctx: turnContext() })),
+  ];
 }
 
 export function PuzzlePage() {
@@ -123,6 +314,7 @@ export function PuzzlePage() {
   const mine = rating();
   const head = [
     h("h2", null, t("Puzzles")),
+    h(GameChoice, null),
     h("p", { class: "puzzle-stats" }, [
       h("span", { class: "puzzle-rating" }, t("Your puzzle rating: {r}", { r: Math.round(mine.rating) })),
       " · ",
@@ -132,23 +324,11 @@ export function PuzzlePage() {
   if (state.error) head.push(h("p", { class: "error" }, state.error));
   if (!puzzle) return h("main", { class: "page puzzles" }, head);
   const theme = puzzle.theme;
-  return h("main", { class: "page puzzles", "data-puzzle": puzzle.id }, [
-    ...head,
-    h("p", null, t("Lay as many cards as you can.")),
-    h(Melds, { melds: puzzle.table }),
-    h(
-      "div",
-      { class: "hand" },
-      puzzle.hand.map((card, i) =>
-        h(Card, { card, selected: state.chosen.includes(i), onTap: state.verdict ? undefined : () => toggle(i) }),
-      ),
-    ),
-    state.verdict
-      ? h(Verdict, { verdict: state.verdict })
-      : h("div", { class: "puzzle-tools" }, [
-          h("button", { type: "button", class: "button primary", disabled: !state.chosen.length, onClick: check }, t("Check")),
-          h("button", { type: "button", class: "button", onClick: () => { state.hint = true; rerender(); } }, t("Hint")),
-        ]),
-    (state.hint || state.verdict) && theme ? h("p", { class: "puzzle-hint" }, (THEMES[theme] || (() => theme))()) : null,
-  ]);
+  const ready = state.turn ? state.turn.moves.length > 0 && !state.turn.pending : state.chosen.length > 0;
+  const hint = (state.hint || state.verdict) && theme ? h("p", { class: "puzzle-hint" }, (THEMES[theme] || (() => theme))()) : null;
+  const answer = state.verdict ? h(Verdict, { verdict: state.verdict }) : h(Tools, { ready });
+  // A Kontrakt board's dock covers the page's foot on a phone: the tools and the verdict go above the board.
+  const [task, ...board] = state.turn ? KontraktPuzzle() : VatikanenPuzzle({ puzzle });
+  const body = state.turn ? [...head, task, hint, answer, ...board] : [...head, task, ...board, hint, answer];
+  return h("main", { class: "page puzzles", "data-puzzle": puzzle.id, "data-game": puzzle.game }, body);
 }
