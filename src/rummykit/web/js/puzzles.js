@@ -241,7 +241,7 @@ function Solution({ solution }) {
 function Verdict({ verdict }) {
   let text;
   if (verdict.right) text = t("Right! That is a best play.");
-  else if (verdict.rule) text = `${verdict.rule}: ${shownSentence(verdict.message)}`;
+  else if (verdict.rule) text = `${verdict.rule}: ${verdict.message}`;
   else text = t("Legal, but the best play lays {n} more.", { n: verdict.more });
   const next = h("button", { type: "button", class: "button primary", onClick: nextPuzzle }, t("Next puzzle"));
   if (!verdict.right && !state.reveal) {
