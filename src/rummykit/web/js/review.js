@@ -6,7 +6,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { api } from "./api.js";
-import { shortCards } from "./cards.js";
+import { shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
 import { StaticCard, cardCount } from "./ui.js";
@@ -173,7 +173,7 @@ export function BestPlay({ game, turn, view, names }) {
       h(
         "div",
         { class: "meld", role: "group", "aria-label": t("Meld {n}: {cards}", { n: i + 1, cards: shortCards(meld) }) },
-        meld.map((card, j) => h(StaticCard, { card, extra: markClass(play.marks[i][j]) })),
+        [meld.map((card, j) => h(StaticCard, { card, extra: markClass(play.marks[i][j]) })), jokerNotes(play, i)],
       ),
     );
   } else {
@@ -190,6 +190,23 @@ export function BestPlay({ game, turn, view, names }) {
     h("p", { class: "best-play-head" }, [h("strong", null, t("The best play, on the table as it was")), " ", legend]),
     melds,
   ]);
+}
+
+/** A note by each joker of meld ``i`` that now stands for another card: "★ Q→J♦" (the
+ * card alone showed only what it stands for now: issue 45). */
+function jokerNotes(play, i) {
+  return (play.was || [])
+    .filter(([meld]) => meld === i)
+    .map(([meld, place, was]) => {
+      const before = meaning(was);
+      const now = meaning(play.table[meld][place]);
+      return h("span", { class: "joker-was", title: t("The joker stood for {was}; now it stands for {now}.", { was: before, now }) }, t("★ {was}→{now}", { was: before, now }));
+    });
+}
+
+/** What a table joker stands for, as a card is written: "Q♦", or "Q" in a group. */
+function meaning(joker) {
+  return shortCard(joker).replace(/^★=?/, "");
 }
 
 function markClass(mark) {
