@@ -182,10 +182,12 @@ def test_the_swedish_review_sentences_say_who_does_what() -> None:
     took = translate(
         "  It takes the discard pile's top, {card}, instead of the stock's card.", "sv", card="3♣"
     )
-    assert took == "  Då tar man 3♣ från högen i stället för att dra från talongen."
-    out = translate("  That would have gone out.", "sv")
-    assert out != "  Det hade gått ut." and "spelaren gått ut" in out
-    assert "Det lägger ut" not in translate("  That lays the rest of the contract.", "sv")
+    assert took == "  Ta högens översta kort, 3♣, i stället för att dra från talongen."
+    assert translate("  That would have gone out.", "sv") == "  Då hade spelaren gått ut."
+    rest = translate("  That lays the rest of the contract.", "sv")
+    assert rest == "  Då hade resten av kontraktet kunnat läggas ut."
+    before = translate("  A card could still have been laid off before the discard.", "sv")
+    assert before == "  Innan spelaren sakade hade ett kort kunnat byggas på."
 
 
 def test_simulate_refuses_a_records_folder_that_cannot_hold_records(

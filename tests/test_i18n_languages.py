@@ -284,7 +284,7 @@ def test_V7_terminal_in_swedish_shows_swedish_labels_and_rule_errors(tmp_path: P
         await app.on_input_submitted(Input.Submitted(box, box.value))
         await pilot.pause()
         said = text_of(app, "#message").strip()
-        assert said.startswith("V7: första gången du lägger ned kort måste det vara")
+        assert said.startswith("V7: Första gången du lägger ned kort måste det vara")
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)

@@ -39,7 +39,7 @@ def test_a_right_answer_is_told_right_after_bad_input(
     assert code == 0
     assert "Puzzle 1b0643c0f8" in out and "Your hand:" in out
     assert "split the run" in out  # the hint
-    assert "unknown command 'fold'" in out
+    assert "Unknown command 'fold'" in out  # a sentence on its own line
     assert "'Zz' is not a card" in out
     assert "not by drawing or passing" in out
     assert "Right! That is the most there is." in out

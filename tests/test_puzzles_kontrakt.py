@@ -119,7 +119,7 @@ def test_the_terminal_solves_a_kontrakt_puzzle(
     code = main(["puzzle", "--game", "kontrakt", "--id", puzzle.id, "--lang", "en"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "The contract:" in out and "unknown command 'fold'" in out
+    assert "The contract:" in out and "Unknown command 'fold'" in out
     assert "Right! That is the most there is." in out
 
 

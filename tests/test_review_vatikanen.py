@@ -15,7 +15,7 @@ from rummykit import games, solver
 from rummykit.cards import parse_cards
 from rummykit.games.vatikanen import Play, Session, VatikanenGame
 from rummykit.games.vatikanen.table import check_table
-from rummykit.melds import VATIKANEN, read_meld
+from rummykit.melds import VATIKANEN, Meld, read_meld
 from rummykit.record import GameRecord, IllegalAction, parse_record
 from rummykit.review import review
 from rummykit.review.keeping import HAND, MOVED, STAYED, keep_most, marks, shown_play
@@ -177,7 +177,8 @@ def test_marks_match_melds_one_to_one_for_the_fewest_moved() -> None:
 
 
 def test_V11_the_play_shown_is_not_always_the_one_keeping_the_largest_meld() -> None:
-    # keeping the five-card clubs run whole would move nine cards to lay Qd Kh; taking its
+    # keeping the five-card clubs run whole would move eleven cards to lay Qd Kh (both
+    # diamond runs and 8s 9s Ts broken into groups); taking its
     # joker (*:Jc) into the jacks moves three
     table = [
         read_meld(parse_cards(t), VATIKANEN)
@@ -199,7 +200,7 @@ def test_V11_the_play_shown_is_not_always_the_one_keeping_the_largest_meld() -> 
     assert found is not None and found.count == 2
     largest = keep_most(table, hand, 2)
     assert largest is not None
-    assert marks(table, largest.table, largest.add).moved == 9
+    assert marks(table, largest.table, largest.add).moved == 11
     shown, marked = shown_play(table, hand, found)
     assert marked.moved == 3
     check_table(table, shown.add, [m.cards for m in shown.table])
@@ -274,3 +275,88 @@ def test_review_never_puts_best_below_played(seed: int) -> None:
     for turn in review(record).turns:
         assert 0 <= turn.played <= turn.best
         assert (turn.best_play is None) == (turn.best == 0)
+
+
+def melds(*texts: str) -> list[Meld]:
+    return [read_meld(parse_cards(t), VATIKANEN) for t in texts]
+
+
+def test_marks_a_card_whose_meld_broke_up_as_moved_even_into_a_meld_of_its_suit() -> None:
+    # Q K A of diamonds is broken up: its ace now ends A 2 3, in another place of another
+    # run; it left its meld as much as the queen and the king did
+    old = melds("Qd Kd Ad", "Qc Qh Qs", "Kc Kh Ks")
+    new = melds("Ad 2d 3d", "Qc Qd Qh Qs", "Kc Kd Kh Ks")
+    marked = marks(old, new, parse_cards("2d 3d"))
+    assert marked.rows == [
+        [MOVED, HAND, HAND],
+        [STAYED, MOVED, STAYED, STAYED],
+        [STAYED, MOVED, STAYED, STAYED],
+    ]
+    assert marked.moved == 3
+
+
+def test_marks_a_group_card_that_went_into_a_run_as_moved() -> None:
+    old = melds("8c 8d *:8", "9d Td Jd")
+    new = melds("8c 9c *:Tc Jc", "8d 9d Td Jd")
+    marked = marks(old, new, parse_cards("9c Jc"))
+    assert marked.rows == [[MOVED, HAND, MOVED, HAND], [MOVED, STAYED, STAYED, STAYED]]
+    assert marked.moved == 3
+    assert marked.was == ((0, 2, "*:8"),)  # the joker stood for an 8, now for 10♣
+
+
+def test_a_joker_that_keeps_what_it_stands_for_has_no_was() -> None:
+    old = melds("6h *:7h 8h 9h", "9c Tc Jc")
+    new = melds("6h *:7h 8h", "9h 9c 9s")
+    marked = marks(old, new, parse_cards("9s"))
+    assert marked.was == ()
+    assert marked.rows[0] == [STAYED, STAYED, STAYED]
+
+
+def test_V11_a_joker_that_now_stands_for_another_card_says_what_it_stood_for() -> None:
+    judged = judge(position("7h Qc", "6h *:7h 8h", "9c Tc Jc"))
+    assert judged.play is not None
+    (meld, place, was) = judged.play["was"][0]
+    assert was == "*:7h"
+    assert judged.play["table"][meld][place].startswith("*:")
+    assert judged.play["table"][meld][place] != "*:7h"
+
+
+def test_marks_agree_with_the_tables_before_and_after_on_every_turn_of_a_bot_game() -> None:
+    # every card marked as staying lies in one old meld at the same place, each new meld
+    # keeps cards of one old meld only; the hand cards are the cards laid
+    game = SPEC.new(["Anna", "Bo"], seed=0)
+    bots = [SPEC.make_bot(level, s) for s, level in enumerate(["random", "greedy"])]
+    before: list[list[list[str]]] = []
+    while (seat := game.to_act) is not None:
+        before.append(dict(game.view(seat))["table"])
+        game.apply(bots[seat].choose(game.view(seat)))
+    checked = 0
+    for turn in review(game.to_record()).turns:
+        play = turn.best_play
+        if play is None or "marks" not in play:
+            continue
+        old = melds(*(" ".join(m) for m in before[turn.action]))
+        new = melds(*(" ".join(m) for m in play["table"]))
+        flat = [m for row in play["marks"] for m in row]
+        assert flat.count(HAND) == len(play["add"])
+        assert flat.count(MOVED) == play["moved"]
+        for meld, row in zip(new, play["marks"], strict=True):
+            places = {
+                (str(c), meld.start + j if meld.kind.value == "run" else 0)
+                for j, (c, mark) in enumerate(zip(meld.cards, row, strict=True))
+                if mark == STAYED
+            }
+            if not places:
+                continue
+            homes = [
+                o
+                for o in old
+                if places
+                <= {
+                    (str(c), o.start + j if o.kind.value == "run" else 0)
+                    for j, c in enumerate(o.cards)
+                }
+            ]
+            assert homes, (turn.action, meld, row, before[turn.action])
+            checked += 1
+    assert checked > 20

@@ -274,3 +274,19 @@ def test_a_staged_play_is_echoed_with_card_symbols(tmp_path: Path) -> None:
     reply = c.submit("play 7d * 9d Td")
     assert "7♦ ★ 9♦ 10♦" in reply.text and "Td" not in reply.text
     assert "10♦" in c.submit("undo").text
+
+
+@pytest.mark.parametrize(("lang", "command"), [("en", "play 2c 3c"), ("sv", "spela 2k 3k")])
+def test_an_engine_error_in_the_terminal_starts_its_sentence_with_a_capital(
+    tmp_path: Path, lang: str, command: str
+) -> None:
+    c = make_controller("vatikanen", players=2, seed=5, bots="greedy", records=tmp_path, lang=lang)
+    while c.bot_to_act():
+        c.bot_step()
+    refused = c.submit(command)  # too short to open with (V7)
+    assert refused.kind == "error"
+    rule, sentence = refused.text.split(": ", 1)
+    assert rule == "V7" and sentence[:1].isupper(), refused.text
+    not_an_action = c.submit("play 2c 3c 4c | 5c")  # no meld of one card: still the engine's
+    assert not_an_action.kind == "error"
+    assert not_an_action.text[:1].isupper(), not_an_action.text

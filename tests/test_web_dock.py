@@ -225,3 +225,83 @@ def test_arrange_with_the_whole_hand_selected_fits_what_it_can(
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+UNDER_DOCK = """sel => {
+  const dock = document.querySelector('.dock').getBoundingClientRect();
+  return [...document.querySelectorAll(sel)].filter(el => el.offsetParent !== null)
+    .map(el => el.getBoundingClientRect())
+    .filter(r => r.bottom > dock.top + 0.5 || r.top < 0)
+    .map(r => `${r.top}-${r.bottom} (dock from ${dock.top})`);
+}"""
+"""The elements of a selector that the dock covers (or that are above the view)."""
+
+
+def test_on_a_phone_a_staged_kontrakt_meld_and_its_verdict_stand_above_the_dock(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    tables = seeded_positions(
+        db,
+        [
+            Position(
+                "builtK", "kontrakt", ["human", "human"], 3, {0: "Anna", 1: "Bo"}, to_first_play
+            )
+        ],
+    )
+    game = tables["builtK"].game
+    assert game is not None and game.to_act is not None
+    seat = game.to_act
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "builtK", seat, ["Anna", "Bo"][seat])
+        s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        hand = s["view"]["hand"]
+        first = hand[0]
+        other = next(c for c in hand if c[:-1] != first[:-1] and c[-1] != first[-1])
+        for card in (first, other):
+            page.tap(f".hand .card[data-card='{card}']:not(.selected)")
+        page.tap(".actions button:has-text('Meld')")
+        page.wait_for_selector(".staged .meld-box.invalid .meld-verdict .rule")
+        page.wait_for_timeout(300)  # the page scrolls at the next frame
+        assert page.evaluate(UNDER_DOCK, ".staged .meld-box.invalid") == []
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def to_the_second_deal(table: Any) -> dict[str, Any] | None:
+    """The bots' moves until the first deal is over and Anna (seat 0) is to act."""
+    game = table.game
+    view = dict(game.view(game.to_act))
+    if game.to_act == 0 and any(e["type"] == "deal_end" for e in view["log"]):
+        return None
+    return bots_move(table)
+
+
+def test_with_the_deal_end_panel_open_the_status_and_the_piles_stand_above_the_dock(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seats = ["human", "human", "bot:basic", "bot:basic"]
+    tables = seeded_positions(
+        db, [Position("endK", "kontrakt", seats, 3, {0: "Anna", 1: "Bo"}, to_the_second_deal)]
+    )
+    game = tables["endK"].game
+    assert game is not None and game.to_act == 0
+    server = start(db)
+    try:
+        for name, options in (("desktop", {}), ("phone", PHONE)):
+            page = new_page(browser, **options)
+            sit(page, server.base, "endK", 0, "Anna")
+            wait_state(page, "s.status === 'playing' && s.view.deal === 1")
+            page.wait_for_selector(".deal-end-panel")
+            page.wait_for_timeout(200)
+            for sel in (".status-line", ".stock-card", ".discard-pile .card"):
+                assert page.evaluate(UNDER_DOCK, sel) == [], (name, sel)
+            shot(page, f"{name}-kontrakt-deal-end-open", full=False)
+            assert not page.errors, page.errors
+            page.context.close()
+    finally:
+        server.stop()

@@ -90,6 +90,67 @@ def test_a_replayed_record_shows_its_review_and_the_best_play(
     assert not page.errors, page.errors
 
 
+def test_neighbouring_review_marks_do_not_overlap_and_each_jumps_to_its_turn(
+    browser: Any, shared_server: Server, tmp_path: Path
+) -> None:
+    record = vatikanen_record()
+    chances = [t for t in review(record).turns if t.best > t.played and t.best_play is not None]
+    chances = [t for t in chances if not t.went_out]
+    # the two closest chances: their marks stood on top of each other along the positions
+    k = min(range(len(chances) - 1), key=lambda i: chances[i + 1].action - chances[i].action)
+    path = tmp_path / "game.json"
+    path.write_text(record.dumps())
+    page = new_page(browser)
+    page.goto(shared_server.base + "/")
+    page.set_input_files("input[type=file]", str(path))
+    page.click("button:has-text('Review this game')")
+    page.wait_for_selector(".review-mark")
+    marks = page.locator(".review-mark")
+    assert marks.count() == len(chances)
+    first, second = marks.nth(k).bounding_box(), marks.nth(k + 1).bounding_box()
+    assert first is not None and second is not None
+    for box in (first, second):
+        assert box["width"] >= 24 and box["height"] >= 24, box
+    apart = (
+        first["x"] + first["width"] <= second["x"] or first["y"] + first["height"] <= second["y"]
+    )
+    assert apart, (first, second)
+    for j in (k + 1, k):  # each jumps to its turn, and is marked as the place
+        marks.nth(j).click()
+        where = position_words(chances[j].action)
+        page.wait_for_selector(f"[data-testid=position]:has-text('{where}')")
+        page.wait_for_selector(".review-turn")
+        assert marks.nth(j).get_attribute("aria-current") == "step"
+    assert not page.errors, page.errors
+
+
+def test_a_best_play_notes_a_joker_that_now_stands_for_another_card(
+    browser: Any, shared_server: Server, tmp_path: Path
+) -> None:
+    record = vatikanen_record()
+    chances = [t for t in review(record).turns if t.best > t.played and t.best_play is not None]
+    chances = [t for t in chances if not t.went_out]
+    k, turn = next((k, t) for k, t in enumerate(chances) if t.best_play and "was" in t.best_play)
+    assert turn.best_play is not None and "marks" in turn.best_play
+    meld, place, was = turn.best_play["was"][0]
+    assert (was, turn.best_play["table"][meld][place]) == ("*:4s", "*:8")  # 4♠ in its place
+    path = tmp_path / "game.json"
+    path.write_text(record.dumps())
+    page = new_page(browser)
+    page.goto(shared_server.base + "/")
+    page.set_input_files("input[type=file]", str(path))
+    page.click("button:has-text('Review this game')")
+    page.locator(".review-mark").nth(k).click()
+    page.click("button:has-text('Show the best play')")
+    note = page.locator(".best-play .meld").nth(meld).locator(".joker-was")
+    assert note.inner_text().replace("\ufe0e", "") == "★ 4♠→8"
+    # the 4♠ from the hand, the joker moved on (coloured so), what stayed not coloured
+    cards = page.locator(".best-play .meld").nth(meld).locator(".card")
+    assert "rv-moved" in (cards.nth(place).get_attribute("class") or "")
+    shot(page, "review-joker-was")
+    assert not page.errors, page.errors
+
+
 KSEED = 86
 """A Kontrakt table played to its end (seed 86): Astrid, away, stood in for by a basic bot,
 against a random bot. The random bot is förhand and could have laid 6 cards at the very

@@ -25,9 +25,12 @@ def test_the_reviews_swedish_sentences_read_as_swedish_not_word_for_word() -> No
     words: dict[str, str] = json.loads(SWEDISH.read_text(encoding="utf-8"))
     said = {
         "That would have gone out.": "Då hade spelaren gått ut.",
-        "That lays the rest of the contract.": "Då läggs resten av kontraktet ut.",
+        "That lays the rest of the contract.": "Då hade resten av kontraktet kunnat läggas ut.",
         "It takes the discard pile's top, {card}, instead of the stock's card.": (
-            "Det bästa draget tar {card} från högen i stället för att dra från talongen."
+            "Ta högens översta kort, {card}, i stället för att dra från talongen."
+        ),
+        "Before the discard, a card could still have gone onto a meld on the table.": (
+            "Innan spelaren sakade hade ett kort kunnat byggas på en kombination på bordet."
         ),
         "It moves 1 card already on the table.": (
             "Det bästa draget flyttar 1 kort som redan ligger på bordet."

@@ -33,7 +33,15 @@ from __future__ import annotations
 
 from rummykit.i18n import Message
 
-__all__ = ["ActionError", "MessageError", "RuleError", "describe_error", "message_of", "quoted"]
+__all__ = [
+    "ActionError",
+    "MessageError",
+    "RuleError",
+    "as_sentence",
+    "describe_error",
+    "message_of",
+    "quoted",
+]
 
 
 class MessageError(ValueError):
@@ -155,6 +163,17 @@ def message_of(exc: BaseException) -> Message:
     if isinstance(exc, MessageError):
         return exc.translatable
     return Message("{text}", text=str(exc))  # no catalog entry: the text as it is
+
+
+def as_sentence(text: str) -> str:
+    """A message shown on its own line, begun with a capital as a sentence is: the engine
+    writes its messages in lower case, to stand after a rule id or inside another sentence
+    (the browser's ``shownSentence`` does the same).
+
+    >>> as_sentence("lay the contract first")
+    'Lay the contract first'
+    """
+    return text[:1].upper() + text[1:]
 
 
 def describe_error(exc: BaseException, language: str) -> str:

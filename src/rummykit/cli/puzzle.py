@@ -24,7 +24,7 @@ from typing import TextIO
 
 from rummykit.cards import Card
 from rummykit.cli.words import Commands, speaker
-from rummykit.errors import MessageError
+from rummykit.errors import MessageError, as_sentence
 from rummykit.games import kontrakt as k
 from rummykit.games import vatikanen as v
 from rummykit.games.kontrakt.view import kontrakt_view
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             action = parse_vatikanen(line, 0, lang)
         except MessageError as exc:
-            print(exc.translated(lang), file=out)
+            print(as_sentence(exc.translated(lang)), file=out)
             continue
         if isinstance(action, UiCommand):
             if action.name == "quit":
@@ -279,7 +279,7 @@ def _run_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> int:
         try:
             action = parse_kontrakt(line, puzzle.seat, lang)
         except MessageError as exc:
-            print(exc.translated(lang), file=out)
+            print(as_sentence(exc.translated(lang)), file=out)
             continue
         if isinstance(action, UiCommand):
             if action.name == "quit":

@@ -243,20 +243,36 @@ def _assign(weights: list[list[int]]) -> list[int]:
 @dataclass(frozen=True, slots=True)
 class Marking:
     """How a play changes the table: per card of each new meld :data:`HAND`,
-    :data:`STAYED` or :data:`MOVED` (``rows``), how many table cards moved, and which old
-    melds stay whole, grown by hand cards only (``whole``, by their place on the table)."""
+    :data:`STAYED` or :data:`MOVED` (``rows``), how many table cards moved, which old
+    melds stay whole, grown by hand cards only (``whole``, by their place on the table),
+    and the table jokers that now stand for another card (``was``: meld, place in it, the
+    joker as it stood before)."""
 
     rows: list[list[str]]
     moved: int
     whole: frozenset[int]
+    was: tuple[tuple[int, int, str], ...] = ()
+
+
+Slot = tuple[str, int]
+"""A card in its place in a meld: the card as it lies, and its run position (1-14: an ace
+low or high) or 0 in a group."""
+
+
+def _slots(meld: Meld) -> list[Slot]:
+    """Each card of ``meld`` with its place: a card stays only where it keeps its place (an
+    ace of Q K A is not the ace of A 2 3, a card of a group is not one of a run)."""
+    if meld.kind is MeldKind.RUN:
+        return [(_key(c), meld.start + i) for i, c in enumerate(meld.cards)]
+    return [(_key(c), 0) for c in meld.cards]
 
 
 def marks(old: Sequence[Meld], new: Sequence[Meld], add: Sequence[Card]) -> Marking:
     """The :class:`Marking` of the play that lays ``add`` and makes ``new`` of ``old`` (see
     the module docstring)."""
-    old_keys = [Counter(_key(c) for c in m.cards) for m in old]
-    new_keys = [Counter(_key(c) for c in m.cards) for m in new]
-    holders: dict[str, list[tuple[int, int]]] = {}  # a card -> the new melds holding it
+    old_keys = [Counter(_slots(m)) for m in old]
+    new_keys = [Counter(_slots(m)) for m in new]
+    holders: dict[Slot, list[tuple[int, int]]] = {}  # a card in its place -> the new melds
     for n, keys in enumerate(new_keys):
         for key, k in keys.items():
             holders.setdefault(key, []).append((n, k))
@@ -267,19 +283,21 @@ def marks(old: Sequence[Meld], new: Sequence[Meld], add: Sequence[Card]) -> Mark
             for n, held in holders.get(key, ()):
                 shared[n] += min(k, held)
     matched = _assign(weights)
-    staying: list[Counter[str]] = [Counter() for _ in new]
+    staying: list[Counter[Slot]] = [Counter() for _ in new]
+    origin = [-1] * len(new)  # the old meld each new meld continues
     for o, column in enumerate(matched):
         if column >= 0:
             staying[column] = old_keys[o] & new_keys[column]
+            origin[column] = o
     moved = sum(len(m.cards) for m in old) - sum(sum(s.values()) for s in staying)
     from_hand = Counter(c.plain() for c in add)
     out: list[list[str]] = []
     for meld, stay in zip(new, staying, strict=True):
         row = []
         stay = stay.copy()
-        for card in meld.cards:
-            if stay[_key(card)] > 0:
-                stay[_key(card)] -= 1
+        for slot, card in zip(_slots(meld), meld.cards, strict=True):
+            if stay[slot] > 0:
+                stay[slot] -= 1
                 row.append(STAYED)
             elif from_hand[card.plain()] > 0:
                 from_hand[card.plain()] -= 1
@@ -294,7 +312,50 @@ def marks(old: Sequence[Meld], new: Sequence[Meld], add: Sequence[Card]) -> Mark
         and sum(staying[column].values()) == len(old[o].cards)
         and MOVED not in out[column]
     )
-    return Marking(out, moved, whole)
+    return Marking(out, moved, whole, _jokers_changed(old, new, out, origin))
+
+
+def _jokers_changed(
+    old: Sequence[Meld], new: Sequence[Meld], rows: list[list[str]], origin: list[int]
+) -> tuple[tuple[int, int, str], ...]:
+    """The moved table jokers of ``new`` that stand for another card than before: (meld,
+    place, the joker as it stood). The old jokers that did not stay are paired with the
+    moved ones: one standing as before first, then one of the old meld the new meld
+    continues, then any."""
+    stayed = Counter(
+        str(c)
+        for meld, row in zip(new, rows, strict=True)
+        for c, mark in zip(meld.cards, row, strict=True)
+        if c.is_joker and mark == STAYED
+    )
+    left: list[tuple[int, str]] = []  # the old jokers that did not stay: (old meld, joker)
+    for o, meld in enumerate(old):
+        for c in meld.cards:
+            if c.is_joker:
+                if stayed[str(c)] > 0:
+                    stayed[str(c)] -= 1
+                else:
+                    left.append((o, str(c)))
+    moving = [
+        (n, j, str(c))
+        for n, (meld, row) in enumerate(zip(new, rows, strict=True))
+        for j, (c, mark) in enumerate(zip(meld.cards, row, strict=True))
+        if c.is_joker and mark == MOVED
+    ]
+    changed: list[tuple[int, int, str]] = []
+    rest = []
+    for n, j, now in moving:  # a joker that stands as before has only moved
+        same = next((k for k, (_, was) in enumerate(left) if was == now), None)
+        if same is None:
+            rest.append((n, j, now))
+        else:
+            left.pop(same)
+    for n, j, _now in rest:
+        if not left:
+            break
+        k = next((k for k, (o, _) in enumerate(left) if o == origin[n]), 0)
+        changed.append((n, j, left.pop(k)[1]))
+    return tuple(sorted(changed))
 
 
 def shown_play(

@@ -51,7 +51,8 @@ MISSES = (GO_OUT, CONTRACT, LAY_OFF)
 class VatikanenPlayJSON(TypedDict):
     """A Vatikanen best play: RECORD.md's ``play`` action, with ``marks`` (per card of the
     new ``table``: from the ``hand``, left on the ``table``, or ``moved`` from another meld)
-    and how many table cards it ``moved``."""
+    and how many table cards it ``moved``; ``was`` (only when some has) lists the table
+    jokers that now stand for another card: ``[meld, place, the joker as it stood]``."""
 
     seat: int
     type: Literal["play"]
@@ -59,6 +60,7 @@ class VatikanenPlayJSON(TypedDict):
     table: list[list[str]]
     marks: list[list[str]]
     moved: int
+    was: NotRequired[list[tuple[int, int, str]]]
 
 
 LayingStepJSON = TypedDict(

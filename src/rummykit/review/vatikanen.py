@@ -81,6 +81,8 @@ def judge(view: Mapping[str, object]) -> Judgement:
     new = check_table(table, add, [m.cards for m in shown.table], free_jokers=free_jokers)
     marked = marks(table, new, add)  # of the table as the engine reads it
     play = _play_json(seat, add, new, marked.rows, marked.moved)
+    if marked.was:
+        play["was"] = list(marked.was)
     return Judgement(found.count, play, len(hand))
 
 

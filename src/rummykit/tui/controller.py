@@ -40,7 +40,7 @@ from rich.text import Text
 from rummykit.bots import Bot
 from rummykit.bots.levels import level_label, levels
 from rummykit.bots.names import BOT_NAMES
-from rummykit.errors import RuleError, describe_error
+from rummykit.errors import RuleError, as_sentence, describe_error
 from rummykit.game import AnyAction, AnyEvent, Game
 from rummykit.i18n import DEFAULT, N_, translate
 from rummykit.narration import Sentence
@@ -553,9 +553,9 @@ class Controller(Generic[U]):
             else:
                 trial.verify(parsed)
         except RuleError as exc:
-            return Reply(f"{exc.rule}: {exc.translated(self.lang)}", "error")
+            return Reply(f"{exc.rule}: {as_sentence(exc.translated(self.lang))}", "error")
         except ValueError as exc:  # ActionError: not an action of the game
-            return Reply(describe_error(exc, self.lang), "error")
+            return Reply(as_sentence(describe_error(exc, self.lang)), "error")
         if how == "stage":
             self.staged.append(parsed)
             self._to_apply.append(self.adapter.settled(parsed, event))

@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { contractWords, specOf } from "./spec.js";
 import { shownSentence } from "./words.js";
 import { rerender } from "./store.js";
-import { Card, Modal, SortButtons, StaticCard, cardCount } from "./ui.js";
+import { Card, Modal, SortButtons, StaticCard, cardCount, showAboveDock } from "./ui.js";
 
 function ui(ctx) {
   const u = ctx.ui;
@@ -109,6 +109,8 @@ function scheduleCheck(ctx) {
     if (JSON.stringify(u.staged) !== staged) return;
     u.verdict = answer.type === "checked" ? answer : null;
     rerender();
+    // the verdict under the meld just built makes it taller: keep it above the dock
+    if (u.built !== null && u.built !== undefined) showAboveDock(`.staged [data-staged="${u.built}"]`);
   }, 120);
 }
 
@@ -135,8 +137,11 @@ function stage(ctx, indexes, into) {
   keepStagedMelds(ctx, u);
   u.sel = [];
   u.verdict = null;
+  // the meld just built, shown above the dock that would cover it on a phone (issue 45)
+  u.built = u.staged[into] && into !== null && into !== undefined ? into : u.staged.length - 1;
   scheduleCheck(ctx);
   rerender();
+  showAboveDock(`.staged [data-staged="${u.built}"]`);
 }
 
 function unstage(ctx, meld, pos) {
@@ -144,6 +149,7 @@ function unstage(ctx, meld, pos) {
   u.staged[meld].splice(pos, 1);
   u.staged = u.staged.filter((m) => m.length);
   keepStagedMelds(ctx, u);
+  u.built = null;
   u.verdict = null;
   scheduleCheck(ctx);
   rerender();
@@ -290,6 +296,7 @@ export function KontraktBoard({ ctx }) {
   }
   parts.push(h("div", { class: "status-line" }, h("span", { class: "status-text", "data-testid": "status" }, phaseText(ctx))));
   parts.push(Piles({ ctx, myPlay }));
+  const afterPiles = parts.length; // a deal's end panel goes here: below what a turn needs
   parts.push(Melds({ ctx, u, myPlay, complete }));
   if (me !== null) {
     if (myPlay || u.staged.length) parts.push(Staged({ ctx, u, myPlay }));
@@ -310,8 +317,10 @@ export function KontraktBoard({ ctx }) {
       }
       rerender();
     };
+    // below the status line and the piles: above them, it pushed them under the dock, the
+    // upcard offered meanwhile out of sight (issue 45)
     parts.splice(
-      1,
+      afterPiles,
       0,
       h("section", { class: "deal-end-panel", role: "region", "aria-label": t("Deal {n} is over", { n: entry.deal + 1 }) }, [
         h("div", { class: "panel-head" }, [h("h2", null, t("Deal {n} is over", { n: entry.deal + 1 })), h("button", { type: "button", class: "close", "aria-label": t("Close"), onClick: seen }, "×")]),
@@ -404,7 +413,7 @@ function Staged({ ctx, u, myPlay }) {
     h("div", { class: "melds-row" }, [
       u.staged.map((meld, k) => {
         const mv = v && v.melds ? v.melds[k] : null;
-        return h("div", { class: "meld-box" + (mv ? (mv.ok ? " valid" : " invalid") : " pending") }, [
+        return h("div", { class: "meld-box" + (mv ? (mv.ok ? " valid" : " invalid") : " pending"), "data-staged": String(k) }, [
           h(
             "div",
             { class: "meld", "data-drop": "stage:" + k, role: "group", "aria-label": t("Staged meld {n}: {cards}", { n: k + 1, cards: shortCards(meld) }) },

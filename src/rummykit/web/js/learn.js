@@ -134,7 +134,7 @@ function Said() {
   if (p.error) {
     return h("div", { class: "error-line", role: "alert" }, [
       p.error.rule ? h("span", { class: "rule" }, p.error.rule) : null,
-      h("span", { class: "error-text" }, p.error.rule ? shownSentence(p.error.message) : p.error.message),
+      h("span", { class: "error-text" }, shownSentence(p.error.message)),
     ]);
   }
   if (p.notice) return h("div", { class: "notice-line", role: "status" }, p.notice);

@@ -6,7 +6,7 @@
 
 import { h } from "../vendor/preact/preact.module.js";
 import { api } from "./api.js";
-import { shortCards } from "./cards.js";
+import { shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
 import { StaticCard, cardCount } from "./ui.js";
@@ -63,7 +63,7 @@ export function chances(p, starts) {
 
 /** The review's line above the board: ask for it, or its summary and the way between the
  * turns where more was possible, with a mark for each along the positions. */
-export function ReviewBar({ p, starts, total, go, names }) {
+export function ReviewBar({ p, starts, go, names }) {
   const r = p.review;
   if (!r) {
     return h("div", { class: "review-bar" }, h("button", { type: "button", class: "primary", onClick: () => loadReview(p) }, t("Review this game")));
@@ -73,7 +73,6 @@ export function ReviewBar({ p, starts, total, go, names }) {
   const marks = chances(p, starts);
   const before = marks.filter((m) => m.pos < p.pos);
   const after = marks.filter((m) => m.pos > p.pos);
-  const share = (pos) => (total > 1 ? (100 * pos) / (total - 1) : 0);
   const puzzles = r.puzzles || [];
   return h("section", { class: "review-bar", "aria-label": t("The review") }, [
     puzzles.length ? h("a", { class: "review-puzzles", href: `#/puzzles/${encodeURIComponent(puzzles[0])}` }, t("Puzzles from this game")) : null,
@@ -85,7 +84,22 @@ export function ReviewBar({ p, starts, total, go, names }) {
       ),
     ),
     h("p", { class: "muted small" }, t("Each turn is judged only from what its player could see then.")),
-    h("div", { class: "review-track", "aria-hidden": "true" }, marks.map((m) => h("span", { class: "review-mark" + (m.pos === p.pos ? " here" : ""), style: `left: ${share(m.pos)}%` }))),
+    // one button a chance, in a row that scrolls: marks placed along the positions
+    // overlapped where turns were close, and could not be tapped (issue 45)
+    h(
+      "div",
+      { class: "review-track", role: "group", "aria-label": t("Turns where more was possible") },
+      marks.map((m) => {
+        const n = m.turn.action + 1; // the action about to be played there (one numbering)
+        const several = starts.length > 1;
+        const label = several ? t("Deal {deal}, action {n}", { deal: m.turn.deal + 1, n }) : t("Action {n}", { n });
+        return h(
+          "button",
+          { type: "button", class: "review-mark" + (m.pos === p.pos ? " here" : ""), "aria-current": m.pos === p.pos ? "step" : null, "aria-label": label, title: label, onClick: () => go(m.pos) },
+          several ? `${m.turn.deal + 1}·${n}` : String(n),
+        );
+      }),
+    ),
     h("div", { class: "review-nav" }, [
       h("button", { type: "button", class: "review-prev", disabled: !before.length, onClick: () => go(before[before.length - 1].pos) }, t("Previous chance")),
       h("span", { "data-testid": "chances" }, chanceCount(marks.length)),
@@ -159,7 +173,7 @@ export function BestPlay({ game, turn, view, names }) {
       h(
         "div",
         { class: "meld", role: "group", "aria-label": t("Meld {n}: {cards}", { n: i + 1, cards: shortCards(meld) }) },
-        meld.map((card, j) => h(StaticCard, { card, extra: markClass(play.marks[i][j]) })),
+        [meld.map((card, j) => h(StaticCard, { card, extra: markClass(play.marks[i][j]) })), jokerNotes(play, i)],
       ),
     );
   } else {
@@ -176,6 +190,23 @@ export function BestPlay({ game, turn, view, names }) {
     h("p", { class: "best-play-head" }, [h("strong", null, t("The best play, on the table as it was")), " ", legend]),
     melds,
   ]);
+}
+
+/** A note by each joker of meld ``i`` that now stands for another card: "★ Q→J♦" (the
+ * card alone showed only what it stands for now: issue 45). */
+function jokerNotes(play, i) {
+  return (play.was || [])
+    .filter(([meld]) => meld === i)
+    .map(([meld, place, was]) => {
+      const before = meaning(was);
+      const now = meaning(play.table[meld][place]);
+      return h("span", { class: "joker-was", title: t("The joker stood for {was}; now it stands for {now}.", { was: before, now }) }, t("★ {was}→{now}", { was: before, now }));
+    });
+}
+
+/** What a table joker stands for, as a card is written: "Q♦", or "Q" in a group. */
+function meaning(joker) {
+  return shortCard(joker).replace(/^★=?/, "");
 }
 
 function markClass(mark) {

@@ -346,7 +346,7 @@ function ErrorLine({ p }) {
     const err = p.error;
     return h("div", { class: "error-line", role: "alert" }, [
       err.rule ? h("span", { class: "rule" }, err.rule) : null,
-      h("span", { class: "error-text" }, err.rule ? shownSentence(err.message) : err.message || err.code),
+      h("span", { class: "error-text" }, err.message ? shownSentence(err.message) : err.code),
       h("button", { type: "button", class: "close", "aria-label": t("Dismiss"), onClick: () => { p.error = null; rerender(); } }, "×"),
     ]);
   }

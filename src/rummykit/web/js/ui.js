@@ -151,3 +151,23 @@ export function cardCount(n) {
 export function LogLine({ n, entry, text, current }) {
   return h("li", { class: "log-" + entry.type + (current ? " current" : "") }, [h("span", { class: "log-no", "aria-hidden": "true" }, String(n)), h("span", { class: "log-text" }, text)]);
 }
+
+/**
+ * Bring the last element of ``selector`` into view above the dock once the page is drawn:
+ * the dock stays at the bottom of the view (sticky), and what it covers cannot be seen (a
+ * meld just built, with its verdict: issue 45). Nothing moves when it is already in view.
+ */
+export function showAboveDock(selector) {
+  const reveal = () => {
+    const found = document.querySelectorAll(selector);
+    const el = found[found.length - 1];
+    const dock = document.querySelector(".dock");
+    if (!el || !dock) return;
+    const box = el.getBoundingClientRect();
+    const room = dock.getBoundingClientRect().top - 8;
+    if (box.bottom > room) window.scrollBy(0, Math.min(box.bottom - room, box.top - 8));
+    else if (box.top < 0) window.scrollBy(0, box.top - 8);
+  };
+  // after the page is drawn again (a microtask), at the next frame
+  requestAnimationFrame(reveal);
+}

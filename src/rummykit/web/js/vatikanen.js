@@ -11,7 +11,7 @@ import { load, save } from "./api.js";
 import { parseCard, plainCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
-import { Card, SortButtons, StaticCard } from "./ui.js";
+import { Card, SortButtons, StaticCard, showAboveDock } from "./ui.js";
 import { shownSentence, shownText } from "./words.js";
 
 // ------------------------------------------------------------------ the draft
@@ -221,6 +221,7 @@ function change(ctx, fn) {
   if (fn(d) === false) return;
   d.history.push(before);
   d.generation += 1;
+  u.built = null;
   u.sel = [];
   u.verdict = null;
   ctx.clearError();
@@ -251,6 +252,7 @@ async function runCheck(ctx) {
   u.checking = false;
   u.verdict = answer.type === "checked" ? answer : null;
   rerender();
+  if (u.built) showAboveDock(`.drafting [data-box="${u.built}"]`); // its verdict, in view
 }
 
 function move(ctx, ids, target, index, byTap) {
@@ -306,6 +308,9 @@ function move(ctx, ids, target, index, byTap) {
     dd.melds = dd.melds.filter((m) => m.cards.length);
     return true;
   });
+  // the meld just built or grown, shown above the dock that would cover it (issue 45)
+  u.built = target === "new" ? "n" + d.made : target;
+  showAboveDock(`.drafting [data-box="${u.built}"]`);
 }
 
 function take(d, ids) {
@@ -604,7 +609,7 @@ function DraftTable({ ctx, d, sel, dragPayload }) {
       if (mine) state = v ? (v.ok ? " valid" : " invalid") : " pending";
       const kindText = v && v.ok ? { run: t("run"), group: t("group"), either: t("run or group") }[v.kind] : "";
       const name = t("Meld {n}: {cards}", { n: i + 1, cards: shortCards(m.cards.map((id) => d.cards[id].card)) });
-      return h("div", { class: "meld-box" + state, key: m.key }, [
+      return h("div", { class: "meld-box" + state, key: m.key, "data-box": m.key }, [
         h(
           "div",
           { class: "meld", role: "group", "aria-label": name + (mine && v ? ". " + (v.ok ? t("valid") : t("invalid: {why}", { why: v.message })) : ""), "data-drop": m.key, "data-meld": m.key },
