@@ -36,7 +36,7 @@ def test_the_shipped_kontrakt_set_is_there_and_varied() -> None:
     puzzles = kontrakt_set()
     assert len(puzzles) >= 500
     assert len({p.id for p in puzzles}) == len(puzzles)
-    for theme in ("goes-out", "joker", "lay-off"):
+    for theme in ("goes-out", "joker", "lay-off", "pile"):
         assert any(theme in p.themes for p in puzzles), theme
     assert min(p.rating for p in puzzles) < 1200 < max(p.rating for p in puzzles)
 
@@ -134,3 +134,49 @@ def test_the_terminal_tells_a_wrong_kontrakt_turn_in_swedish(
     out = capsys.readouterr().out
     assert code == 1, out
     assert "Tillåtet, men det lägger" in out and "1 kort till" in out
+
+
+def pile_puzzles() -> list[kp.KontraktPuzzle]:
+    return [p for p in kontrakt_set() if kp.PILE in p.themes]
+
+
+def test_k8_a_pile_puzzle_needs_the_pile_s_top_and_a_stock_draw_is_told_why() -> None:
+    """Asked before the draw (K8): the hand alone cannot lay its contract this turn, with
+    the pile's top it can; the stored turn takes the top and is right; a draw from the
+    stock (whose card nobody can know) is wrong, told by K8, with the cards missed."""
+    from rummykit.games.kontrakt import Draw
+    from rummykit.games.kontrakt.view import kontrakt_view
+    from rummykit.review.laying import best_laying_from
+
+    puzzles = pile_puzzles()
+    assert len(puzzles) >= 100
+    for puzzle in random.Random(3).sample(puzzles, 20):
+        view = kontrakt_view(puzzle.view)
+        assert view["phase"] == "draw" and view["turn"] == puzzle.seat
+        hand = [Card.parse(c) for c in view["hand"] or []]
+        top = Card.parse(view["discard_pile"][-1])
+        assert not best_laying_from(view, hand).complete
+        assert best_laying_from(view, [*hand, top]).complete
+        actions = kp.solution_actions(puzzle)
+        assert actions[0] == Draw(puzzle.seat, "discard")
+        assert kp.check(puzzle, actions).right
+        stock = kp.check(puzzle, [Draw(puzzle.seat, "stock")])
+        assert (stock.right, stock.rule, stock.laid, stock.more) == (False, "K8", 0, puzzle.best)
+        rejudged(puzzle)
+
+
+def test_the_terminal_tells_a_stock_draw_in_a_pile_puzzle_then_takes_the_top(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    puzzle = pile_puzzles()[0]
+    monkeypatch.setattr("sys.stdin", io.StringIO("draw\n"))
+    code = main(["puzzle", "--game", "kontrakt", "--id", puzzle.id, "--lang", "sv"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "K8" in out and "högens översta kort" in out
+    typed = "".join(format_kontrakt(a) + "\n" for a in kp.solution_actions(puzzle))
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed + "\n"))
+    code = main(["puzzle", "--game", "kontrakt", "--id", puzzle.id, "--lang", "en"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "draw discard" in out and "Right! That is the most there is." in out

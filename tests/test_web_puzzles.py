@@ -259,3 +259,35 @@ def test_a_kontrakt_puzzle_is_played_on_the_board_on_a_phone_in_swedish(
         assert kept["rating"] > 1500
     finally:
         server.stop()
+
+
+def test_a_kontrakt_pile_puzzle_drawn_from_the_stock_is_told_why_then_taken_from_the_pile(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A puzzle asked before the draw (K8): the stock's card is unknown, so drawing from it
+    hands the turn in, told by K8; tried again, the pile's top is taken on the board."""
+    from rummykit.puzzles.kontrakt import PILE, KontraktPuzzle
+
+    puzzle = next(
+        p
+        for p in shipped("kontrakt")
+        if isinstance(p, KontraktPuzzle) and PILE in p.themes and len(p.solution) == 2
+    )
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    try:
+        page = new_page(browser, viewport={"width": 1280, "height": 900})
+        page.goto(f"{server.base}/#/puzzles/{puzzle.id}")
+        page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+        page.locator(".actions button", has_text="Draw from the stock").click()
+        page.wait_for_selector(".puzzle-verdict.wrong", timeout=60000)
+        told = page.inner_text(".puzzle-verdict")
+        assert "K8" in told and "pile's top" in told
+        page.get_by_role("button", name="Try again").click()
+        with page.expect_response(lambda r: r.url.endswith("/try")):
+            page.locator(".actions button", has_text="from the pile").click()
+        hand = len(puzzle.view["hand"])  # type: ignore[arg-type]
+        page.wait_for_function(
+            f"() => document.querySelectorAll('.hand .card').length === {hand + 1}"
+        )
+    finally:
+        server.stop()

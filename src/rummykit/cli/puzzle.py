@@ -49,6 +49,7 @@ THEME_WORDS = {
     REARRANGE: N_("rearrange the table"),
     kp.LAY_OFF: N_("lay the contract, then lay cards off"),
     kp.CONTRACT: N_("lay the contract"),
+    kp.PILE: N_("take the discard pile's top: with it the contract can be laid now"),
 }
 """The hint of each idea (``analysis.THEMES``)."""
 
@@ -230,6 +231,12 @@ KONTRAKT_HOW = N_(
 )
 
 
+KONTRAKT_DRAW = N_(
+    "You have not drawn yet: the discard pile's top is {card}. Begin with draw (the stock)"
+    " or draw discard (the pile's top)."
+)
+
+
 def _show_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> None:
     view = kontrakt_view(puzzle.view)
     print(
@@ -248,6 +255,9 @@ def _show_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> None:
         owner = view["players"][meld["owner"]]
         print(f"  {meld['number']:>2}  {_pretty(meld['cards'])}  ({owner})", file=out)
     print(translate("Your hand: {cards}", lang, cards=_pretty(view["hand"] or [])), file=out)
+    if view["phase"] == k.Phase.DRAW:  # a puzzle of the pile's top: asked before the draw
+        top = view["discard_pile"][-1]
+        print(translate(KONTRAKT_DRAW, lang, card=_pretty([top])), file=out)
     print(translate(KONTRAKT_HOW, lang), file=out)
 
 
@@ -296,10 +306,14 @@ def _run_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> int:
             else:
                 print(translate(KONTRAKT_HOW, lang), file=out)
             continue
-        if not isinstance(action, k.LayDown | k.LayOff | k.SwapJoker | k.Discard):
+        if not isinstance(action, k.Draw | k.LayDown | k.LayOff | k.SwapJoker | k.Discard):
             print(
                 translate("a puzzle's turn lays cards: meld, layoff, swap, discard", lang),
                 file=out,
             )
             continue
         turn.append(action)
+        if isinstance(action, k.Draw) and action.from_ == "stock":  # its card is unknown
+            right = _judge(kp.check(puzzle, turn), lang, out)
+            _solution_kontrakt(puzzle, lang, out)
+            return 0 if right else 1

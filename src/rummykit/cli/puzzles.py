@@ -29,7 +29,7 @@ from rummykit.cli.main import LANG_HELP
 from rummykit.cli.words import Commands, speaker
 from rummykit.errors import describe_error
 from rummykit.i18n import DEFAULT, LANGUAGES, Plural, translate
-from rummykit.puzzles import write
+from rummykit.puzzles import load, write
 from rummykit.puzzles.kind import kind_of
 from rummykit.puzzles.store import AnyPuzzle
 from rummykit.record import GameRecord, IllegalAction, RecordError, load_record
@@ -70,7 +70,14 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         "--per-game", type=int, default=0, metavar="N", help=_("at most N puzzles from a game")
     )
     make.add_argument("--count", type=int, default=0, metavar="N", help=_("stop after N puzzles"))
+    make.add_argument(
+        "--theme", metavar="IDEA", help=_("only puzzles of this idea (pile, joker, goes-out...)")
+    )
+    make.add_argument("--skip-theme", metavar="IDEA", help=_("no puzzles of this idea"))
     make.add_argument("--out", required=True, metavar="FILE", help=_("the puzzle file to write"))
+    make.add_argument(
+        "--append", action="store_true", help=_("add to the puzzles already in the file")
+    )
     make.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=_(LANG_HELP))
     make.set_defaults(handler=run)
     p.set_defaults(handler=lambda args: _no_action(p))
@@ -96,6 +103,13 @@ def _records(args: argparse.Namespace) -> Iterator[tuple[str, GameRecord]]:
         yield f"bots seed {args.seed + g} ", record
 
 
+def _wanted(puzzle: AnyPuzzle, args: argparse.Namespace) -> bool:
+    """Whether ``puzzle`` is of the idea asked (``--theme``) and not of the one refused."""
+    if args.theme and args.theme not in puzzle.themes:
+        return False
+    return not (args.skip_theme and args.skip_theme in puzzle.themes)
+
+
 def run(args: argparse.Namespace) -> int:
     """Make the puzzles and write them; exit 2 with a message on bad input."""
     lang = getattr(args, "lang", DEFAULT)
@@ -108,8 +122,13 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     started = time.perf_counter()
+    try:
+        kept = load(args.out) if args.append and Path(args.out).exists() else []
+    except (OSError, ValueError) as exc:
+        print(describe_error(exc, lang), file=sys.stderr)
+        return 2
     puzzles: list[AnyPuzzle] = []
-    seen: set[str] = set()
+    seen: set[str] = {p.id for p in kept}
     games = 0
     try:
         for source, record in _records(args):
@@ -119,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
             taken = 0
             made: Iterable[AnyPuzzle] = kind_of(args.game).from_record(record, source=source)
             for puzzle in made:
-                if puzzle.id in seen:
+                if puzzle.id in seen or not _wanted(puzzle, args):
                     continue
                 seen.add(puzzle.id)
                 puzzles.append(puzzle)
@@ -132,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, RecordError, IllegalAction, ValueError) as exc:
         print(describe_error(exc, lang), file=sys.stderr)
         return 2
-    write(puzzles, args.out)
+    write([*kept, *puzzles], args.out)
     seconds = time.perf_counter() - started
     count = Plural("{n} puzzle", "{n} puzzles", len(puzzles))
     print(

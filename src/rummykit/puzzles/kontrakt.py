@@ -29,16 +29,16 @@ from rummykit import games
 from rummykit.cards import Card
 from rummykit.errors import RuleError
 from rummykit.games.kontrakt import (
-    CONTRACTS,
     Action,
     DealEnded,
     Discard,
+    Draw,
     KontraktGame,
     LayOff,
     Phase,
     SwapJoker,
 )
-from rummykit.games.kontrakt.view import kontrakt_view
+from rummykit.games.kontrakt.view import KontraktView, kontrakt_view
 from rummykit.i18n import N_
 from rummykit.puzzles.analysis import GOES_OUT, JOKER
 from rummykit.puzzles.checker import Verdict
@@ -46,7 +46,7 @@ from rummykit.puzzles.kind import PuzzleKind
 from rummykit.puzzles.model import FORMAT
 from rummykit.record import GameRecord
 from rummykit.review.kontrakt import position
-from rummykit.review.laying import best_laying
+from rummykit.review.laying import best_laying_from
 from rummykit.review.walk import deals, take
 
 __all__ = [
@@ -63,8 +63,9 @@ __all__ = [
     "solution_actions",
 ]
 
-CONTRACT, LAY_OFF = "contract", "lay-off"
-"""Kontrakt's ideas besides going out and a joker (swapped, K11)."""
+CONTRACT, LAY_OFF, PILE = "contract", "lay-off", "pile"
+"""Kontrakt's ideas besides going out and a joker (swapped, K11): the pile's top taken
+(K8) to lay the contract now."""
 
 _KEPT = [
     "game",
@@ -177,32 +178,51 @@ class Turn:
     stood: int
     refused: RuleError | None
     out: bool
+    drawn: int = 0
+    stock: bool = False
+    """The turn drew from the stock (a puzzle asked before the draw): its card is unknown,
+    so the turn stops there."""
+
+
+def game_of(view: Mapping[str, object]) -> KontraktGame:
+    """The puzzle's position: its seat to draw (a puzzle of the pile's top) or to play."""
+    v = kontrakt_view(view)
+    return position(v, phase=Phase.DRAW if v["phase"] == Phase.DRAW else Phase.PLAY)
 
 
 def play_turn(view: Mapping[str, object], actions: Sequence[Action]) -> Turn:
     """Play ``actions`` on the view's position, each judged by the engine, until one is
-    refused or a discard goes out. A discard that does not go out is refused (K8): a
-    puzzle's turn lays cards."""
+    refused, a discard goes out, or the seat draws from the stock (whose card the puzzle
+    cannot know). A discard that does not go out is refused (K8): a puzzle's turn lays
+    cards."""
     v = kontrakt_view(view)
     seat = v["seat"]
     assert seat is not None
-    game = position(v)
+    game = game_of(v)
+    drawn = 0
     for done, action in enumerate(actions):
+        if isinstance(action, Draw) and game.phase == Phase.DRAW and action.from_ == "stock":
+            return Turn(game, seat, done + 1, None, False, drawn, stock=True)
         if isinstance(action, Discard) and len(game.hand(seat)) > 1:
             rule = RuleError(
                 "K8",
                 N_("a puzzle's turn lays cards; it ends with a discard only when that goes out"),
             )
-            return Turn(game, seat, done, rule, False)
+            return Turn(game, seat, done, rule, False, drawn)
         after = game.copy()
         try:
             event = after.apply(action)
         except RuleError as exc:
-            return Turn(game, seat, done, exc, False)
+            return Turn(game, seat, done, exc, False, drawn)
         if isinstance(event, DealEnded):
-            return Turn(game, seat, done + 1, None, event.out == seat)
+            return Turn(game, seat, done + 1, None, event.out == seat, drawn)
+        drawn += isinstance(action, Draw)
         game = after
-    return Turn(game, seat, len(actions), None, False)
+    return Turn(game, seat, len(actions), None, False, drawn)
+
+
+_STOCK = N_("the stock's card is unknown: the pile's top lets this hand lay more now")
+"""Said of a stock draw in a puzzle of the pile's top (K8)."""
 
 
 def _play(view: Mapping[str, object], actions: Sequence[Action]) -> tuple[int, bool]:
@@ -211,11 +231,13 @@ def _play(view: Mapping[str, object], actions: Sequence[Action]) -> tuple[int, b
     turn = play_turn(view, actions)
     if turn.refused is not None:
         raise turn.refused
+    if turn.stock:
+        raise RuleError("K8", _STOCK)
     held = kontrakt_view(view)["hand"]
     assert held is not None
     if turn.out:
-        return len(held), True
-    return len(held) - len(turn.game.hand(turn.seat)), False
+        return len(held) + turn.drawn, True
+    return len(held) + turn.drawn - len(turn.game.hand(turn.seat)), False
 
 
 def estimate_rating(*, actions: int, best: int, melds: int, joker: bool, out: bool) -> int:
@@ -228,39 +250,65 @@ def estimate_rating(*, actions: int, best: int, melds: int, joker: bool, out: bo
 
 def from_view(view: Mapping[str, object], *, source: str = "") -> KontraktPuzzle | None:
     """The puzzle of this seat's turn, from its view alone (in its play phase, before it
-    lays anything); None when it is none. ValueError for a spectator's view."""
+    lays anything; or before its draw, when only the pile's top lets it lay the contract
+    now); None when it is none. ValueError for a spectator's view."""
     v = kontrakt_view(view)
     seat, held = v["seat"], v["hand"]
     if seat is None or held is None:
         raise ValueError("a puzzle is a seat's position: this is a spectator's view")
-    if v["phase"] != Phase.PLAY or v["turn"] != seat or v["laid"][seat]["complete"]:
+    if v["turn"] != seat or v["laid"][seat]["complete"]:
         return None
-    mine = v["laid"][seat]
-
-    laying = best_laying(
-        [Card.parse(c) for c in held],
-        v["table"],
-        seat=seat,
-        contract=CONTRACTS[v["deal"]],
-        laid=(mine["groups"], mine["runs"]),
-        complete=mine["complete"],
-    )
+    if v["phase"] == Phase.DRAW:
+        return _pile_puzzle(v, source)
+    if v["phase"] != Phase.PLAY:
+        return None
+    laying = best_laying_from(v, [Card.parse(c) for c in held])
     if not laying.complete or laying.count == 0:
         return None
-    actions = list(laying.actions)
-    if len(held) - laying.count == 1:  # the last card goes out as the discard (K13)
-        game = position(v)
-        for action in actions:
-            game.apply(action)
-        last = game.hand(seat)
-        if len(last) == 1:
-            actions.append(Discard(seat, last[0]))
+    return _puzzle(v, [], list(laying.actions), source)
+
+
+def _pile_puzzle(v: KontraktView, source: str) -> KontraktPuzzle | None:
+    """A puzzle of the pile's top (K8): the hand cannot lay its contract this turn without
+    it, and can with it."""
+    held, pile, seat = v["hand"], v["discard_pile"], v["seat"]
+    assert held is not None and seat is not None
+    if not pile or v.get("stock_only", False):  # K7: the upcard went round unbought
+        return None
+    hand = [Card.parse(c) for c in held]
+    if best_laying_from(v, hand).complete:
+        return None
+    laying = best_laying_from(v, [*hand, Card.parse(pile[-1])])
+    if not laying.complete:
+        return None
+    try:
+        return _puzzle(v, [Draw(seat, "discard")], list(laying.actions), source)
+    except RuleError:  # the engine will not have it (the pile's top kept back, K8)
+        return None
+
+
+def _puzzle(
+    v: KontraktView, draw: list[Action], laying: list[Action], source: str
+) -> KontraktPuzzle | None:
+    """The puzzle of the turn ``draw`` + ``laying`` (+ the discard that goes out, when one
+    card is left), if it is one: it goes out, lays off or swaps, or takes the pile's top."""
+    seat = v["seat"]
+    assert seat is not None
     kept: dict[str, object] = {k: val for k, val in v.items() if k in _KEPT}
+    actions = [*draw, *laying]
+    game = game_of(kept)
+    for action in actions:
+        game.apply(action)
+    last = game.hand(seat)
+    if len(last) == 1:  # the last card goes out as the discard (K13)
+        actions.append(Discard(seat, last[0]))
     best, out = _play(kept, actions)
     extra = any(isinstance(a, LayOff | SwapJoker) for a in actions)
-    if not (out or extra):
+    if not (out or extra or draw):
         return None
     ideas = [GOES_OUT] if out else []
+    if draw:
+        ideas.append(PILE)
     if any(isinstance(a, SwapJoker) for a in actions):
         ideas.append(JOKER)
     if any(isinstance(a, LayOff) for a in actions):
@@ -286,22 +334,23 @@ def from_record(
     record: GameRecord, *, source: str = "", seat: int | None = None
 ) -> Iterator[KontraktPuzzle]:
     """The puzzles of a finished Kontrakt game (of ``seat``'s turns only, if given), in
-    order; each asked from its seat's view at the start of its play phase."""
+    order; each asked from its seat's view before its draw and at the start of its play
+    phase."""
     if record.game != "kontrakt":
         raise ValueError(f"these puzzles are made from Kontrakt records, not {record.game!r}")
     spec = games.get("kontrakt")
     for k, game, actions in deals(spec, record):
-        asked: set[tuple[int, int]] = set()
+        asked: set[tuple[int, int, Phase]] = set()
         kg = cast(KontraktGame, game)
         for j, action in enumerate(actions):
             turn = kg.to_act
             if (
-                kg.phase == Phase.PLAY
+                kg.phase in (Phase.DRAW, Phase.PLAY)
                 and turn == action.seat
                 and seat in (None, turn)
-                and (turn, len(kg.hand(turn))) not in asked
+                and (turn, len(kg.hand(turn)), kg.phase) not in asked
             ):
-                asked.add((turn, len(kg.hand(turn))))
+                asked.add((turn, len(kg.hand(turn)), kg.phase))
                 where = f"{source}deal {k} action {j} seat {turn}".strip()
                 puzzle = from_view(kg.view(turn, log=False), source=where)
                 if puzzle is not None:

@@ -84,10 +84,11 @@ def position(
     hand: Sequence[Card] | None = None,
     pile: Sequence[Card] | None = None,
     picked_up: Card | None = None,
+    phase: Phase = Phase.PLAY,
 ) -> KontraktGame:
-    """The game of ``view`` in its seat's play phase, the cards it cannot see dealt in a
-    fixed order (other hands by their sizes, the rest the stock). ``hand``, ``pile`` and
-    ``picked_up`` replace the view's (another draw)."""
+    """The game of ``view`` in its seat's play phase (or ``phase``: its draw), the cards it
+    cannot see dealt in a fixed order (other hands by their sizes, the rest the stock).
+    ``hand``, ``pile`` and ``picked_up`` replace the view's (another draw)."""
     v = kontrakt_view(view)
     seat, held = _seat_and_hand(v)
     sizes = list(v["hand_sizes"])
@@ -115,7 +116,7 @@ def position(
         table=table,
         laid=[(x["groups"], x["runs"], x["complete"]) for x in v["laid"]],
         turn=seat,
-        phase=Phase.PLAY,
+        phase=phase,
         picked_up=picked_up,
         scores=v["scores"],
     )

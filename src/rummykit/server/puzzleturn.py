@@ -17,8 +17,13 @@ from rummykit.errors import ActionError
 from rummykit.games.kontrakt import Action, KontraktGame
 from rummykit.i18n import N_, translate
 from rummykit.narration import narrate_log
-from rummykit.puzzles.kontrakt import KontraktPuzzle, check, play_turn, solution_actions
-from rummykit.review.kontrakt import position
+from rummykit.puzzles.kontrakt import (
+    KontraktPuzzle,
+    check,
+    game_of,
+    play_turn,
+    solution_actions,
+)
 from rummykit.seat_state import seat_state
 from rummykit.server import assist
 
@@ -50,7 +55,7 @@ def kontrakt_state(
     puzzle: KontraktPuzzle, game: KontraktGame | None, lang: str
 ) -> dict[str, object]:
     """What the puzzle's seat sees of ``game`` (None: the puzzle's start), as a ``state``."""
-    shown = game if game is not None else position(puzzle.view)
+    shown = game if game is not None else game_of(puzzle.view)
     return seat_state(shown, puzzle.seat, _names(puzzle, lang), lang)
 
 
@@ -58,6 +63,7 @@ def kontrakt_try(
     puzzle: KontraktPuzzle, moves: Sequence[Mapping[str, object]], lang: str
 ) -> dict[str, object]:
     """Where the turn's ``moves`` stand: ``going`` (each legal), ``out`` (the last went out:
+    the answer is ready), ``stock`` (a draw from the stock, whose card a puzzle cannot know:
     the answer is ready) or ``refused`` (the last broke ``rule``; the ones before stand),
     with the seat's ``state`` after the moves that stand. BadMoves for moves that are not
     actions."""
@@ -67,7 +73,7 @@ def kontrakt_try(
         out.update(verdict="refused", rule=turn.refused.rule)
         out["message"] = turn.refused.translated(lang)
     else:
-        out["verdict"] = "out" if turn.out else "going"
+        out["verdict"] = "out" if turn.out else "stock" if turn.stock else "going"
     out["state"] = kontrakt_state(puzzle, turn.game, lang)
     return out
 
@@ -105,7 +111,7 @@ def kontrakt_answer(
     told in words and its table (BadMoves: not actions)."""
     verdict = check(puzzle, _actions(puzzle, moves))
     best = solution_actions(puzzle)
-    shown = position(puzzle.view)
+    shown = game_of(puzzle.view)
     for action in best:
         shown.apply(action)
     entries = [

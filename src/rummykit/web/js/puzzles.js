@@ -38,6 +38,7 @@ const THEMES = {
   rearrange: () => t("Rearrange the table"),
   contract: () => t("Lay the whole contract"),
   "lay-off": () => t("Lay off onto the table after the contract"),
+  pile: () => t("Take the discard pile's top: with it the contract can be laid now"),
 };
 
 /** Vatikanen's cards dragged onto the table are laid; dragged back to the hand, kept. */
@@ -159,7 +160,8 @@ function turnContext() {
       turn.state = out.state;
       turn.ui = {};
       turn.notice = null;
-      if (out.verdict === "out") await check(); // the discard went out: the turn is handed in
+      // the discard went out, or the stock was drawn (its card is unknown): the turn is handed in
+      if (out.verdict === "out" || out.verdict === "stock") await check();
       else rerender();
       return true;
     },
