@@ -150,3 +150,16 @@ def test_the_help_of_both_commands_in_both_languages(capsys: pytest.CaptureFixtu
             assert "docs/puzzles.md" in text or argv == ["puzzles", "make"], (lang, argv)
             if argv == ["puzzle"]:
                 assert words in text
+
+
+def test_puzzles_make_keeps_one_idea_or_leaves_it_out_and_appends(tmp_path: Path) -> None:
+    out = tmp_path / "k.jsonl"
+    argv = ["puzzles", "make", "--game", "kontrakt", "--bots", "4", "--seed", "5001"]
+    assert main([*argv, "--theme", "pile", "--out", str(out)]) == 0
+    piles = load(out)
+    assert piles and all("pile" in p.themes for p in piles)
+    assert main([*argv, "--skip-theme", "pile", "--append", "--out", str(out)]) == 0
+    both = load(out)
+    assert [p.id for p in both[: len(piles)]] == [p.id for p in piles]  # kept, in order
+    rest = both[len(piles) :]
+    assert rest and not any("pile" in p.themes for p in rest)
