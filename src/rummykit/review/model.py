@@ -60,7 +60,7 @@ class VatikanenPlayJSON(TypedDict):
     table: list[list[str]]
     marks: list[list[str]]
     moved: int
-    was: NotRequired[list[tuple[int, int, str]]]
+    was: NotRequired[list[list[int | str]]]
 
 
 LayingStepJSON = TypedDict(

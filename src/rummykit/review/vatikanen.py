@@ -82,7 +82,7 @@ def judge(view: Mapping[str, object]) -> Judgement:
     marked = marks(table, new, add)  # of the table as the engine reads it
     play = _play_json(seat, add, new, marked.rows, marked.moved)
     if marked.was:
-        play["was"] = list(marked.was)
+        play["was"] = [[meld, place, card] for meld, place, card in marked.was]  # JSON
     return Judgement(found.count, play, len(hand))
 
 
