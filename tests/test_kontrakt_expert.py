@@ -59,7 +59,13 @@ def test_expert_settings_are_bounded() -> None:
         "samples": 4,
         "ms": 50.0,
     }
-    for bad in ({"samples": 0}, {"samples": 100_000}, {"ms": 0}, {"candidates": 50}):
+    for bad in (
+        {"samples": 0},
+        {"samples": 100_000},
+        {"ms": 0},
+        {"candidates": 50},
+        {"confirm": 99},
+    ):
         with pytest.raises(MessageError):
             check_settings("kontrakt", "expert", bad)
 
@@ -77,8 +83,9 @@ def test_K8_K13_expert_plays_legally_and_reproducibly(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(kontrakt_expert, "outcomes", counted)
     for seed in (3, 8):
-        first = _play(KontraktGame(4, seed=seed), _table(seed, samples=2))
-        assert first == _play(KontraktGame(4, seed=seed), _table(seed, samples=2))
+        settings = {"samples": 2, "confirm": seed % 2}
+        first = _play(KontraktGame(4, seed=seed), _table(seed, **settings))
+        assert first == _play(KontraktGame(4, seed=seed), _table(seed, **settings))
     assert searched > 0
 
 
@@ -146,7 +153,12 @@ def test_expert_soak_whole_legal_games(players: int) -> None:
         game = KontraktGame(players, seed=60_000 + game_seed)
         seat = game_seed % players
         bots: list[Any] = [
-            ExpertBot(game_seed, samples=1 + game_seed % 2, own_policy=game_seed % 5 == 0)
+            ExpertBot(
+                game_seed,
+                samples=1 + game_seed % 2,
+                confirm=game_seed % 3,
+                own_policy=game_seed % 5 == 0,
+            )
             if s == seat
             else make_bot("kontrakt", ("strong", "basic", "random")[s % 3], s)
             for s in range(players)

@@ -35,7 +35,10 @@ How it thinks (``docs/bots.md`` has the measurements):
 3. **The choice** (:func:`~.kontrakt_search.overrule`): the strong choice
    stands unless another candidate's paired mean penalty is lower by more
    than ``z`` standard errors; noisy evidence must not overrule a good rule
-   (the strong bot's own search lost by that: ``docs/bots.md``).
+   (the strong bot's own search lost by that: ``docs/bots.md``). With
+   ``confirm`` (off: 0) a move that overrules it must win again on
+   ``confirm`` times ``samples`` fresh guesses (the winner of a few guesses
+   among several candidates is lucky as often as it is good).
 
 The bot sees only its seat's view; its only randomness (the guesses and the
 rollouts' new stocks) comes from ``random.Random(seed)``, so it is
@@ -136,7 +139,8 @@ class ExpertBot:
     ``samples``: guessed deals per searched decision. ``ms``: optional cap in milliseconds
     per move (not reproducible). ``candidates``: discards weighed. ``z``: standard errors
     by which a rival must beat the strong choice. ``extra``: the read's extra cards per
-    hand. ``laying``: weigh holding a lay-down, lay-off or swap back. ``own_policy`` and
+    hand. ``confirm``: fresh guesses (times ``samples``) that must agree with an overrule.
+    ``laying``: weigh holding a lay-down, lay-off or swap back. ``own_policy`` and
     ``rivals``: the strong bot plays the bot's seat, the other seats, in the rollouts
     (else basic).
     """
@@ -163,6 +167,12 @@ class ExpertBot:
         ),
         "extra": Setting(int, N_("extra cards a guessed hand is read from"), low=0, high=20),
         "laying": Setting(bool, N_("also weigh holding back a lay-down, lay-off or swap")),
+        "confirm": Setting(
+            int,
+            N_("times the guesses that must confirm a move that beats the strong choice"),
+            low=0,
+            high=20,
+        ),
         "own_policy": Setting(bool, N_("the strong bot plays its own seat in the rollouts")),
         "rivals": Setting(bool, N_("the strong bot plays the other seats in the rollouts")),
     }
@@ -177,6 +187,7 @@ class ExpertBot:
         z: float = 1.0,
         extra: int = 1,
         laying: bool = True,
+        confirm: int = 0,
         own_policy: bool = False,
         rivals: bool = False,
     ) -> None:
@@ -187,6 +198,7 @@ class ExpertBot:
         self.z = z
         self.extra = extra
         self.laying = laying
+        self.confirm = confirm
         self.own_policy = own_policy
         self.rivals = rivals
         self.strong = StrongBot(seed)
@@ -203,16 +215,26 @@ class ExpertBot:
         if len(cands) == 1:
             return first
         deadline = None if self.ms is None else start + self.ms / 1000
+        guess = functools.partial(sample_kontrakt_read, extra=self.extra)
+        players = self._rollout_players(len(v["hand_sizes"]), seat_and_hand(v)[0])
         values = outcomes(
-            v,
-            cands,
-            self.rng,
-            self.samples,
-            guess=functools.partial(sample_kontrakt_read, extra=self.extra),
-            deadline=deadline,
-            players=self._rollout_players(len(v["hand_sizes"]), seat_and_hand(v)[0]),
+            v, cands, self.rng, self.samples, guess=guess, deadline=deadline, players=players
         )
-        return cands[overrule(values, self.z)]
+        best = overrule(values, self.z)
+        if best != 0 and self.confirm > 0:
+            # the winner of a few guesses is lucky as often as good: fresh guesses must agree
+            pair = [cands[0], cands[best]]
+            again = outcomes(
+                v,
+                pair,
+                self.rng,
+                self.confirm * self.samples,
+                guess=guess,
+                deadline=deadline,
+                players=players,
+            )
+            best = best if overrule(again, self.z) == 1 else 0
+        return cands[best]
 
     def _rollout_players(self, players: int, seat: int) -> Mapping[int, Bot]:
         """Who plays which seat in the rollouts besides basic: a strong bot of its own per
