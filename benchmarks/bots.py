@@ -27,6 +27,8 @@ The matches (full game counts; ``--quick`` plays far fewer):
   strong, 300 games each. Goal: 1.5 times the par share of wins (50%, 37.5%).
 - ``kontrakt-4p``: strong against three basic, 200 seven-deal games. Goal: a
   mean total penalty at least 20% below basic's, the intervals apart.
+- ``kontrakt-expert-4p``: expert against three strong, 200 games. Goal (issue
+  44): a mean total penalty at most 0.85 of strong's, the intervals apart.
 - ``kontrakt-basic``: basic against three random, 200 games. Goal: basic's
   mean penalty clearly below random's (the intervals apart).
 - ``determinism``: one small match with 1 worker, several, and Ray: the same
@@ -173,6 +175,16 @@ STANDARD = [
         check=_penalty_goal(0.8),
     ),
     Standard(
+        "kontrakt-expert-4p",
+        "kontrakt",
+        4,
+        ("expert", "strong", "strong", "strong"),
+        200,
+        8,
+        "expert's mean penalty <= 0.85 of strong's, intervals apart (issue 44)",
+        check=_penalty_goal(0.85),
+    ),
+    Standard(
         "kontrakt-basic",
         "kontrakt",
         4,
@@ -277,6 +289,7 @@ MATCH_ORDER = (
     "vatikanen-expert-3p",
     "vatikanen-expert-4p",
     "kontrakt-4p",
+    "kontrakt-expert-4p",
     "kontrakt-basic",
     "determinism",
     "external (vatikanen)",

@@ -14,9 +14,10 @@ games it played, with each match's wins, the command, the date and the commit.
 
 Each pair plays ``--decks`` decks (two games each), except where ``--cap LEVEL=N`` caps
 the decks of every pair with that level (a slow level: the Vatikanen ``expert`` thinks
-about 40 ms a move, a hundred times ``strong``) and ``--pair A:B=N`` sets one pair's
-decks (``expert`` against ``random``: the random bot makes long games, 12 s of CPU
-each). The bots play at their default settings, as a table seats them.
+about 40 ms a move, a hundred times ``strong``; the Kontrakt ``expert`` about 100 ms, 10
+decks a pair) and ``--pair A:B=N`` sets one pair's decks (``expert`` against ``random``:
+the random bot makes long games, 12 s of CPU each). The bots play at their default
+settings, as a table seats them.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "rummykit" / "ratings" / "ladder.json"
 SEED = 20251205
 DECKS = 150
-CAPS = {"vatikanen": {"expert": 75}}
+CAPS = {"vatikanen": {"expert": 75}, "kontrakt": {"expert": 10}}
 """Default caps on the decks of every pair with a slow level, per game."""
-PAIRS = {"vatikanen": {("expert", "random"): 10}}
+PAIRS = {"vatikanen": {("expert", "random"): 10}, "kontrakt": {("expert", "random"): 3}}
 """Default decks of single pairs, per game (expert against random: long games)."""
 ORDERS = 20
 

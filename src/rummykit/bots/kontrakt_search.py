@@ -71,11 +71,17 @@ def position(view: Mapping[str, object], deal: Deal, seed: int) -> KontraktGame:
 
 
 def rollout(
-    game: KontraktGame, seat: int, *, own: Bot | None = None, max_actions: int = 2000
+    game: KontraktGame,
+    seat: int,
+    *,
+    own: Bot | None = None,
+    max_actions: int = 2000,
+    players: Mapping[int, Bot] | None = None,
 ) -> float:
     """Play the deal in progress to its end with the basic policy; ``seat``'s penalty.
 
-    ``own`` (if given) plays ``seat`` instead, from views with the log.
+    ``own`` (if given) plays ``seat`` instead, from views with the log;
+    ``players`` (if given) plays the seats it names so, ``own`` before it.
 
     A deal that has not ended after ``max_actions`` actions (two players
     passing a card back and forth) scores the hand as it is.
@@ -87,6 +93,8 @@ def rollout(
             break
         if own is not None and turn == seat:
             action = own.choose(game.view(turn))
+        elif players is not None and turn in players:
+            action = players[turn].choose(game.view(turn))
         else:
             action = _POLICY.choose(game.view(turn, log=False))
         event = game.apply(action)
@@ -109,13 +117,15 @@ def outcomes(
     own: Bot | None = None,
     guess: Guess = sample_kontrakt,
     deadline: float | None = None,
+    players: Mapping[int, Bot] | None = None,
 ) -> list[list[float]]:
     """Each candidate's penalty for the viewer on each of ``samples`` guessed deals.
 
     A candidate is an action or a few actions played in turn (a draw and
     the discard after it); then the basic policy plays the deal out. Every
     candidate is played on the same guesses (``guess`` deals them); ``own``
-    plays the viewer's seat in the rollouts instead of the basic policy. A
+    plays the viewer's seat in the rollouts instead of the basic policy,
+    ``players`` the seats it names (:func:`rollout`). A
     candidate the engine refuses scores infinity. Past ``deadline`` (a
     :func:`time.perf_counter` reading) no new guess is started once two are
     done (the fewest :func:`overrule` can judge); every candidate keeps the
@@ -138,7 +148,7 @@ def outcomes(
                         out[k].append(float(event.penalties[seat]))
                         break
                 else:
-                    out[k].append(rollout(game, seat, own=own))
+                    out[k].append(rollout(game, seat, own=own, players=players))
             except Exception:  # a refused candidate is never chosen
                 out[k].append(float("inf"))
     return out

@@ -507,6 +507,48 @@ class StrongBot:
             return Draw(seat, "stock")
         return self._play(v, seat, hand)
 
+    def ranked_cards(self, view: Mapping[str, object]) -> list[Card]:
+        """Every discard the seat may make now (K8: not the card just taken from the pile,
+        unless the house rule allows it), the heuristic's best first: the candidates a
+        search weighs (:mod:`rummykit.bots.kontrakt_expert`)."""
+        v = kontrakt_view(view)
+        _seat, own = seat_and_hand(v)
+        hand = [Card.parse(t).plain() for t in own]
+        picked = v["picked_up"]
+        banned = (
+            Card.parse(picked).plain() if picked and not v["options"]["rediscard_pickup"] else None
+        )
+        return [card for _key, card in self._ranked_discards(v, hand, banned)]
+
+    def discard_distances(
+        self, view: Mapping[str, object], hand: list[Card], cards: Sequence[Card]
+    ) -> list[int]:
+        """For each of ``cards``: the cards the hand would still miss for its contract
+        after discarding it (:func:`distance`; 0 each once the contract is down)."""
+        v = kontrakt_view(view)
+        needs = _needs(v)
+        if not needs:
+            return [0] * len(cards)
+        unseen = self._unseen(v)
+        out = []
+        for card in cards:
+            rest = list(hand)
+            rest.remove(card)
+            out.append(self._shape(rest, needs, unseen).missing)
+        return out
+
+    def draw_is_open(self, view: Mapping[str, object]) -> bool:
+        """Whether taking the discard pile's top is a real choice (the draw the strong
+        search weighs): the pile may be taken, the contract is open, the card is no
+        joker, and the hand keeps its distance with it after its best discard."""
+        v = kontrakt_view(view)
+        pile = v["discard_pile"]
+        if v["phase"] != "draw" or not pile or v["stock_only"]:
+            return False
+        _seat, own = seat_and_hand(v)
+        hand = [Card.parse(t).plain() for t in own]
+        return self._open_choice(v, hand, Card.parse(pile[-1]).plain())
+
     def _open_choice(self, view: Mapping[str, object], hand: list[Card], top: Card) -> bool:
         """Whether taking ``top`` is a real choice worth searching: the contract is open,
         the card is no joker, and the hand can keep its distance after taking it."""

@@ -61,8 +61,8 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         "--bots",
         metavar="LEVEL,...",
         help=_(
-            "bot level for all bots, or one per bot (vatikanen: random, greedy, strong;"
-            " kontrakt: random, basic, strong)"
+            "bot level for all bots, or one per bot (vatikanen: random, greedy, strong, expert;"
+            " kontrakt: random, basic, strong, expert)"
         ),
     )
     p.add_argument(

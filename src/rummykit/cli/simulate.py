@@ -106,7 +106,7 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         "--bots",
         required=True,
         help=_(
-            "bot per seat, comma-separated: a level (random, greedy, basic, strong),"
+            "bot per seat, comma-separated: a level (random, greedy, basic, strong, expert),"
             ' optionally with settings, strong(samples=16), or cmd:"COMMAND"; the last one'
             " fills the remaining seats"
         ),

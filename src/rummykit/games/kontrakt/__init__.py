@@ -167,6 +167,7 @@ SPEC = GameSpec(
     bot_modules=(
         "rummykit.bots.kontrakt_basic",
         "rummykit.bots.kontrakt_strong",
+        "rummykit.bots.kontrakt_expert",
         "rummykit.envs.policy",
     ),
     default_bot="basic",
