@@ -47,6 +47,18 @@ class Verdict:
         """True unless a rule forbids the answer."""
         return self.rule is None
 
+    def told(self, lang: str) -> dict[str, object]:
+        """The verdict as an answer tells it (docs/protocol.md, "Puzzles"): ``right``,
+        ``laid``, ``more``, and the ``rule`` and its ``message`` in ``lang``."""
+        message = None if self.reason is None else self.reason.translated(lang)
+        return {
+            "right": self.right,
+            "laid": self.laid,
+            "more": self.more,
+            "rule": self.rule,
+            "message": message,
+        }
+
 
 def _played(
     puzzle: Puzzle, add: Sequence[Card], table: Sequence[Sequence[Card]] | None

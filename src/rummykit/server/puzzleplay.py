@@ -162,11 +162,7 @@ def answer_job(
         return {"error": "bad_card"}
     verdict = check(puzzle, cards, melds)
     return {
-        "right": verdict.right,
-        "laid": verdict.laid,
-        "more": verdict.more,
-        "rule": verdict.rule,
-        "message": None if verdict.reason is None else verdict.reason.translated(lang),
+        **verdict.told(lang),
         "theme": puzzle.theme,
         "solution": {
             "add": list(puzzle.solution_add),

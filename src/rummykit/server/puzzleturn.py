@@ -121,11 +121,7 @@ def kontrakt_answer(
     ]
     table = play_turn(puzzle.view, best).game.view(puzzle.seat, log=False)["table"]
     return {
-        "right": verdict.right,
-        "laid": verdict.laid,
-        "more": verdict.more,
-        "rule": verdict.rule,
-        "message": None if verdict.reason is None else verdict.reason.translated(lang),
+        **verdict.told(lang),
         "theme": puzzle.theme,
         "solution": {
             "steps": narrate_log("kontrakt", entries, _names(puzzle, lang), lang),
