@@ -6,7 +6,8 @@
 - ``mute`` / ``ban`` (``--account NAME`` or ``--address IP``, ``--for 7d``,
   ``--reason``): a muted player's chat is refused, a banned one cannot sign in, take a
   seat, make a table or seek a game; ``unmute`` / ``unban`` lift them;
-- ``remove-chat TABLE N``: the chat message is never sent again;
+- ``remove-chat TABLE N``: the chat message is never sent again (a table made before
+  ids were kept from starting with ``-`` is typed after ``--``: ``remove-chat -- -Ab1 3``);
 - ``close-table TABLE``: the table is set aside (no one can play at it);
 - ``log``: every action above, newest first.
 

@@ -33,6 +33,7 @@ from rummykit import games
 from rummykit.server.finished import rebuild_finished
 from rummykit.server.gameinfo import seatable_levels
 from rummykit.server.hosted import HostedTable, SeatSpec, TableSettings
+from rummykit.server.ids import public_id
 from rummykit.server.limits import Bucket, Limits
 from rummykit.server.moderation import Moderation
 from rummykit.server.presence import HOLD, LetGo, decode, encode
@@ -209,7 +210,7 @@ class Rooms:
             stand_in=stand_in,
             rated=rated,
         )
-        table = HostedTable(secrets.token_urlsafe(9), settings, time.time())
+        table = HostedTable(public_id(), settings, time.time())
         summary = dumps(table.summary([False] * len(parsed), [False] * len(parsed)))
         from rummykit.server.store import TableMeta
 

@@ -25,6 +25,7 @@ from rummykit import games
 from rummykit.ratings import Rating
 from rummykit.server.accounts import Accounts
 from rummykit.server.hosted import hash_token
+from rummykit.server.ids import public_id
 from rummykit.server.limits import Bucket
 from rummykit.server.matcher import STALE, skill
 from rummykit.server.moderation import until_text
@@ -119,7 +120,7 @@ def playnow_routes(
             now = time.time()
             row = SeekRow(
                 Seek(
-                    secrets.token_urlsafe(9),
+                    public_id(),
                     body.game,
                     body.players,
                     body.pace,

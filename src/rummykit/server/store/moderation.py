@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from rummykit.server.ids import public_id
 from rummykit.server.store.accounts import AccountStore, Step
 from rummykit.server.store.base import Store
 
@@ -340,4 +341,4 @@ class ModerationStore:
 
 def new_id() -> str:
     """A new report's or sanction's id."""
-    return secrets.token_urlsafe(9)
+    return public_id()
