@@ -14,7 +14,12 @@ Three pools, so that one kind of work can never starve another:
   fast lane for short jobs, and one for any), each job bounded in its own CPU
   time (not its time queued): a job past it is stopped by killing its worker,
   which ran nothing else, and a fresh one is started; jobs are taken address by
-  address in turn, a few at once from one address.
+  address in turn, a few at once from one address;
+- the *learning* pool (:class:`BoundedPool` likewise, one process at a lower
+  priority): judging puzzle answers and lesson moves for anyone who asks over
+  HTTP. Judging a whole hand laid on a puzzle's table can take the solver a
+  second, so a flood of answers must never queue in front of a player's hint at
+  a table: it queues here, in turn by address, each job bounded in time.
 
 No worker outlives its server: each dies with its parent (Linux's
 ``PR_SET_PDEATHSIG``, and a watch on the parent's pid everywhere), also when
@@ -135,15 +140,25 @@ def warm() -> int:
     return os.getpid()
 
 
+def warm_learning() -> int:
+    """A new learning worker's first call: :func:`warm`, and the shipped puzzles read
+    (half a second), before any answer's time counts. Its process id."""
+    from rummykit.server.puzzleplay import by_id
+
+    by_id("")
+    return warm()
+
+
 def _retrieve(future: asyncio.Future[object]) -> None:
     if not future.cancelled():
         future.exception()
 
 
-async def _fresh_lane() -> _Lane:
-    """A records worker, started and warm."""
-    lane = await start_lane()
-    await lane.send(0, pickle.dumps((0, warm, (), {}), pickle.HIGHEST_PROTOCOL))
+async def _fresh_lane(nice: int = 0, first: Callable[[], int] = warm) -> _Lane:
+    """A records worker, started and warmed by ``first``, its priority lowered by
+    ``nice``."""
+    lane = await start_lane(nice)
+    await lane.send(0, pickle.dumps((0, first, (), {}), pickle.HIGHEST_PROTOCOL))
     return lane
 
 
@@ -177,8 +192,14 @@ class BoundedPool:
         per_client: int = 4,
         queued: int = 32,
         queued_bytes: int = 64 << 20,
+        nice: int = 0,
+        what: str = "records",
+        first: Callable[[], int] = warm,
     ) -> None:
         self.workers = workers
+        self.nice = nice
+        self.what = what
+        self.first = first
         self.seconds = seconds
         self.small = small
         self.slice = min(2.0, seconds / 8) if slice is None else slice
@@ -210,10 +231,10 @@ class BoundedPool:
         arguments: its result or exception; JobTimeout past its own time, TooManyJobs,
         QueueFull."""
         if self._held.get(client, 0) >= self.per_client:
-            raise TooManyJobs(f"at most {self.per_client} records at once from one address")
+            raise TooManyJobs(f"at most {self.per_client} {self.what} at once from one address")
         waiting = sum(len(q) for q in self._waiting.values())
         if waiting >= self.queued or self._bytes + size > self.queued_bytes:
-            raise QueueFull("the server is busy with records: try again in a moment")
+            raise QueueFull(f"the server is busy with {self.what}: try again in a moment")
         job = _Job(
             functools.partial(fn, *args, **kwargs),
             client,
@@ -223,7 +244,8 @@ class BoundedPool:
         if self._thread is None and not self._started:  # every worker warm from the start
             self._started = True
             for slot in self._slots:
-                slot.spare = asyncio.get_running_loop().create_task(_fresh_lane())
+                fresh = _fresh_lane(self.nice, self.first)
+                slot.spare = asyncio.get_running_loop().create_task(fresh)
         self._held[client] = self._held.get(client, 0) + 1
         self._bytes += size
         self._waiting.setdefault(client, deque()).append(job)
@@ -309,9 +331,9 @@ class BoundedPool:
             spare, slot.spare = slot.spare, None
             slot.lane = await spare if spare is not None else None
             if slot.lane is None or not slot.lane.alive:
-                slot.lane = await _fresh_lane()
+                slot.lane = await _fresh_lane(self.nice, self.first)
             if slot.fast:  # the next one, for when this one is stopped
-                slot.spare = loop.create_task(_fresh_lane())
+                slot.spare = loop.create_task(_fresh_lane(self.nice, self.first))
         lane = slot.lane
         assert lane.transport is not None
         pid = lane.transport.get_pid()
@@ -383,21 +405,37 @@ class _PlayPool:
             self._thread.shutdown(wait=False, cancel_futures=True)
 
 
+LEARN_SECONDS = 4.0
+"""The CPU seconds a puzzle answer or a lesson move may take to judge (the slowest of
+the shipped puzzles' whole-hand answers takes the solver about one)."""
+
+LEARN_PER_ADDRESS = 2
+"""The puzzle answers and lesson moves one address may have judged or waiting at once."""
+
+
 class Workers:
     """The server's worker processes: ``play`` for what a player waits on (completing a
     play, a hint, a draft check), ``bots`` for the bots' moves (both lanes over pipes:
-    :mod:`rummykit.server.lanes`), ``records`` for replays and reviews (see the module
-    docstring). A bot that thinks long (``expert``, hundreds of milliseconds a move) holds
-    up only other bots, never a player at another table, and its workers run at a lower
-    priority (:data:`BOTS_NICE`) than the server's, so it takes no core from the server: measured by
-    ``benchmarks/server.py --experts``. With ``workers`` 0 each runs in a thread of its
-    own (tests, tiny hosts)."""
+    :mod:`rummykit.server.lanes`), ``records`` for replays and reviews, ``learn`` for
+    puzzles and lessons (see the module docstring). A bot that thinks long (``expert``,
+    hundreds of milliseconds a move) holds up only other bots, never a player at another
+    table, and its workers run at a lower priority (:data:`BOTS_NICE`) than the server's,
+    so it takes no core from the server: measured by ``benchmarks/server.py --experts``.
+    With ``workers`` 0 each runs in a thread of its own (tests, tiny hosts)."""
 
     def __init__(self, workers: int = 1, *, record_seconds: float = 20.0) -> None:
         self.workers = workers
         self.play = _PlayPool(workers, "rummykit-play")
         self.bots = _PlayPool(workers, "rummykit-bots", nice=BOTS_NICE)
         self.records = BoundedPool(2 if workers > 0 else 0, record_seconds)
+        self.learn = BoundedPool(
+            1 if workers > 0 else 0,
+            LEARN_SECONDS,
+            per_client=LEARN_PER_ADDRESS,
+            nice=BOTS_NICE,
+            what="answers to judge",
+            first=warm_learning,
+        )
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args)`` in the play pool. A worker that died (killed, out of memory) is
@@ -413,3 +451,4 @@ class Workers:
         self.play.shutdown()
         self.bots.shutdown()
         self.records.shutdown()
+        self.learn.shutdown()

@@ -42,7 +42,7 @@ from rummykit.server.routes.account_bodies import (
     Password,
     Seats,
 )
-from rummykit.server.routes.answers import problem
+from rummykit.server.routes.answers import client_address, problem
 from rummykit.server.schemas import Problem
 from rummykit.server.store.accounts import AccountRow, HeldSeat
 
@@ -108,7 +108,7 @@ def account_routes(
         return None
 
     def address(request: Request) -> str:
-        return request.client.host if request.client else ""
+        return client_address(request)
 
     async def banned(account: str, secret: str, request: Request) -> JSONResponse | None:
         """A banned account (or address) is refused, its new session revoked at once."""

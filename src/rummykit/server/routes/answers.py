@@ -12,12 +12,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from rummykit.server.rooms import Busy
 from rummykit.server.store import StoreBusy
 
-__all__ = ["add_error_answers", "json_text", "problem"]
+__all__ = ["add_error_answers", "client_address", "json_text", "problem"]
 
 
 def problem(status: int, code: str, message: str) -> JSONResponse:
     """A protocol error: ``status``, its code and a message for people."""
     return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def client_address(request: Request) -> str:
+    """The client's address (as a trusted proxy gave it), or "" when there is none: the
+    key of every per-address limit."""
+    return request.client.host if request.client else ""
 
 
 def json_text(text: str, status: int = 200) -> Response:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from rummykit import games
 from rummykit.i18n import language_from
 from rummykit.server.lessonplay import help_job
 from rummykit.server.rooms import Rooms
-from rummykit.server.routes.answers import problem
+from rummykit.server.routes.answers import client_address, problem
 from rummykit.server.routes.lesson_bodies import Attempt, Help
 from rummykit.server.schemas import Problem
 from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
@@ -52,17 +52,26 @@ def lesson_routes(rooms: Rooms) -> APIRouter:
 
     @router.post("/api/lessons/{lesson_id}/try")
     async def try_lesson(
-        lesson_id: Annotated[str, Path(max_length=32)], body: Annotated[Attempt, Body()]
+        request: Request,
+        lesson_id: Annotated[str, Path(max_length=32)],
+        body: Annotated[Attempt, Body()],
     ) -> JSONResponse:
         """Where the learner's moves stand: ``going``, ``done``, ``missed`` (set up again)
         or ``refused`` (the last move broke ``rule``), with what the seat sees."""
         try:
-            out = await rooms.workers.run(
-                attempt_json, lesson_id, body.moves, language_from(body.lang)
+            out = await rooms.workers.learn.submit(
+                client_address(request),
+                0,
+                attempt_json,
+                lesson_id,
+                body.moves,
+                language_from(body.lang),
             )
         except JobTimeout:
             return problem(400, "bad_request", "the moves take too long to judge")
-        except (TooManyJobs, QueueFull) as exc:
+        except TooManyJobs as exc:
+            return problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
             return problem(503, "unavailable", str(exc))
         if out.get("error") == "not_found":
             return problem(404, "not_found", "no such lesson")
@@ -70,18 +79,28 @@ def lesson_routes(rooms: Rooms) -> APIRouter:
 
     @router.post("/api/lessons/{lesson_id}/help")
     async def lesson_help(
-        lesson_id: Annotated[str, Path(max_length=32)], body: Annotated[Help, Body()]
+        request: Request,
+        lesson_id: Annotated[str, Path(max_length=32)],
+        body: Annotated[Help, Body()],
     ) -> JSONResponse:
         """A check of a draft, a hint or an arrangement in the lesson's position after the
         learner's moves, as a seat at a table gets it (``checked``, ``hint``,
         ``arranged``, or an ``error``)."""
         try:
-            out = await rooms.workers.run(
-                help_job, lesson_id, body.moves, body.request, language_from(body.lang)
+            out = await rooms.workers.learn.submit(
+                client_address(request),
+                0,
+                help_job,
+                lesson_id,
+                body.moves,
+                body.request,
+                language_from(body.lang),
             )
         except JobTimeout:
             return problem(400, "bad_request", "the request takes too long")
-        except (TooManyJobs, QueueFull) as exc:
+        except TooManyJobs as exc:
+            return problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
             return problem(503, "unavailable", str(exc))
         if out.get("code") == "not_found":
             return problem(404, "not_found", "no such lesson")

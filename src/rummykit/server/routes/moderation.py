@@ -15,7 +15,7 @@ from rummykit.server.accounts import Accounts
 from rummykit.server.moderation import address_key
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
-from rummykit.server.routes.answers import problem
+from rummykit.server.routes.answers import client_address, problem
 from rummykit.server.routes.moderation_bodies import Block, ReportBody
 from rummykit.server.schemas import Problem
 from rummykit.server.store.accounts import AccountRow
@@ -65,7 +65,7 @@ def moderation_routes(
         number): kept for the host (``rummykit admin reports``)."""
         if body.name is None and (body.table is None or body.n is None):
             return problem(400, "bad_request", "a report names a player or a chat message")
-        address = address_key(request.client.host if request.client else "")
+        address = address_key(client_address(request))
         now = time.time()
         try:
             if await db.reports_from(address, now - 3600) >= REPORTS_AN_HOUR:

@@ -32,7 +32,7 @@ from rummykit.server.moderation import until_text
 from rummykit.server.pairing import Seek
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
-from rummykit.server.routes.answers import problem
+from rummykit.server.routes.answers import client_address, problem
 from rummykit.server.routes.playnow_bodies import SeekBody, SeekSecret
 from rummykit.server.schemas import Problem
 from rummykit.server.store.base import StoreBusy
@@ -96,7 +96,7 @@ def playnow_routes(
             return problem(
                 400, "bad_request", f"{spec.title} is for {spec.min_players}-{spec.max_players}"
             )
-        address = request.client.host if request.client else ""
+        address = client_address(request)
         if not may_seek(address):
             return problem(429, "rate_limited", "too many seeks: wait a minute")
         try:

@@ -37,7 +37,7 @@ from rummykit.server.puzzleplay import (
 )
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
-from rummykit.server.routes.answers import problem
+from rummykit.server.routes.answers import client_address, problem
 from rummykit.server.routes.puzzle_bodies import Answer, TurnHelp, TurnSoFar
 from rummykit.server.schemas import Problem
 from rummykit.server.store.base import StoreBusy
@@ -160,7 +160,7 @@ def puzzle_routes(
     ) -> JSONResponse:
         """Run the puzzle maker on a finished game (once; never a game in play), in the
         records workers, bounded in time and in games a day; the ids found."""
-        client = request.client.host if request.client else ""
+        client = client_address(request)
         try:
             made = await rooms.puzzles.make(table_id, game, client)
         except NotMade as exc:
@@ -186,7 +186,9 @@ def puzzle_routes(
         if cells > MAX_CARDS:
             return problem(400, "bad_request", "too many cards")
         try:
-            verdict = await rooms.workers.run(
+            verdict = await rooms.workers.learn.submit(
+                client_address(request),
+                0,
                 answer_job,
                 puzzle_id,
                 list(body.add),
@@ -197,7 +199,9 @@ def puzzle_routes(
             )
         except JobTimeout:
             return problem(400, "bad_request", "the answer takes too long to check")
-        except (TooManyJobs, QueueFull) as exc:
+        except TooManyJobs as exc:
+            return problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
             return problem(503, "unavailable", str(exc))
         if verdict is None:
             return problem(404, "not_found", "no such puzzle")
@@ -238,17 +242,26 @@ def puzzle_routes(
         return JSONResponse(out)
 
     async def turn(
-        puzzle_id: str, moves: list[dict[str, object]], request: dict[str, object] | None, lang: str
+        client: str,
+        puzzle_id: str,
+        moves: list[dict[str, object]],
+        request: dict[str, object] | None,
+        lang: str,
     ) -> JSONResponse:
-        """A Kontrakt puzzle's turn on the board, judged in a worker (``turn_job``)."""
+        """A Kontrakt puzzle's turn on the board, judged in a learning worker
+        (``turn_job``), in turn by ``client``'s address."""
         try:
             _, line = await any_puzzle(puzzle_id)
-            out = await rooms.workers.run(turn_job, puzzle_id, moves, request, lang, line)
+            out = await rooms.workers.learn.submit(
+                client, 0, turn_job, puzzle_id, moves, request, lang, line
+            )
         except StoreBusy as exc:
             return problem(503, "unavailable", str(exc))
         except JobTimeout:
             return problem(400, "bad_request", "the moves take too long to judge")
-        except (TooManyJobs, QueueFull) as exc:
+        except TooManyJobs as exc:
+            return problem(429, "rate_limited", str(exc))
+        except QueueFull as exc:
             return problem(503, "unavailable", str(exc))
         if out is None:
             return problem(404, "not_found", "no such Kontrakt puzzle")
@@ -258,19 +271,27 @@ def puzzle_routes(
 
     @router.post("/api/puzzles/{puzzle_id}/try", responses=_ERRORS)
     async def try_turn(
-        puzzle_id: Annotated[str, Path(max_length=64)], body: Annotated[TurnSoFar, Body()]
+        request: Request,
+        puzzle_id: Annotated[str, Path(max_length=64)],
+        body: Annotated[TurnSoFar, Body()],
     ) -> JSONResponse:
         """Where a Kontrakt puzzle's turn stands after ``moves``: ``going``, ``out`` (the
         answer is ready) or ``refused`` (the last move broke ``rule``), with what the seat
         sees then (a ``state`` message for the board)."""
-        return await turn(puzzle_id, body.moves, None, language_from(body.lang))
+        return await turn(
+            client_address(request), puzzle_id, body.moves, None, language_from(body.lang)
+        )
 
     @router.post("/api/puzzles/{puzzle_id}/help", responses=_ERRORS)
     async def turn_help(
-        puzzle_id: Annotated[str, Path(max_length=64)], body: Annotated[TurnHelp, Body()]
+        request: Request,
+        puzzle_id: Annotated[str, Path(max_length=64)],
+        body: Annotated[TurnHelp, Body()],
     ) -> JSONResponse:
         """A board's help in a Kontrakt puzzle's turn: a draft ``checked`` by the engine, or
         a ``hint`` of the lay-offs and joker swaps (never the lay-downs asked for)."""
-        return await turn(puzzle_id, body.moves, body.request, language_from(body.lang))
+        return await turn(
+            client_address(request), puzzle_id, body.moves, body.request, language_from(body.lang)
+        )
 
     return router

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, Response
 
 from rummykit.server.posted import replay_job, review_job
 from rummykit.server.rooms import Rooms
-from rummykit.server.routes.answers import json_text, problem
+from rummykit.server.routes.answers import client_address, json_text, problem
 from rummykit.server.schemas import ERRORS, ReplayAsk, ReviewAsk
 from rummykit.server.store import FinishedGame
 from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
@@ -41,7 +41,7 @@ def record_routes(rooms: Rooms) -> APIRouter:
         """A posted record replayed or reviewed in the records workers: read, checked
         (the tables' own limits), answered and encoded there, in turn by address."""
         body = await request.body()
-        client = request.client.host if request.client else ""
+        client = client_address(request)
         job = replay_job if kind == "replay" else review_job
         try:
             status, answer = await records.submit(client, len(body), job, body, rooms.limits)
@@ -67,7 +67,7 @@ def record_routes(rooms: Rooms) -> APIRouter:
         turn by address, as a posted record)."""
         if isinstance(found, JSONResponse):
             return found
-        client = request.client.host if request.client else ""
+        client = client_address(request)
         try:
             status, answer = await records.submit(
                 client, len(found.record), review_job, json.loads(found.record), rooms.limits, seat
