@@ -406,6 +406,8 @@ def test_the_lobby_remembers_the_game_and_speaks_to_players(browser: Any, server
     page = new_page(browser, locale="sv-SE")  # a friend's browser, in Swedish
     page.goto(f"{server.base}/#/t/waitV2")
     page.wait_for_selector(".seat-list li")
+    # the level's Swedish name comes with the game's description, fetched beside the table
+    page.wait_for_selector(".seat-list li:has-text('girig')", timeout=10_000)
     seats = page.eval_on_selector_all(".seat-list li", "ls => ls.map(l => l.textContent)")
     assert "Plats 2: Bo (dator, girig)" in seats, seats
     assert not any(re.search(r"\([^)]*\(", s) for s in seats), seats
