@@ -23,6 +23,12 @@ table needs a human seat) beside the load, and measures the load again with them
 table of experts slow the other tables (issue 44)? Its row says how many moves were made at
 the expert tables in the window; its CPU per change counts the experts' CPU too.
 
+``--puzzle-flood N`` measures instead a player's hint at a table of two (its round trip,
+p50 and p99 of 100 hints, one every 0.2 s) alone, then while N addresses each send puzzle
+answers as fast as they are answered (a random shipped puzzle, most of its hand laid, for
+the solver to arrange: a few of them take it a second): answers are judged in learning
+workers of their own, so the hint should not wait for them (docs/hosting.md).
+
 ``--stored N`` measures the start instead: N finished tables written into a new database,
 then the time from starting the server to its first answer, its resident memory before
 anyone connects, and the time a table mid-play takes to answer its first hello after a
@@ -33,6 +39,7 @@ figures go to the Server section of ``docs/benchmarks.md`` unless ``--no-write``
     python benchmarks/server.py --tables 1000 --postgres postgresql://... --processes 1,2,4
     python benchmarks/server.py --tables 1000 --experts 1
     python benchmarks/server.py --stored 100000
+    python benchmarks/server.py --puzzle-flood 8
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import asyncio
 import json
 import os
 import platform
+import random
 import re
 import secrets
 import shutil
@@ -51,6 +59,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -466,6 +475,141 @@ def measure(
     }
 
 
+# ---------------------------------------------------------------- a flood of puzzle answers
+
+
+class Flood:
+    """Addresses sending puzzle answers, each as soon as its last is answered, from threads
+    of the load's process: each a random shipped Vatikanen puzzle answered with a random
+    part of its hand and no table, for the solver to arrange (so that no answer is one the
+    solver's caches know)."""
+
+    def __init__(self, base: str, addresses: int, seed: int = 1) -> None:
+        from rummykit.puzzles import shipped
+
+        self.puzzles = [(p.id, [str(c) for c in p.hand]) for p in shipped("vatikanen")]
+        self.base = base
+        self.rng = random.Random(seed)
+        self.judged = self.refused = 0
+        self.stopping = threading.Event()
+        self.threads = [
+            threading.Thread(target=self.send, args=(f"127.0.7.{k + 1}",), daemon=True)
+            for k in range(addresses)
+        ]
+
+    def send(self, address: str) -> None:
+        headers = {"content-type": "application/json", "x-forwarded-for": address}
+        while not self.stopping.is_set():
+            puzzle, hand = self.rng.choice(self.puzzles)
+            laid = self.rng.sample(hand, self.rng.randint(max(1, len(hand) - 3), len(hand)))
+            body = json.dumps({"add": laid}).encode()
+            url = f"{self.base}/api/puzzles/{puzzle}/answer"
+            req = urllib.request.Request(url, body, headers, method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=120) as answer:
+                    answer.read()
+                self.judged += 1
+            except OSError:  # 429 or 503: refused at once; ask again a little later
+                self.refused += 1
+                time.sleep(0.05)
+
+    def __enter__(self) -> Flood:
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stopping.set()
+        for t in self.threads:
+            t.join(timeout=120)
+
+
+async def hint_round_trips(base: str, hints: int) -> list[float]:
+    """At a new table of two humans: the round trips of ``hints`` hints of the seat to act,
+    one every 0.2 s (after one that warms the play workers)."""
+    loop = asyncio.get_running_loop()
+    body = {"game": "vatikanen", "seats": ["human", "human"]}
+    made = await loop.run_in_executor(None, http, base, "POST", "/api/tables", body)
+    url = base.replace("http://", "ws://") + f"/api/tables/{made['id']}/live"
+    seats = []
+    for seat in (0, 1):
+        path = f"/api/tables/{made['id']}/join"
+        joined = await loop.run_in_executor(None, http, base, "POST", path, {"name": f"P{seat}"})
+        ws = await websockets.connect(url, max_size=None)
+        await ws.send(json.dumps({"type": "hello", "token": joined["token"], "version": None}))
+        seats.append(ws)
+    to_act = None
+    while to_act is None:
+        for ws in seats:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 0.2))
+            except TimeoutError:
+                continue
+            view = message.get("view") if message.get("type") == "state" else None
+            if view and message["status"] == "playing" and view["turn"] == message["seat"]:
+                to_act = ws
+    took = []
+    for _ in range(hints + 1):
+        begun = time.monotonic()
+        await to_act.send('{"type":"hint"}')
+        while json.loads(await to_act.recv())["type"] != "hint":
+            pass
+        took.append(time.monotonic() - begun)
+        await asyncio.sleep(0.2)
+    for ws in seats:
+        await ws.close()
+    return took[1:]
+
+
+def measure_flood(addresses: int, hints: int = 100) -> list[dict[str, Any]]:
+    """The hint's round trips alone, then under a flood from ``addresses`` addresses, on one
+    server (SQLite); the server's CPU over each window."""
+    folder = tempfile.mkdtemp(prefix="rummykit-bench-")
+    servers = start_servers(f"sqlite:///{folder}/server.sqlite3", 1)
+    rows = []
+    try:
+        for flooders in (0, addresses):
+            with Flood(servers.base, flooders) as flood:
+                time.sleep(2.0 if flooders else 0.0)  # the answers queue
+                judged0 = flood.judged
+                cpu0, wall0 = cpu_seconds(servers.pids), time.monotonic()
+                took = sorted(asyncio.run(hint_round_trips(servers.base, hints)))
+                cpu, wall = cpu_seconds(servers.pids) - cpu0, time.monotonic() - wall0
+                judged = flood.judged - judged0
+            rows.append(
+                {
+                    "addresses": flooders,
+                    "p50_ms": 1000 * statistics.median(took),
+                    "p99_ms": 1000 * took[min(len(took) - 1, int(0.99 * len(took)))],
+                    "max_ms": 1000 * took[-1],
+                    "judged_per_second": judged / wall,
+                    "cpu_share": cpu / wall,
+                }
+            )
+    finally:
+        servers.stop()
+    return rows
+
+
+FLOOD_HEAD = (
+    "| puzzle answers flooding from | hint p50 ms | hint p99 ms | hint max ms"
+    " | ratio p50 | ratio p99 | answers judged /s | server CPU share |"
+    "\n|---|---|---|---|---|---|---|---|"
+)
+
+
+def flood_rows(rows: list[dict[str, Any]]) -> str:
+    """The rows of the flood's table, each hint's p50 and p99 against the first row's (no
+    flood, measured in the same run)."""
+    first = rows[0]
+    return "\n".join(
+        f"| {r['addresses']} addresses | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['max_ms']:.1f}"
+        f" | {r['p50_ms'] / first['p50_ms']:.2f} | {r['p99_ms'] / first['p99_ms']:.2f}"
+        f" | {r['judged_per_second']:.1f} | {r['cpu_share']:.2f} |"
+        for r in rows
+    )
+
+
 # ---------------------------------------------------------------- start on stored tables
 
 
@@ -636,9 +780,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--processes", default="1", help="with --postgres: e.g. 1,2,4")
     p.add_argument("--stored", type=int, help="measure the start on this many stored tables")
     p.add_argument("--experts", type=int, default=0, help="also measure beside N expert tables")
+    p.add_argument(
+        "--puzzle-flood", type=int, default=0, help="measure a hint beside N flooding addresses"
+    )
     p.add_argument("--no-write", action="store_true")
     args = p.parse_args(argv)
     os.sched_setaffinity(0, {LOAD_CORE})
+    if args.puzzle_flood:
+        text = FLOOD_HEAD + "\n" + flood_rows(measure_flood(args.puzzle_flood))
+        print(text)
+        if not args.no_write:
+            command = f"python benchmarks/server.py --puzzle-flood {args.puzzle_flood}"
+            write_doc("flood", f"`{command}` on {machine()}.\n\n{text}")
+        return 0
     if args.stored:
         result = measure_start(args.stored)
         text = start_table(result)
