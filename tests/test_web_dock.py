@@ -292,14 +292,22 @@ def test_with_the_deal_end_panel_open_the_status_and_the_piles_stand_above_the_d
     assert game is not None and game.to_act == 0
     server = start(db)
     try:
-        for name, options in (("desktop", {}), ("phone", PHONE)):
+        for name, options, lang in (
+            ("desktop", {}, ""),
+            ("phone", PHONE, ""),
+            ("phone-sv", PHONE, "sv"),
+        ):
             page = new_page(browser, **options)
-            sit(page, server.base, "endK", 0, "Anna")
+            sit(page, server.base, "endK", 0, "Anna", lang)
             wait_state(page, "s.status === 'playing' && s.view.deal === 1")
             page.wait_for_selector(".deal-end-panel")
             page.wait_for_timeout(200)
-            for sel in (".status-line", ".stock-card", ".discard-pile .card"):
+            # the piles' counts ("Stock: 65", "The upcard") too, not only their cards
+            for sel in (".status-line", ".stock-card", ".pile-count", ".discard-pile .card"):
                 assert page.evaluate(UNDER_DOCK, sel) == [], (name, sel)
+            # the deal's scores do not widen the page, which a phone then shows smaller
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= page.evaluate("document.documentElement.clientWidth"), (name, wide)
             shot(page, f"{name}-kontrakt-deal-end-open", full=False)
             assert not page.errors, page.errors
             page.context.close()
