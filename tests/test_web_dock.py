@@ -14,11 +14,14 @@ from server_helpers import start
 from web_helpers import (
     Position,
     bots_move,
+    bots_move_for,
     browser,
+    centre,
     new_page,
     seeded_positions,
     shot,
     sit,
+    touch_drag,
     wait_state,
 )
 
@@ -311,5 +314,49 @@ def test_with_the_deal_end_panel_open_the_status_and_the_piles_stand_above_the_d
             shot(page, f"{name}-kontrakt-deal-end-open", full=False)
             assert not page.errors, page.errors
             page.context.close()
+    finally:
+        server.stop()
+
+
+JUST_ABOVE_DOCK = """sel => {
+  const el = document.querySelector(sel);
+  const dock = document.querySelector('.dock').getBoundingClientRect();
+  window.scrollBy(0, el.getBoundingClientRect().bottom - (dock.top - 4));
+  return window.scrollY;
+}"""
+"""Scroll the page until the element's foot is just above the dock, as a thumb leaves it."""
+
+
+def test_on_a_phone_a_vatikanen_meld_just_built_and_its_verdict_stand_above_the_dock(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seats = ["human", "bot:greedy", "bot:greedy"]
+    # 30 moves on: seven melds on the table, the new meld's place below them, Anna's turn
+    seeded_positions(
+        db, [Position("builtV", "vatikanen", seats, 1, {0: "Anna"}, bots_move_for(30))]
+    )
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "builtV", 0, "Anna")
+        s = wait_state(page, "s.view.turn === 0")
+        assert len(s["view"]["table"]) == 7
+        new = ".drafting [data-drop='new']"
+        page.wait_for_selector(new)
+        assert page.evaluate(UNDER_DOCK, new) != []  # at the top, the dock hides it
+        # the thumb scrolls the new meld's place just above the dock and drops a card there:
+        # the meld grows a verdict, the dock the server's sentence, and the meld was under it
+        assert page.evaluate(JUST_ABOVE_DOCK, new) > 0
+        assert page.evaluate(UNDER_DOCK, new) == []
+        first = page.locator(".hand .card").first.get_attribute("data-id")
+        touch_drag(page, f".hand [data-id='{first}']", centre(page, new))
+        built = ".drafting .meld-box[data-box^='n']"
+        page.wait_for_selector(f"{built} .meld-verdict:not(:empty)")
+        page.wait_for_selector(".dock .verdict.bad")
+        page.wait_for_timeout(300)  # the page scrolls at the next frame
+        assert page.evaluate(UNDER_DOCK, built) == []
+        shot(page, "phone-vatikanen-meld-built", full=False)
+        assert not page.errors, page.errors
     finally:
         server.stop()
