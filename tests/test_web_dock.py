@@ -63,6 +63,12 @@ def test_an_invalid_staged_meld_is_judged_in_the_dock_and_lay_down_greyed(
         page = new_page(browser, **PHONE)
         sit(page, server.base, "dockK", seat, ["Anna", "Bo"][seat])
         s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        # nothing selected: Meld, Lay down and Discard are greyed, and the dock says why in
+        # words (a phone shows no tooltip)
+        for label in ("Meld", "Lay down", "Discard"):
+            assert page.locator(f".actions button:text-is('{label}')").is_disabled(), label
+        why = page.locator(".dock .why").inner_text()
+        assert "Select cards in your hand" in why and "Discard" in why, why
         hand = s["view"]["hand"]
         # two cards of different ranks and suits: no meld
         first = hand[0]
