@@ -52,7 +52,12 @@ def too_small(page: Any, selector: str) -> list[str]:
 
 
 def wider_than_screen(page: Any) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth"))
+    """Whether the page is wider than the screen: a mobile viewport widens its layout (and
+    innerWidth with it) to fit a page too wide, so the width is compared with the layout's
+    own width at the screen's scale (clientWidth), not innerWidth."""
+    return bool(
+        page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
+    )
 
 
 def test_a_phone_plays_by_touch(browser: Any, tmp_path: Path) -> None:
