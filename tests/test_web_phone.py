@@ -195,3 +195,22 @@ def test_on_a_phone_the_hand_and_the_actions_stay_in_view_and_errors_show_there(
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+def test_the_lobby_s_play_now_choices_are_finger_sized_on_a_phone_in_swedish(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(server.base + "/#/none")
+        page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+        page.goto(server.base + "/#/")
+        page.reload()
+        page.wait_for_selector(".play-now .game-choice")
+        # a game's row is the radio button's target: 44 px high, as every other control
+        assert too_small(page, ".play-now .game-choice, .play-now button, .play-now select") == []
+        assert not wider_than_screen(page)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
