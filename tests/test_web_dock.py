@@ -125,6 +125,9 @@ def test_a_finished_game_on_a_phone_wraps_the_cards_left_keeps_review_and_no_sta
         page.keyboard.press("Escape")
         page.wait_for_selector(".over-bar")
         assert page.locator(".over-bar a:has-text('Review this game')").count() == 1
+        # the game's end above the board, and its status line and stock above the dock
+        for sel in (".over-bar", ".status-line", ".status-line .stock"):
+            assert page.evaluate(UNDER_DOCK, sel) == [], sel
         page.wait_for_function("() => !!document.querySelector('.player .badge.away')")
         assert page.locator(".player .badge.stand-in").count() == 0
         assert not page.errors, page.errors
