@@ -14,11 +14,14 @@ from server_helpers import start
 from web_helpers import (
     Position,
     bots_move,
+    bots_move_for,
     browser,
+    centre,
     new_page,
     seeded_positions,
     shot,
     sit,
+    touch_drag,
     wait_state,
 )
 
@@ -60,6 +63,12 @@ def test_an_invalid_staged_meld_is_judged_in_the_dock_and_lay_down_greyed(
         page = new_page(browser, **PHONE)
         sit(page, server.base, "dockK", seat, ["Anna", "Bo"][seat])
         s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        # nothing selected: Meld, Lay down and Discard are greyed, and the dock says why in
+        # words (a phone shows no tooltip)
+        for label in ("Meld", "Lay down", "Discard"):
+            assert page.locator(f".actions button:text-is('{label}')").is_disabled(), label
+        why = page.locator(".dock .why").inner_text()
+        assert "Select cards in your hand" in why and "Discard" in why, why
         hand = s["view"]["hand"]
         # two cards of different ranks and suits: no meld
         first = hand[0]
@@ -116,6 +125,9 @@ def test_a_finished_game_on_a_phone_wraps_the_cards_left_keeps_review_and_no_sta
         page.keyboard.press("Escape")
         page.wait_for_selector(".over-bar")
         assert page.locator(".over-bar a:has-text('Review this game')").count() == 1
+        # the game's end above the board, and its status line and stock above the dock
+        for sel in (".over-bar", ".status-line", ".status-line .stock"):
+            assert page.evaluate(UNDER_DOCK, sel) == [], sel
         page.wait_for_function("() => !!document.querySelector('.player .badge.away')")
         assert page.locator(".player .badge.stand-in").count() == 0
         assert not page.errors, page.errors
@@ -292,16 +304,68 @@ def test_with_the_deal_end_panel_open_the_status_and_the_piles_stand_above_the_d
     assert game is not None and game.to_act == 0
     server = start(db)
     try:
-        for name, options in (("desktop", {}), ("phone", PHONE)):
+        for name, options, lang in (
+            ("desktop", {}, ""),
+            ("phone", PHONE, ""),
+            ("phone-sv", PHONE, "sv"),
+        ):
             page = new_page(browser, **options)
-            sit(page, server.base, "endK", 0, "Anna")
+            sit(page, server.base, "endK", 0, "Anna", lang)
             wait_state(page, "s.status === 'playing' && s.view.deal === 1")
             page.wait_for_selector(".deal-end-panel")
             page.wait_for_timeout(200)
-            for sel in (".status-line", ".stock-card", ".discard-pile .card"):
+            # the piles' counts ("Stock: 65", "The upcard") too, not only their cards
+            for sel in (".status-line", ".stock-card", ".pile-count", ".discard-pile .card"):
                 assert page.evaluate(UNDER_DOCK, sel) == [], (name, sel)
+            # the deal's scores do not widen the page, which a phone then shows smaller
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= page.evaluate("document.documentElement.clientWidth"), (name, wide)
             shot(page, f"{name}-kontrakt-deal-end-open", full=False)
             assert not page.errors, page.errors
             page.context.close()
+    finally:
+        server.stop()
+
+
+JUST_ABOVE_DOCK = """sel => {
+  const el = document.querySelector(sel);
+  const dock = document.querySelector('.dock').getBoundingClientRect();
+  window.scrollBy(0, el.getBoundingClientRect().bottom - (dock.top - 4));
+  return window.scrollY;
+}"""
+"""Scroll the page until the element's foot is just above the dock, as a thumb leaves it."""
+
+
+def test_on_a_phone_a_vatikanen_meld_just_built_and_its_verdict_stand_above_the_dock(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seats = ["human", "bot:greedy", "bot:greedy"]
+    # 30 moves on: seven melds on the table, the new meld's place below them, Anna's turn
+    seeded_positions(
+        db, [Position("builtV", "vatikanen", seats, 1, {0: "Anna"}, bots_move_for(30))]
+    )
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "builtV", 0, "Anna")
+        s = wait_state(page, "s.view.turn === 0")
+        assert len(s["view"]["table"]) == 7
+        new = ".drafting [data-drop='new']"
+        page.wait_for_selector(new)
+        assert page.evaluate(UNDER_DOCK, new) != []  # at the top, the dock hides it
+        # the thumb scrolls the new meld's place just above the dock and drops a card there:
+        # the meld grows a verdict, the dock the server's sentence, and the meld was under it
+        assert page.evaluate(JUST_ABOVE_DOCK, new) > 0
+        assert page.evaluate(UNDER_DOCK, new) == []
+        first = page.locator(".hand .card").first.get_attribute("data-id")
+        touch_drag(page, f".hand [data-id='{first}']", centre(page, new))
+        built = ".drafting .meld-box[data-box^='n']"
+        page.wait_for_selector(f"{built} .meld-verdict:not(:empty)")
+        page.wait_for_selector(".dock .verdict.bad")
+        page.wait_for_timeout(300)  # the page scrolls at the next frame
+        assert page.evaluate(UNDER_DOCK, built) == []
+        shot(page, "phone-vatikanen-meld-built", full=False)
+        assert not page.errors, page.errors
     finally:
         server.stop()

@@ -52,7 +52,12 @@ def too_small(page: Any, selector: str) -> list[str]:
 
 
 def wider_than_screen(page: Any) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth"))
+    """Whether the page is wider than the screen: a mobile viewport widens its layout (and
+    innerWidth with it) to fit a page too wide, so the width is compared with the layout's
+    own width at the screen's scale (clientWidth), not innerWidth."""
+    return bool(
+        page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
+    )
 
 
 def test_a_phone_plays_by_touch(browser: Any, tmp_path: Path) -> None:
@@ -187,6 +192,25 @@ def test_on_a_phone_the_hand_and_the_actions_stay_in_view_and_errors_show_there(
         )
         assert four[0] >= 43.5 and four[1] >= 24, four
         shot(page, "phone-vatikanen-mid-game", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def test_the_lobby_s_play_now_choices_are_finger_sized_on_a_phone_in_swedish(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(server.base + "/#/none")
+        page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+        page.goto(server.base + "/#/")
+        page.reload()
+        page.wait_for_selector(".play-now .game-choice")
+        # a game's row is the radio button's target: 44 px high, as every other control
+        assert too_small(page, ".play-now .game-choice, .play-now button, .play-now select") == []
+        assert not wider_than_screen(page)
         assert not page.errors, page.errors
     finally:
         server.stop()

@@ -10,6 +10,7 @@ import httpx
 
 from rummykit.puzzles import shipped
 from server_helpers import start
+from test_web_phone import wider_than_screen
 from web_helpers import browser, centre, mouse_drag, new_page
 
 __all__ = ["browser"]
@@ -42,7 +43,7 @@ def test_a_puzzle_is_solved_on_a_phone_in_swedish(browser: Any, tmp_path: Path) 
         page.tap("a[href='#/puzzles']")
         page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
         puzzle = by_id[page.get_attribute("main.puzzles", "data-puzzle") or ""]
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert not wider_than_screen(page)
         page.get_by_role("button", name="Tips").tap()
         page.wait_for_selector(".puzzle-hint")
         _tap_cards(page, list(puzzle.solution_add))
@@ -222,7 +223,7 @@ def test_a_kontrakt_puzzle_is_played_on_the_board_on_a_phone_in_swedish(
         page.goto(f"{server.base}/#/puzzles/{puzzle.id}")
         page.reload()
         page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert not wider_than_screen(page)
         assert page.get_by_role("button", name="Tips").count() == 1  # the idea's, not the board's
         for cards in meld["melds"]:  # type: ignore[union-attr]
             _tap_in_hand(page, list(cards))

@@ -493,6 +493,10 @@ function ActionBar({ ctx, u, myPlay }) {
     buttons.push(button({ class: blocked ? "" : "primary", disabled: !!blocked, title: blocked || t("Lay the staged melds down, all in one go"), onClick: () => layDown(ctx) }, t("Lay down")));
     buttons.push(button({ class: "discard", disabled: pending || !one, title: one ? t("Discard {card}: your turn ends", { card: shortCard(one) }) : t("Select the one card to discard."), onClick: () => discard(ctx) }, one ? t("Discard {card}", { card: shortCard(one) }) : t("Discard")));
     const complete = view.laid[me].complete;
+    if (!u.sel.length && !u.staged.length) {
+      // why the buttons are greyed, in words: a phone shows no tooltip (issue 45)
+      notes.push(complete ? t("Select one card in your hand: to lay it off on a meld, or to discard it.") : t("Select cards in your hand: a meld's cards, then Meld; or one card, then Discard."));
+    }
     if (one && complete && u.legal) {
       // where the selected card goes, said in the dock: the meld's chip is often out of view
       const where = (type) => [...new Set(u.legal.filter((a) => a.type === type && plainCard(a.card) === plainCard(one)).map((a) => "#" + a.meld))].join(", ");
