@@ -23,10 +23,12 @@ HEAVY = "691779ea71"
 the solver longest to judge (about 0.9 s on the reference machine)."""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    path: Path = tmp_path_factory.mktemp("learning") / "l.db"
-    srv = start(f"sqlite:///{path}", workers=1)
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A server of its own for each test: no worker has judged the heavy answer yet (the
+    solver keeps what it learnt in a few caches, after which the same answer is judged in a
+    moment)."""
+    srv = start(f"sqlite:///{tmp_path / 's.db'}", workers=1)
     try:
         yield srv
     finally:
@@ -88,15 +90,17 @@ def test_a_flood_of_puzzle_answers_never_holds_up_a_hint_at_a_table(server: Serv
     for t in flooders:
         t.start()
     try:
-        time.sleep(1.5)  # answers queued from four addresses
-        waits = [_hint_seconds(live) for _ in range(3)]
+        waits = []  # a hint every 0.15 s while the first answers are judged
+        for _ in range(15):
+            time.sleep(0.15)
+            waits.append(_hint_seconds(live))
     finally:
         stop.set()
         for t in flooders:
             t.join(timeout=120)
         live.close()
     assert answered and set(answered) <= {200, 429, 503}
-    assert max(waits) < 1.0, waits  # in the play workers it waited for answers of ~0.9 s each
+    assert max(waits) < 0.6, waits  # in the play workers they waited 1.2 to 7.7 s
 
 
 def test_one_address_has_at_most_two_answers_judged_or_waiting_at_once(server: Server) -> None:

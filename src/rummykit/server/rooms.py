@@ -39,6 +39,7 @@ from rummykit.server.moderation import Moderation
 from rummykit.server.presence import HOLD, LetGo, decode, encode
 from rummykit.server.protocol import Close, dumps
 from rummykit.server.puzzlemaker import PuzzleMaker
+from rummykit.server.puzzleplay import by_id
 from rummykit.server.room import Room, RoomHost
 from rummykit.server.store import (
     FinishedGame,
@@ -146,8 +147,14 @@ class Rooms:
         self._spawn(self._cleanup_loop())
         self._spawn(self._summarize_old())
         self._spawn(self._collect_loop())
+        self._spawn(self._read_puzzles())
         self.started = True
         log.info("rummykit server: serving from %s", _where(self.store.url))
+
+    async def _read_puzzles(self) -> None:
+        """Read the shipped puzzle sets in a thread at the start (half a second), so that
+        the first puzzle asked for does not read them while the tables wait."""
+        await asyncio.to_thread(by_id, "")
 
     async def stop(self) -> None:
         """Let every table go (connections are told to reconnect), stop the workers, close

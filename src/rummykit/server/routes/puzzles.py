@@ -12,6 +12,7 @@ signed-in player is near its rating and one it has not tried.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import time
@@ -100,7 +101,7 @@ def puzzle_routes(
             made = await rooms.puzzles.recent(game)
             ours = {p.id for p in made}
             candidates = sorted(
-                [*made, *closest(game, rating)],
+                [*made, *await asyncio.to_thread(closest, game, rating)],
                 key=lambda p: (abs(p.rating - rating), p.id not in ours, p.id),
             )[:CANDIDATES]
             if signed is not None:
@@ -118,7 +119,9 @@ def puzzle_routes(
 
     async def any_puzzle(puzzle_id: str) -> tuple[AnyPuzzle | None, str]:
         """A shipped puzzle, or one made from this server's games with its file line."""
-        shipped = by_id(puzzle_id)
+        # a thread: the first call reads the shipped sets (half a second), which the
+        # event loop, serving every table, must never wait for
+        shipped = await asyncio.to_thread(by_id, puzzle_id)
         if shipped is not None:
             return shipped, ""
         line = await kept.game_puzzle(puzzle_id)
