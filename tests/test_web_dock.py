@@ -6,6 +6,7 @@ dock, and "Lay down" is greyed with the reason until the melds are valid.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from web_helpers import (
     seeded_positions,
     shot,
     sit,
+    state,
     touch_drag,
     wait_state,
 )
@@ -366,6 +368,102 @@ def test_on_a_phone_a_vatikanen_meld_just_built_and_its_verdict_stand_above_the_
         page.wait_for_timeout(300)  # the page scrolls at the next frame
         assert page.evaluate(UNDER_DOCK, built) == []
         shot(page, "phone-vatikanen-meld-built", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+SV = json.loads((Path(__file__).resolve().parents[1] / "src/rummykit/web/i18n/sv.json").read_text())
+"""The browser's Swedish words, by their English id."""
+
+IN_VIEW = """sel => {
+  const el = document.querySelector(sel);
+  if (!el) return 'missing';
+  const r = el.getBoundingClientRect();
+  if (r.height === 0 || r.top < 0 || r.bottom > innerHeight) {
+    return `out of view: ${r.top}-${r.bottom}`;
+  }
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return el.contains(hit) ? '' : `covered by ${hit ? hit.className : 'nothing'}`;
+}"""
+"""Why the element of a selector is not seen whole in the view (clipped by the dock's own
+scroll, covered, off the screen), or '' when it is."""
+
+
+def tap_greyed(page: Any, label: str, reason: str) -> None:
+    """Tap the greyed action button ``label``: its reason is said in view, in the dock's
+    message line (a phone shows no tooltip), and nothing is played."""
+    button = page.locator(f".dock .actions button:text-is('{label}')")
+    assert button.is_disabled(), label
+    before = state(page)
+    assert before is not None
+    button.tap(force=True)  # a greyed button is no target Playwright taps of itself
+    line = page.locator(".dock .notice-line[role=status]")
+    line.filter(has_text=reason).wait_for(timeout=3000)
+    assert page.evaluate(IN_VIEW, ".dock .notice-line") == "", label
+    page.wait_for_timeout(400)
+    after = state(page)
+    assert after is not None and after["version"] == before["version"], label
+    assert after["view"] == before["view"], label
+
+
+def test_on_a_phone_a_tap_on_a_greyed_vatikanen_button_says_why_and_plays_nothing(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    names = {0: "Anna", 1: "Bo"}
+    seeded_positions(db, [Position("greyV", "vatikanen", ["human", "human"], 5, names)])
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "greyV", 0, "Anna", "sv")
+        wait_state(page, "s.status === 'playing' && s.view.turn === 0")
+        # a turn's start: nothing in the draft, so Lägg ut, Ångra and Börja om are greyed
+        tap_greyed(page, SV["Play"], SV["Put cards from your hand on the table first, or draw."])
+        tap_greyed(page, SV["Undo"], SV["There is no change to take back."])
+        tap_greyed(page, SV["Reset"], SV["You have not changed the table."])
+        # a keyboard reaches the greyed button too, and Enter says why
+        page.locator(f".dock .actions button:text-is('{SV['Play']}')").focus()
+        page.keyboard.press("Enter")
+        line = page.locator(".dock .notice-line")
+        line.filter(has_text=SV["Put cards from your hand on the table first, or draw."]).wait_for()
+        assert page.locator(".drafting .meld-box[data-box^='n']").count() == 0
+        shot(page, "phone-vatikanen-greyed-play-tapped", full=False)
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+def test_on_a_phone_a_tap_on_a_greyed_kontrakt_button_says_why_and_plays_nothing(
+    browser: Any, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    tables = seeded_positions(
+        db,
+        [Position("greyK", "kontrakt", ["human", "human"], 3, {0: "Anna", 1: "Bo"}, to_first_play)],
+    )
+    game = tables["greyK"].game
+    assert game is not None and game.to_act is not None
+    seat = game.to_act
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "greyK", seat, ["Anna", "Bo"][seat], "sv")
+        s = wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+        tap_greyed(page, SV["Meld"], SV["Select the cards of a meld in your hand first."])
+        # two cards selected: Lägg ner and Saka are greyed, and no line of the dock says why
+        hand = s["view"]["hand"]
+        first = hand[0]
+        other = next(c for c in hand if c[:-1] != first[:-1] and c[-1] != first[-1])
+        for card in (first, other):
+            page.tap(f".hand .card[data-card='{card}']:not(.selected)")
+        page.wait_for_selector(".hand .card.selected >> nth=1")
+        tap_greyed(
+            page, SV["Lay down"], SV["Stage your melds first: select cards, then press Meld."]
+        )
+        tap_greyed(page, SV["Discard"], SV["Select the one card to discard."])
+        assert page.locator(".hand .card.selected").count() == 2  # the selection is kept
+        shot(page, "phone-kontrakt-greyed-discard-tapped", full=False)
         assert not page.errors, page.errors
     finally:
         server.stop()

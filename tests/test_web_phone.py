@@ -214,3 +214,42 @@ def test_the_lobby_s_play_now_choices_are_finger_sized_on_a_phone_in_swedish(
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+MELD_PLACES = """() => [...document.querySelectorAll('.drafting .meld-box')].map(el => {
+  const r = el.getBoundingClientRect();
+  return [el.dataset.box, Math.round(r.left), Math.round(r.top + window.scrollY)];
+})"""
+"""Where each meld of the draft stands on the page: its key, its left, its top."""
+
+
+def test_on_a_phone_selecting_a_card_does_not_move_the_melds(browser: Any, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    seats = ["human", "bot:greedy", "bot:greedy"]
+    # seven melds on the table, two a row on a phone (issue 45)
+    seeded_positions(db, [Position("plusV", "vatikanen", seats, 1, {0: "Anna"}, bots_move_for(30))])
+    server = start(db)
+    try:
+        page = new_page(browser, **PHONE)
+        sit(page, server.base, "plusV", 0, "Anna", "sv")
+        wait_state(page, "s.view.turn === 0")
+        page.wait_for_selector(".drafting .meld-box .card")
+        before = page.evaluate(MELD_PLACES)
+        assert len({top for _, _, top in before}) < len(before), before  # some share a row
+        card = page.locator(".hand .card").first
+        cid = card.get_attribute("data-id")
+        card.tap()
+        page.wait_for_selector(".drafting .meld .place")
+        # every meld has its "+", and none moved: the "+" widens no meld
+        assert page.locator(".drafting .meld .place").count() == len(before) - 1  # not the new
+        assert page.evaluate(MELD_PLACES) == before
+        assert too_small(page, ".drafting .meld .place") == []
+        assert not wider_than_screen(page)
+        shot(page, "phone-vatikanen-card-selected", full=False)
+        # the "+" is a finger's target, over the meld: a tap puts the card in that meld
+        first = before[0][0]
+        page.tap(f".drafting [data-place='{first}']")
+        page.wait_for_selector(f".drafting [data-meld='{first}'] .card[data-id='{cid}']")
+        assert not page.errors, page.errors
+    finally:
+        server.stop()

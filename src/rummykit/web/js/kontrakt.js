@@ -9,7 +9,7 @@ import { t } from "./i18n.js";
 import { contractWords, specOf } from "./spec.js";
 import { shownSentence } from "./words.js";
 import { rerender } from "./store.js";
-import { Card, Modal, SortButtons, StaticCard, cardCount, showAboveDock } from "./ui.js";
+import { Card, Modal, SortButtons, StaticCard, actionButton, cardCount, showAboveDock } from "./ui.js";
 
 function ui(ctx) {
   const u = ctx.ui;
@@ -465,33 +465,34 @@ function ActionBar({ ctx, u, myPlay }) {
   const buttons = [];
   const notes = [];
   const pending = ctx.pending;
-  const button = (props, label) => h("button", { type: "button", ...props }, label);
+  const button = (props, label) => actionButton(ctx, props, label);
+  const onItsWay = pending && t("Your last move is on its way.");
   if (view.phase === "upcard_offer" && view.offer_to === me) {
     const up = shortCard(view.discard_pile[view.discard_pile.length - 1]);
     if (me === view.forhand) {
-      buttons.push(button({ class: "primary", disabled: pending, title: t("Take the upcard into your hand (K7)"), onClick: () => ctx.act({ type: "take_upcard" }) }, t("Take the upcard {card}", { card: up })));
-      buttons.push(button({ disabled: pending, title: t("Leave the upcard: it is offered to the others"), onClick: () => ctx.act({ type: "decline_upcard" }) }, t("Decline")));
+      buttons.push(button({ class: "primary", why: onItsWay, title: t("Take the upcard into your hand (K7)"), onClick: () => ctx.act({ type: "take_upcard" }) }, t("Take the upcard {card}", { card: up })));
+      buttons.push(button({ why: onItsWay, title: t("Leave the upcard: it is offered to the others"), onClick: () => ctx.act({ type: "decline_upcard" }) }, t("Decline")));
     } else {
-      buttons.push(button({ class: "primary", disabled: pending, title: t("Buy the upcard: the top card of the stock comes with it, as a penalty card (K7)"), onClick: () => ctx.act({ type: "buy_upcard" }) }, t("Buy {card} (+1 penalty card)", { card: up })));
-      buttons.push(button({ disabled: pending, title: t("Let the upcard go on"), onClick: () => ctx.act({ type: "pass_upcard" }) }, t("Pass")));
+      buttons.push(button({ class: "primary", why: onItsWay, title: t("Buy the upcard: the top card of the stock comes with it, as a penalty card (K7)"), onClick: () => ctx.act({ type: "buy_upcard" }) }, t("Buy {card} (+1 penalty card)", { card: up })));
+      buttons.push(button({ why: onItsWay, title: t("Let the upcard go on"), onClick: () => ctx.act({ type: "pass_upcard" }) }, t("Pass")));
     }
   } else if (ctx.myTurn && view.phase === "draw") {
     const pile = view.discard_pile;
     const why = pileBlocked(view);
-    buttons.push(button({ class: "primary", disabled: pending, title: t("Draw the top card of the stock (K8)"), onClick: () => ctx.act({ type: "draw", from: "stock" }) }, t("Draw from the stock")));
+    buttons.push(button({ class: "primary", why: onItsWay, title: t("Draw the top card of the stock (K8)"), onClick: () => ctx.act({ type: "draw", from: "stock" }) }, t("Draw from the stock")));
     buttons.push(
       button(
-        { disabled: pending || !!why, title: why || t("Take the top card of the discard pile (K8)"), onClick: () => ctx.act({ type: "draw", from: "discard" }) },
+        { why: onItsWay || why, title: t("Take the top card of the discard pile (K8)"), onClick: () => ctx.act({ type: "draw", from: "discard" }) },
         pile.length ? t("Take {card} from the pile", { card: shortCard(pile[pile.length - 1]) }) : t("Take from the pile"),
       ),
     );
     if (why && pile.length) notes.push(why);
   } else if (myPlay) {
     const one = u.sel.length === 1 ? view.hand[u.sel[0]] : null;
-    buttons.push(button({ disabled: !u.sel.length, title: u.sel.length ? t("Stage the selected cards as a meld to lay down") : t("Select the cards of a meld first"), onClick: () => stage(ctx, u.sel.slice()) }, t("Meld")));
+    buttons.push(button({ why: !u.sel.length && t("Select the cards of a meld in your hand first."), title: t("Stage the selected cards as a meld to lay down"), onClick: () => stage(ctx, u.sel.slice()) }, t("Meld")));
     const blocked = layDownBlocked(ctx, u);
-    buttons.push(button({ class: blocked ? "" : "primary", disabled: !!blocked, title: blocked || t("Lay the staged melds down, all in one go"), onClick: () => layDown(ctx) }, t("Lay down")));
-    buttons.push(button({ class: "discard", disabled: pending || !one, title: one ? t("Discard {card}: your turn ends", { card: shortCard(one) }) : t("Select the one card to discard."), onClick: () => discard(ctx) }, one ? t("Discard {card}", { card: shortCard(one) }) : t("Discard")));
+    buttons.push(button({ class: blocked ? "" : "primary", why: blocked, title: t("Lay the staged melds down, all in one go"), onClick: () => layDown(ctx) }, t("Lay down")));
+    buttons.push(button({ class: "discard", why: onItsWay || (!one && t("Select the one card to discard.")), title: one ? t("Discard {card}: your turn ends", { card: shortCard(one) }) : null, onClick: () => discard(ctx) }, one ? t("Discard {card}", { card: shortCard(one) }) : t("Discard")));
     const complete = view.laid[me].complete;
     if (!u.sel.length && !u.staged.length) {
       // why the buttons are greyed, in words: a phone shows no tooltip (issue 45)
@@ -509,7 +510,7 @@ function ActionBar({ ctx, u, myPlay }) {
   }
   // a puzzle (ctx.puzzle) has its own hint, the idea: the board's would give the answer away
   if (!ctx.puzzle && (ctx.myTurn || (view.phase === "upcard_offer" && view.offer_to === me))) {
-    buttons.push(button({ disabled: u.busy, title: t("Ask for the moves the rules allow now"), onClick: () => hint(ctx) }, t("Hint")));
+    buttons.push(button({ why: u.busy && t("The hints are on their way…"), title: t("Ask for the moves the rules allow now"), onClick: () => hint(ctx) }, t("Hint")));
   }
   return [
     h("div", { class: "actions", role: "toolbar", "aria-label": t("Your actions") }, buttons),

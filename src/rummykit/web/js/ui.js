@@ -28,6 +28,27 @@ export function Card({ card, selected, onTap, drag, slot, id, extra, disabled, t
   return h("button", props, cardFace(card, { fourColours: settings.fourColours }));
 }
 
+/**
+ * A board's action button (both games' boards, and the puzzles and lessons that reuse them).
+ * With a reason it cannot be pressed now (why), it is greyed with aria-disabled, not disabled:
+ * a phone shows no tooltip (issue 45), so a tap (or Enter, Space) reaches it and says the
+ * reason in the dock's message line (ctx.notify) instead of acting. It stays in the tab
+ * order, a screen reader hears it unavailable and the reason as its description (title).
+ */
+export function actionButton(ctx, { why, title, onClick, ...props }, label) {
+  if (!why) return h("button", { type: "button", ...props, title, onClick }, label);
+  const explain = (event) => {
+    event.preventDefault();
+    ctx.notify(why);
+    // a dock taller than its room scrolls: its message line, at its top, is brought in view
+    requestAnimationFrame(() => {
+      const line = document.querySelector(".dock .notice-line");
+      if (line) line.scrollIntoView({ block: "nearest" });
+    });
+  };
+  return h("button", { type: "button", ...props, title: why, "aria-disabled": "true", onClick: explain }, label);
+}
+
 /** A card that is only shown (a replay, another player's meld): no button. */
 export function StaticCard({ card, extra }) {
   return h(

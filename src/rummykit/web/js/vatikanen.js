@@ -11,7 +11,7 @@ import { load, save } from "./api.js";
 import { parseCard, plainCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
 import { rerender } from "./store.js";
-import { Card, SortButtons, StaticCard, showAboveDock } from "./ui.js";
+import { Card, SortButtons, StaticCard, actionButton, showAboveDock } from "./ui.js";
 import { shownSentence, shownText } from "./words.js";
 
 // ------------------------------------------------------------------ the draft
@@ -674,14 +674,15 @@ function ActionBar({ ctx, d }) {
   if (ctx.myTurn && d) {
     const placed = placedIds(d).size;
     const blocked = playBlocked(ctx, d);
-    const button = (props, label) => h("button", { type: "button", ...props }, label);
-    buttons.push(button({ class: "primary", disabled: !!blocked, title: blocked || t("Play the cards of your draft: the whole new table"), onClick: () => play(ctx) }, placed ? t("Play ({n})", { n: placed }) : t("Play")));
-    buttons.push(button({ disabled: !d.history.length, title: t("Take back the last change"), onClick: () => undo(ctx) }, t("Undo")));
-    buttons.push(button({ disabled: !changed(d, view), title: t("Take back every change: the table as it lies"), onClick: () => reset(ctx) }, t("Reset")));
-    buttons.push(button({ disabled: u.busy === "arrange", title: t("Let the solver fit the selected cards into the table"), onClick: () => arrange(ctx) }, t("Arrange")));
-    buttons.push(button({ disabled: u.busy === "hint", title: t("Ask the solver for the best plays"), onClick: () => hint(ctx) }, t("Hint")));
-    if (view.stock_size > 0) buttons.push(button({ class: "draw", disabled: ctx.pending, title: t("Draw a card from the stock: your turn ends"), onClick: () => ctx.act({ type: "draw" }) }, t("Draw")));
-    else buttons.push(button({ class: "draw", disabled: ctx.pending, title: t("The stock is empty: pass the turn (V14)"), onClick: () => ctx.act({ type: "pass" }) }, t("Pass")));
+    const button = (props, label) => actionButton(ctx, props, label);
+    const onItsWay = ctx.pending && t("Your last move is on its way.");
+    buttons.push(button({ class: "primary", why: blocked, title: t("Play the cards of your draft: the whole new table"), onClick: () => play(ctx) }, placed ? t("Play ({n})", { n: placed }) : t("Play")));
+    buttons.push(button({ why: !d.history.length && t("There is no change to take back."), title: t("Take back the last change"), onClick: () => undo(ctx) }, t("Undo")));
+    buttons.push(button({ why: !changed(d, view) && t("You have not changed the table."), title: t("Take back every change: the table as it lies"), onClick: () => reset(ctx) }, t("Reset")));
+    buttons.push(button({ why: u.busy === "arrange" && t("The solver is fitting your cards in…"), title: t("Let the solver fit the selected cards into the table"), onClick: () => arrange(ctx) }, t("Arrange")));
+    buttons.push(button({ why: u.busy === "hint" && t("The hints are on their way…"), title: t("Ask the solver for the best plays"), onClick: () => hint(ctx) }, t("Hint")));
+    if (view.stock_size > 0) buttons.push(button({ class: "draw", why: onItsWay, title: t("Draw a card from the stock: your turn ends"), onClick: () => ctx.act({ type: "draw" }) }, t("Draw")));
+    else buttons.push(button({ class: "draw", why: onItsWay, title: t("The stock is empty: pass the turn (V14)"), onClick: () => ctx.act({ type: "pass" }) }, t("Pass")));
     // why Play is greyed, said in words too: a phone shows no tooltip (issue 45); the
     // verdict line says why an invalid table is invalid, so only the other reasons here
     const said = placed && blocked && u.verdict && !u.verdict.ok ? null : placed ? blocked : null;
