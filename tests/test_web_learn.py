@@ -63,3 +63,32 @@ def test_the_last_kontrakt_lesson_leads_to_a_game_against_the_computer(
     page.wait_for_url("**/#/t/*")
     page.wait_for_function("() => window.rummykit.state() && window.rummykit.state().seat === 0")
     assert not page.errors, page.errors
+
+
+SIX_IN_HAND = "() => document.querySelectorAll('.learn-lesson .hand .card').length === 6"
+
+
+def test_starting_a_lesson_again_lays_out_its_position_afresh(
+    browser: Any, shared_server: Server
+) -> None:
+    """The board keeps a half-built turn in the browser, by table and version: a lesson
+    begins again at its first position, so "Start the lesson again" and "Again" must not
+    bring back the cards laid before (the lesson done, or not)."""
+    phone = new_page(browser, **PHONE)
+    phone.goto(shared_server.base + "/#/learn/v-group")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='8s']")
+    tap_cards(phone, "8s", "8c", "8d")
+    phone.tap("[data-place='new']")
+    phone.wait_for_selector(".verdict.ok")
+    phone.tap("button:has-text('Börja om lektionen')")
+    phone.wait_for_function(SIX_IN_HAND)
+    assert phone.locator(".drafting .card[data-card='8s']").count() == 0
+    tap_cards(phone, "8s", "8c", "8d")
+    phone.tap("[data-place='new']")
+    phone.wait_for_selector(".verdict.ok")
+    phone.tap(".actions button.primary")
+    phone.wait_for_selector(".lesson-next")
+    phone.tap(".lesson-next button:has-text('Igen')")
+    phone.wait_for_function(SIX_IN_HAND)
+    assert phone.locator(".drafting .card[data-card='8s']").count() == 0
+    assert not phone.errors, phone.errors

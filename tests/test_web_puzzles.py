@@ -291,3 +291,45 @@ def test_a_kontrakt_pile_puzzle_drawn_from_the_stock_is_told_why_then_taken_from
         )
     finally:
         server.stop()
+
+
+def test_a_kontrakt_puzzle_s_meld_laid_leaves_its_twin_in_the_hand_unstaged(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two decks hold two of a card: once the staged melds are laid down, a twin of one of
+    their cards left in the hand is a card of the hand again, not a meld staged alone."""
+    from collections import Counter
+
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    def twin_left(p: KontraktPuzzle) -> bool:
+        first = p.solution[0]
+        if first["type"] != "meld" or "*" in str(first):
+            return False
+        hand = Counter(p.view["hand"])  # type: ignore[arg-type]
+        laid = Counter(c for m in first["melds"] for c in m)  # type: ignore[union-attr]
+        return any(hand[c] > n for c, n in laid.items())
+
+    puzzle = next(p for p in shipped("kontrakt") if isinstance(p, KontraktPuzzle) and twin_left(p))
+    meld = puzzle.solution[0]
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/")
+        page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+        page.goto(f"{server.base}/#/puzzles/{puzzle.id}")
+        page.reload()
+        page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+        for cards in meld["melds"]:  # type: ignore[union-attr]
+            _tap_in_hand(page, list(cards))
+            page.get_by_role("button", name="Kombination", exact=True).tap()
+        with page.expect_response(lambda r: r.url.endswith("/try")):
+            page.get_by_role("button", name="Lägg ner", exact=True).tap()
+        left = len(puzzle.view["hand"]) - sum(len(m) for m in meld["melds"])  # type: ignore[arg-type, union-attr]
+        page.wait_for_selector(".staged .meld:not(:has(.card))")  # the staging area, emptied
+        page.wait_for_timeout(300)
+        assert page.locator(".staged .card").count() == 0
+        assert page.locator(".hand .card").count() == left
+        assert not page.errors, page.errors
+    finally:
+        server.stop()

@@ -8,10 +8,10 @@ import { h } from "../vendor/preact/preact.module.js";
 import { api, keepSeat, load, save } from "./api.js";
 import { setDropHandler } from "./drag.js";
 import { language, t } from "./i18n.js";
-import { KontraktBoard } from "./kontrakt.js";
+import { KontraktBoard, forgetStaged } from "./kontrakt.js";
 import { rerender, settings } from "./store.js";
 import { HandOrder } from "./ui.js";
-import { VatikanenBoard } from "./vatikanen.js";
+import { VatikanenBoard, forgetDraft } from "./vatikanen.js";
 import { gameTitle, shownSentence } from "./words.js";
 
 const GAMES = ["vatikanen", "kontrakt"];
@@ -20,6 +20,13 @@ const DONE_KEY = "lessonsDone";
 const p = { lists: {}, lesson: null, moves: [], state: null, verdict: null, error: null, notice: null, pending: false, ui: {}, order: null, drop: null };
 
 const onDrop = (payload, target, index) => location.hash.startsWith("#/learn/") && p.drop && p.drop(payload, target, index);
+
+/** A new board for the lesson: what the board kept in the browser for it is forgotten. */
+function freshUi(lessonId) {
+  forgetDraft("lesson-" + lessonId, 0);
+  forgetStaged("lesson-" + lessonId, 0);
+  return {};
+}
 
 function doneIds() {
   const kept = load(DONE_KEY, []);
@@ -92,7 +99,7 @@ function context() {
       }
       p.verdict = out.verdict;
       p.state = out.state;
-      p.ui = {};
+      p.ui = freshUi(lessonId);
       if (out.verdict === "missed") {
         p.moves = [];
         p.error = { message: out.message };
@@ -143,7 +150,7 @@ function Said() {
 
 async function startLesson(lessonId) {
   const out = await attempt(lessonId, []);
-  Object.assign(p, { moves: [], state: out.state, verdict: out.verdict, error: null, notice: out.message, ui: {} });
+  Object.assign(p, { moves: [], state: out.state, verdict: out.verdict, error: null, notice: out.message, ui: freshUi(lessonId) });
   rerender();
 }
 

@@ -13,7 +13,7 @@ import { h } from "../vendor/preact/preact.module.js";
 import { api, load, save } from "./api.js";
 import { setDropHandler } from "./drag.js";
 import { language, t } from "./i18n.js";
-import { KontraktBoard } from "./kontrakt.js";
+import { KontraktBoard, forgetStaged } from "./kontrakt.js";
 import { rerender } from "./store.js";
 import { Card, HandOrder, StaticCard } from "./ui.js";
 import { gameTitle, shownSentence } from "./words.js";
@@ -113,9 +113,15 @@ function toggle(i) {
 
 // ------------------------------------------------------------------ a Kontrakt turn
 
+/** A new board for the puzzle's turn: what the board kept in the browser for it is forgotten. */
+function freshUi(puzzle) {
+  forgetStaged("puzzle-" + puzzle.id, puzzle.state.seat);
+  return {};
+}
+
 function startTurn() {
   const puzzle = state.puzzle;
-  state.turn = { moves: [], state: puzzle.state, ui: {}, order: new HandOrder(`order.puzzle.${puzzle.id}`), pending: false, error: null, notice: null, drop: null };
+  state.turn = { moves: [], state: puzzle.state, ui: freshUi(puzzle), order: new HandOrder(`order.puzzle.${puzzle.id}`), pending: false, error: null, notice: null, drop: null };
 }
 
 /** A board's context, as a table gives one (table.js), backed by the puzzle's turn. */
@@ -158,7 +164,7 @@ function turnContext() {
       }
       turn.moves = [...turn.moves, action];
       turn.state = out.state;
-      turn.ui = {};
+      turn.ui = freshUi(state.puzzle);
       turn.notice = null;
       // the discard went out, or the stock was drawn (its card is unknown): the turn is handed in
       if (out.verdict === "out" || out.verdict === "stock") await check();
