@@ -333,3 +333,57 @@ def test_a_kontrakt_puzzle_s_meld_laid_leaves_its_twin_in_the_hand_unstaged(
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+CONTRAST_JS = """(el) => {
+  // the text's colour against what lies under it: the element's and its parents' backgrounds
+  // laid over the felt's lightest green (#176f4d, the top of the page's gradient)
+  const rgba = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const layers = [];
+  for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+    const [r, g, b, a = 1] = rgba(getComputedStyle(e).backgroundColor);
+    if (a > 0) layers.push([r, g, b, a]);
+    if (a >= 1) break;
+  }
+  let under = [0x17, 0x6f, 0x4d];
+  for (const [r, g, b, a] of layers.reverse()) {
+    under = [r, g, b].map((c, i) => c * a + under[i] * (1 - a));
+  }
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const text = rgba(getComputedStyle(el).color).slice(0, 3);
+  const [hi, lo] = [lum(text), lum(under)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+def test_a_puzzle_s_verdict_is_legible_on_the_felt(browser: Any, shared_server: Any) -> None:
+    """The verdict, right or wrong, is read on the page's green: its words have a contrast of
+    4.5 at the least (WCAG AA), as the rest of the page's text."""
+    puzzle = shipped()[0]
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+    wrong = (
+        next(c for c in puzzle.hand if c not in puzzle.solution_add)
+        if puzzle.best < len(puzzle.hand)
+        else puzzle.hand[0]
+    )
+    _tap_cards(page, [wrong])
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.wrong")
+    told = page.locator(".puzzle-verdict p").first
+    assert told.evaluate(CONTRAST_JS) >= 4.5
+    page.get_by_role("button", name="Försök igen").tap()
+    _tap_cards(page, list(puzzle.solution_add))
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    for k in range(page.locator(".puzzle-verdict > p").count()):
+        assert page.locator(".puzzle-verdict > p").nth(k).evaluate(CONTRAST_JS) >= 4.5, k
+    assert not page.errors, page.errors
+
