@@ -387,3 +387,46 @@ def test_a_puzzle_s_verdict_is_legible_on_the_felt(browser: Any, shared_server: 
         assert page.locator(".puzzle-verdict > p").nth(k).evaluate(CONTRAST_JS) >= 4.5, k
     assert not page.errors, page.errors
 
+
+def test_a_kontrakt_puzzle_gone_out_by_a_discard_shows_its_verdict_in_view(
+    browser: Any, shared_server: Any
+) -> None:
+    """The discard that goes out hands the turn in from the dock, at the foot of a phone's
+    screen: the verdict, at the head of the page, is brought into view."""
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    puzzle = next(
+        p
+        for p in shipped("kontrakt")
+        if isinstance(p, KontraktPuzzle)
+        and [a["type"] for a in p.solution] == ["meld", "layoff", "discard"]
+        and "*" not in str(p.solution)
+    )
+    meld, layoff, discard = puzzle.solution
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+    for cards in meld["melds"]:  # type: ignore[union-attr]
+        _tap_in_hand(page, list(cards))
+        page.get_by_role("button", name="Kombination", exact=True).tap()
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.get_by_role("button", name="Lägg ner", exact=True).tap()
+    page.wait_for_selector(".staged .meld:not(:has(.card))")
+    _tap_in_hand(page, [str(layoff["card"])])
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.locator(f"[data-layoff='{layoff['meld']}']").first.tap()
+    page.wait_for_function(
+        f"() => !document.querySelector(\".hand .card[data-card='{layoff['card']}']\")"
+        " || document.querySelectorAll('.hand .card').length === 1"
+    )
+    _tap_in_hand(page, [str(discard["card"])])
+    page.locator(".actions button.discard").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    page.wait_for_timeout(300)
+    box = page.locator(".puzzle-verdict").bounding_box()
+    assert box is not None
+    assert 0 <= box["y"] < 844 - 60, box
+    assert not page.errors, page.errors

@@ -99,6 +99,21 @@ async function answer(body) {
   }
   state.streak = state.verdict.right ? state.streak + 1 : 0;
   rerender();
+  showVerdict();
+}
+
+/** Bring the verdict into view once it is drawn: a turn handed in from a Kontrakt board's
+ * dock (the discard that goes out) leaves the page at its foot, and the verdict is at its
+ * head; a Vatikanen verdict is drawn below the hand. */
+function showVerdict() {
+  requestAnimationFrame(() => {
+    const el = document.querySelector(".puzzle-verdict");
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    const dock = document.querySelector(".puzzles .dock");
+    const room = (dock ? dock.getBoundingClientRect().top : window.innerHeight) - 8;
+    if (box.top < 0 || box.top > room - 40) window.scrollBy(0, box.top - 8);
+  });
 }
 
 function check() {
