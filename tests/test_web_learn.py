@@ -92,3 +92,22 @@ def test_starting_a_lesson_again_lays_out_its_position_afresh(
     phone.wait_for_function(SIX_IN_HAND)
     assert phone.locator(".drafting .card[data-card='8s']").count() == 0
     assert not phone.errors, phone.errors
+
+
+def test_a_deal_s_end_fits_a_phone_in_swedish(browser: Any, shared_server: Server) -> None:
+    """Going out in Kontrakt's lesson shows the deal's end, its scores a table of four
+    columns with the cards left: in Swedish ("Straffpoäng") it fits the phone's width."""
+    phone = new_page(browser, **PHONE)
+    phone.goto(shared_server.base + "/#/learn/k-out")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='7s']")
+    tap_cards(phone, "7s")
+    phone.tap("[data-layoff='0']")
+    phone.wait_for_function(
+        "() => document.querySelectorAll('.learn-lesson .hand .card').length === 1"
+    )
+    tap_cards(phone, "Kc")
+    phone.tap(".actions button.discard")
+    phone.wait_for_selector(".deal-end-panel .scores")
+    assert "Straffpoäng" in phone.inner_text(".deal-end-panel .scores").replace("\u00ad", "")
+    assert not wider_than_phone(phone)
+    assert not phone.errors, phone.errors
