@@ -67,12 +67,15 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         "puzzle",
         help=_("solve a puzzle: the best play from a real position"),
         description=_(
-            "A Vatikanen puzzle from a real position: find the play that lays the most"
-            " cards (docs/puzzles.md)."
+            "A Vatikanen or Kontraktsrummy puzzle from a real position: find the play"
+            " that lays the most cards (docs/puzzles.md)."
         ),
     )
     p.add_argument(
-        "--game", choices=("vatikanen", "kontrakt"), default="vatikanen", help=_("the game")
+        "--game",
+        choices=("vatikanen", "kontrakt"),
+        default="vatikanen",
+        help=_("the game (default vatikanen)"),
     )
     p.add_argument(
         "--rating", type=int, default=1200, help=_("a puzzle near this rating (default 1200)")
