@@ -430,3 +430,70 @@ def test_a_kontrakt_puzzle_gone_out_by_a_discard_shows_its_verdict_in_view(
     assert box is not None
     assert 0 <= box["y"] < 844 - 60, box
     assert not page.errors, page.errors
+
+
+def _review_with_puzzles(page: Any, server: Any, table: str, answer: dict[str, Any]) -> None:
+    """Open the review of the table's first game, the maker's answer being ``answer``
+    (``status`` and ``body``): what the page says of it is the page's own."""
+    import json
+
+    def fulfil(route: Any) -> None:
+        if route.request.method == "POST":
+            route.fulfill(
+                status=answer["status"],
+                content_type="application/json",
+                body=json.dumps(answer["body"]),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/tables/*/games/0/puzzles", fulfil)
+    page.goto(f"{server.base}/#/r/{table}/g/0/review")
+    page.wait_for_selector(".review-players", timeout=60000)
+
+
+def test_a_review_says_when_its_game_gave_no_puzzles_or_none_could_be_made(
+    browser: Any, shared_server: Any
+) -> None:
+    """Puzzles from one's own games are promised after a review: when the maker found none
+    in the game, or could not run now, the review says so rather than nothing."""
+    from test_server_game_puzzles import finished_table
+
+    table = finished_table(shared_server)
+    page = new_page(browser, **PHONE)
+    _review_with_puzzles(
+        page, shared_server, table, {"status": 200, "body": {"made": True, "puzzles": []}}
+    )
+    page.wait_for_selector(".review-puzzles")
+    said = page.inner_text(".review-puzzles")
+    assert "Inga problem" in said and page.locator("a.review-puzzles").count() == 0
+    busy = new_page(browser, **PHONE)
+    body = {"error": {"code": "unavailable", "message": "busy"}}
+    _review_with_puzzles(busy, shared_server, table, {"status": 503, "body": body})
+    busy.wait_for_selector(".review-puzzles")
+    assert "senare" in busy.inner_text(".review-puzzles")
+    assert not page.errors and not busy.errors
+
+
+def test_the_puzzles_of_a_reviewed_game_are_told_as_its_own_and_follow_in_turn(
+    browser: Any, shared_server: Any
+) -> None:
+    """The review's link leads to the game's puzzles: each says it is from the player's
+    game (1 of 2), and "Next puzzle" goes to the game's next one."""
+    from test_server_game_puzzles import finished_table
+
+    table = finished_table(shared_server)
+    first, second = shipped()[:2]
+    page = new_page(browser, **PHONE)
+    body = {"made": True, "puzzles": [first.id, second.id]}
+    _review_with_puzzles(page, shared_server, table, {"status": 200, "body": body})
+    page.tap("a.review-puzzles")
+    page.wait_for_selector(f"main.puzzles[data-puzzle='{first.id}'] .hand .card")
+    assert "1 av 2" in page.inner_text(".puzzle-source")
+    _tap_cards(page, list(first.solution_add))
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    page.get_by_role("button", name="Nästa problem").tap()
+    page.wait_for_selector(f"main.puzzles[data-puzzle='{second.id}'] .hand .card")
+    assert "2 av 2" in page.inner_text(".puzzle-source")
+    assert not page.errors, page.errors

@@ -20,6 +20,18 @@ import { gameTitle, shownSentence } from "./words.js";
 
 export const PUZZLE_GAMES = ["vatikanen", "kontrakt"];
 const TRIED_KEY = "puzzlesTried";
+const GAME_KEY = "gamePuzzles";
+
+/** The puzzles made from a game the player has reviewed, to be played in turn (the review's
+ * link): each says it is from the player's game, and "Next puzzle" goes to the next. */
+export function keepGamePuzzles(ids) {
+  save(GAME_KEY, ids.slice());
+}
+
+function gamePuzzles() {
+  const kept = load(GAME_KEY, []);
+  return Array.isArray(kept) ? kept : [];
+}
 
 const state = { game: "vatikanen", puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false, turn: null };
 
@@ -248,6 +260,13 @@ function retry() {
 }
 
 function nextPuzzle() {
+  const mine = gamePuzzles();
+  const k = state.puzzle ? mine.indexOf(state.puzzle.id) : -1;
+  if (k >= 0 && k + 1 < mine.length) {
+    location.hash = `#/puzzles/${encodeURIComponent(mine[k + 1])}`;
+    return;
+  }
+  if (k >= 0) save(GAME_KEY, null); // the game's last: on to the others
   const here = state.game === "vatikanen" ? "#/puzzles" : `#/puzzles/${state.game}`;
   if (location.hash !== here) location.hash = here;
   else enterPuzzles(state.game);
@@ -346,6 +365,8 @@ export function PuzzlePage() {
   ];
   if (state.error) head.push(h("p", { class: "error" }, state.error));
   if (!puzzle) return h("main", { class: "page puzzles" }, head);
+  const fromGame = gamePuzzles();
+  if (fromGame.includes(puzzle.id)) head.push(h("p", { class: "puzzle-source" }, t("From your game: puzzle {n} of {count}", { n: fromGame.indexOf(puzzle.id) + 1, count: fromGame.length })));
   const theme = puzzle.theme;
   const ready = state.turn ? state.turn.moves.length > 0 && !state.turn.pending : state.chosen.length > 0;
   const hint = (state.hint || state.verdict) && theme ? h("p", { class: "puzzle-hint" }, (THEMES[theme] || (() => theme))()) : null;
