@@ -15,7 +15,8 @@ SWEDISH = Path(__file__).resolve().parents[1] / "src" / "rummykit" / "web" / "i1
 def test_the_browsers_swedish_says_straffpoang_and_bygga_pa_as_the_glossary() -> None:
     words: dict[str, str] = json.loads(SWEDISH.read_text(encoding="utf-8"))
     assert words["Penalty points"] == "Straffpoäng"
-    assert words["Penalty"] == "Straffpoäng"
+    # the score table's column head may break at a soft hyphen, to fit a phone
+    assert words["Penalty"].replace("\u00ad", "") == "Straffpoäng"
     for english, swedish in words.items():
         assert "minuspoäng" not in swedish.lower(), english
         assert "lägga till" not in swedish.lower(), english
