@@ -111,3 +111,31 @@ def test_a_deal_s_end_fits_a_phone_in_swedish(browser: Any, shared_server: Serve
     assert "Straffpoäng" in phone.inner_text(".deal-end-panel .scores").replace("\u00ad", "")
     assert not wider_than_phone(phone)
     assert not phone.errors, phone.errors
+
+
+def test_a_signed_in_learner_plays_the_game_after_the_last_lesson_under_their_name(
+    browser: Any, shared_server: Server
+) -> None:
+    """The game against the computer from the last lesson seats a signed-in player under
+    the account's name, as "Play now" does, not as "You"."""
+    page = new_page(browser)
+    page.goto(shared_server.base + "/")
+    page.wait_for_function("() => window.rummykit && window.rummykit.ready")
+    status = page.evaluate(
+        """async () => (await fetch('api/account/signup', {method: 'POST',
+             headers: {'content-type': 'application/json'},
+             body: JSON.stringify({name: 'Lärling', password: 'hemligt-ord-42'})})).status"""
+    )
+    assert status == 201
+    page.evaluate("localStorage.setItem('rummykit.account', 'true')")  # as the page signs up
+    page.goto(shared_server.base + "/#/learn/v-draw")
+    page.reload()
+    page.wait_for_selector(".learn-lesson .hand .card")
+    page.click(".actions button:has-text('Draw')")
+    page.click(".lesson-next button.primary")
+    page.wait_for_url("**/#/t/*")
+    found = page.wait_for_function(
+        "() => { const s = window.rummykit.state(); return s && s.seats[0].name; }"
+    )
+    assert found.json_value() == "Lärling"
+    assert not page.errors, page.errors

@@ -5,6 +5,7 @@
 // lesson up again; the lesson done leads to the next, and the last to a game against bots.
 
 import { h } from "../vendor/preact/preact.module.js";
+import { account } from "./account.js";
 import { api, keepSeat, load, save } from "./api.js";
 import { setDropHandler } from "./drag.js";
 import { language, t } from "./i18n.js";
@@ -156,7 +157,7 @@ async function startLesson(lessonId) {
 
 /** A first game against the computer, straight from the last lesson. */
 async function playBots(game) {
-  const name = settings.name || t("You");
+  const name = (account.me && account.me.name) || settings.name || t("You"); // as "Play now" names the player
   try {
     const table = await api("POST", "api/tables", { game, seats: ["human", game === "vatikanen" ? "bot:greedy" : "bot:basic"] });
     const joined = await api("POST", `api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: 0 });
