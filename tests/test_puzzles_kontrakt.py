@@ -180,3 +180,13 @@ def test_the_terminal_tells_a_stock_draw_in_a_pile_puzzle_then_takes_the_top(
     out = capsys.readouterr().out
     assert code == 0, out
     assert "draw discard" in out and "Right! That is the most there is." in out
+
+
+def test_a_pile_puzzle_s_hint_names_the_pile_s_top_even_when_the_turn_goes_out() -> None:
+    """A pile puzzle is asked before the draw, and its idea is the pile's top: a hint of
+    "you can go out" leaves the player to draw from the stock, which is wrong at once."""
+    puzzles = pile_puzzles()
+    assert any(kp.GOES_OUT in p.themes for p in puzzles)
+    assert all(p.theme == kp.PILE for p in puzzles)
+    others = [p for p in kontrakt_set() if kp.PILE not in p.themes]
+    assert all(p.theme == p.themes[0] for p in others)
