@@ -497,3 +497,30 @@ def test_the_puzzles_of_a_reviewed_game_are_told_as_its_own_and_follow_in_turn(
     page.wait_for_selector(f"main.puzzles[data-puzzle='{second.id}'] .hand .card")
     assert "2 av 2" in page.inner_text(".puzzle-source")
     assert not page.errors, page.errors
+
+
+def test_a_vatikanen_solution_marks_its_cards_as_the_review_draws_a_best_play(
+    browser: Any, shared_server: Any
+) -> None:
+    """The solution is drawn as the review draws a best play: the cards laid from the hand
+    and the cards moved from another meld each marked in the review's colours, with the
+    review's legend."""
+    puzzle = next(p for p in shipped() if any("moved" in m for m in p.solution_marks))
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+    _tap_cards(page, list(puzzle.solution_add))
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    drawn = page.locator(".puzzle-verdict .puzzle-table .meld")
+    for i, marks in enumerate(puzzle.solution_marks):
+        for j, mark in enumerate(marks):
+            classes = drawn.nth(i).locator(".card").nth(j).get_attribute("class") or ""
+            want = {"hand": "rv-hand", "moved": "rv-moved"}.get(mark)
+            assert (want in classes) if want else ("rv-" not in classes), (i, j, mark, classes)
+    legend = page.inner_text(".puzzle-verdict")
+    assert "från handen" in legend and "flyttat från en annan kombination" in legend
+    assert not page.errors, page.errors

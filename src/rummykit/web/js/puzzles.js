@@ -238,6 +238,18 @@ function TurnSaid() {
 
 // ------------------------------------------------------------------ what it looks like
 
+/** A solution's cards marked as the review marks a best play (review.js): laid from the
+ * hand, or moved from another meld. */
+const MARKS = { hand: "rv-hand", moved: "rv-moved" };
+
+function Legend({ marks }) {
+  const moved = marks.some((m) => m.includes("moved"));
+  return h("p", { class: "best-play-head" }, [
+    h("span", null, [h("span", { class: "swatch rv-hand", "aria-hidden": "true" }), t("from the hand")]),
+    moved ? h("span", null, [h("span", { class: "swatch rv-moved", "aria-hidden": "true" }), t("moved from another meld")]) : null,
+  ]);
+}
+
 function Melds({ melds, marks }) {
   return h(
     "div",
@@ -246,7 +258,7 @@ function Melds({ melds, marks }) {
       h(
         "div",
         { class: "meld" },
-        meld.map((card, c) => h(StaticCard, { card, extra: marks && marks[m] ? "from-" + marks[m][c] : "" })),
+        meld.map((card, c) => h(StaticCard, { card, extra: marks && marks[m] ? MARKS[marks[m][c]] || "" : "" })),
       ),
     ),
   );
@@ -277,7 +289,7 @@ function Solution({ solution }) {
     // A Kontrakt turn: its actions in words, then the table it leaves.
     return [h("ol", { class: "puzzle-steps" }, solution.steps.map((s) => h("li", null, s))), h(Melds, { melds: solution.table })];
   }
-  return h(Melds, { melds: solution.table, marks: solution.marks });
+  return [h(Legend, { marks: solution.marks }), h(Melds, { melds: solution.table, marks: solution.marks })];
 }
 
 function Verdict({ verdict }) {
