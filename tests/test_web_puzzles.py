@@ -524,3 +524,42 @@ def test_a_vatikanen_solution_marks_its_cards_as_the_review_draws_a_best_play(
     legend = page.inner_text(".puzzle-verdict")
     assert "från handen" in legend and "flyttat från en annan kombination" in legend
     assert not page.errors, page.errors
+
+
+def test_a_kontrakt_solution_numbers_its_melds_and_marks_the_cards_laid(
+    browser: Any, shared_server: Any
+) -> None:
+    """The Kontrakt solution's words name melds by number ("laid off on #2"): its table is
+    drawn with those numbers, the cards laid this turn marked as the review marks them."""
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    puzzle = next(
+        p
+        for p in shipped("kontrakt")
+        if isinstance(p, KontraktPuzzle)
+        and [a["type"] for a in p.solution] == ["meld", "layoff"]
+        and "*" not in str(p.solution)
+    )
+    meld, layoff = puzzle.solution
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+    for cards in meld["melds"]:  # type: ignore[union-attr]
+        for card in cards:
+            page.locator(f".hand .card[data-card='{card}']:not(.selected)").first.click()
+        page.get_by_role("button", name="Meld", exact=True).click()
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.get_by_role("button", name="Lay down", exact=True).click()
+    page.wait_for_selector(".staged .meld:not(:has(.card))")
+    page.locator(f".hand .card[data-card='{layoff['card']}']").first.click()
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.locator(f"[data-layoff='{layoff['meld']}']").first.click()
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    drawn = page.locator(".puzzle-verdict .puzzle-table .meld")
+    table = puzzle.view["table"]  # type: ignore[index]
+    assert drawn.count() == len(table) + len(meld["melds"])  # type: ignore[arg-type]
+    assert drawn.nth(int(layoff["meld"])).locator(".meld-no").inner_text() == f"#{layoff['meld']}"  # type: ignore[call-overload]
+    laid = page.locator(".puzzle-verdict .puzzle-table .card.rv-hand").count()
+    assert laid == sum(len(m) for m in meld["melds"]) + 1  # type: ignore[union-attr]
+    assert not page.errors, page.errors

@@ -250,6 +250,18 @@ function Legend({ marks }) {
   ]);
 }
 
+/** Which of ``after``'s cards are not in ``before`` (the cards laid onto a meld), as the
+ * review tells them (review.js). */
+function added(before, after) {
+  const left = new Map();
+  before.forEach((c) => left.set(c, (left.get(c) || 0) + 1));
+  return after.map((c) => {
+    const k = left.get(c) || 0;
+    if (k > 0) left.set(c, k - 1);
+    return k === 0;
+  });
+}
+
 function Melds({ melds, marks }) {
   return h(
     "div",
@@ -286,8 +298,16 @@ function nextPuzzle() {
 
 function Solution({ solution }) {
   if (solution.steps) {
-    // A Kontrakt turn: its actions in words, then the table it leaves.
-    return [h("ol", { class: "puzzle-steps" }, solution.steps.map((s) => h("li", null, s))), h(Melds, { melds: solution.table })];
+    // A Kontrakt turn: its actions in words, then the table it leaves, numbered as the words
+    // name its melds, the cards laid this turn marked as the review marks them
+    const before = new Map(((state.puzzle.state && state.puzzle.state.view.table) || []).map((m) => [m.number, m.cards]));
+    const melds = solution.table.map((cards, n) =>
+      h("div", { class: "meld" }, [
+        h("span", { class: "meld-no", "aria-hidden": "true" }, "#" + n),
+        cards.map((card, c, all) => h(StaticCard, { card, extra: added(before.get(n) || [], all)[c] ? "rv-hand" : "" })),
+      ]),
+    );
+    return [h("ol", { class: "puzzle-steps" }, solution.steps.map((s) => h("li", null, s))), h(Legend, { marks: [] }), h("div", { class: "puzzle-table" }, melds)];
   }
   return [h(Legend, { marks: solution.marks }), h(Melds, { melds: solution.table, marks: solution.marks })];
 }
