@@ -139,3 +139,35 @@ def test_a_signed_in_learner_plays_the_game_after_the_last_lesson_under_their_na
     )
     assert found.json_value() == "Lärling"
     assert not page.errors, page.errors
+
+
+def test_the_lessons_follow_a_change_of_language(browser: Any, shared_server: Server) -> None:
+    """The lessons' words come from the server in the page's language: switched in the
+    header, a lesson under way and the list of lessons say them in the new one, and the
+    lesson keeps its moves."""
+    phone = new_page(browser, **PHONE)
+    phone.goto(shared_server.base + "/#/learn/k-out")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='7s']")
+    assert "Att gå ut" in phone.inner_text(".lesson-head h1")
+    tap_cards(phone, "7s")
+    phone.tap("[data-layoff='0']")
+    phone.wait_for_function(
+        "() => document.querySelectorAll('.learn-lesson .hand .card').length === 1"
+    )
+    phone.select_option("header select", "en")
+    phone.wait_for_function(
+        "() => document.querySelector('.lesson-head h1').textContent.includes('Going out')"
+    )
+    assert "Lay off 7♠" in phone.inner_text(".lesson-head .task")
+    assert phone.locator(".learn-lesson .hand .card").count() == 1  # the lay-off stands
+    phone.tap("text=All lessons")
+    phone.wait_for_selector(".lesson-list a")
+    phone.select_option("header select", "sv")
+    phone.wait_for_function(
+        "() => document.querySelector('.lesson-list a').textContent.includes('Ditt första utspel')"
+    )
+    phone.select_option("header select", "en")
+    phone.wait_for_function(
+        "() => document.querySelector('.lesson-list a').textContent.includes('Your first play')"
+    )
+    assert not phone.errors, phone.errors

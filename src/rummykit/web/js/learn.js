@@ -220,6 +220,21 @@ export function LearnPage() {
   ]);
 }
 
+/** The language changed: the lessons' words (the server's) are asked for again in it; a
+ * lesson under way keeps its moves and its board. */
+export async function relanguageLearn() {
+  try {
+    for (const game of GAMES) p.lists[game] = (await api("GET", `api/lessons?game=${game}&lang=${language()}`)).lessons;
+    if (p.lesson) {
+      const out = await attempt(p.lesson.id, p.moves);
+      if (out.verdict === "going" || out.verdict === "done") Object.assign(p, { state: out.state, notice: out.message, error: null });
+    }
+  } catch (err) {
+    p.error = { message: err.message };
+  }
+  rerender();
+}
+
 export async function enterLesson(lessonId) {
   await enterLearn();
   try {
