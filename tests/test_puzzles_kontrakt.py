@@ -190,3 +190,18 @@ def test_a_pile_puzzle_s_hint_names_the_pile_s_top_even_when_the_turn_goes_out()
     assert all(p.theme == kp.PILE for p in puzzles)
     others = [p for p in kontrakt_set() if kp.PILE not in p.themes]
     assert all(p.theme == p.themes[0] for p in others)
+
+
+def test_the_terminal_does_not_call_a_stock_draw_illegal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Drawing from the stock is a legal draw (K8), only not the best one in a puzzle of
+    the pile's top: the terminal says so, in both languages, not "Not legal"."""
+    puzzle = pile_puzzles()[0]
+    for lang, illegal, legal in (("en", "Not legal", "Legal"), ("sv", "Inte tillåtet", "Tillåtet")):
+        monkeypatch.setattr("sys.stdin", io.StringIO("draw\n"))
+        code = main(["puzzle", "--game", "kontrakt", "--id", puzzle.id, "--lang", lang])
+        out = capsys.readouterr().out
+        assert code == 1, out
+        told = next(line for line in out.splitlines() if "K8" in line)
+        assert illegal not in told and legal in told, told
