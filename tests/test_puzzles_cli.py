@@ -163,3 +163,20 @@ def test_puzzles_make_keeps_one_idea_or_leaves_it_out_and_appends(tmp_path: Path
     assert [p.id for p in both[: len(piles)]] == [p.id for p in piles]  # kept, in order
     rest = both[len(piles) :]
     assert rest and not any("pile" in p.themes for p in rest)
+
+
+def test_the_help_of_the_puzzle_commands_speaks_of_both_games(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Both commands make and ask Kontrakt puzzles too (--game kontrakt): their help says so,
+    and says nothing of Vatikanen's games alone."""
+    for lang, alone in (("en", "Vatikanen puzzle"), ("sv", "Vatikanenproblem")):
+        for argv in (["puzzle"], ["puzzles"], ["puzzles", "make"], []):
+            with pytest.raises(SystemExit) as exc:
+                main(["--lang", lang, *argv, "--help"])
+            assert exc.value.code == 0
+            text = " ".join(capsys.readouterr().out.split())
+            assert alone not in text and "finished Vatikanen" not in text, (lang, argv)
+            assert "avslutade Vatikanen" not in text, (lang, argv)
+            if argv != ["puzzles", "make"]:
+                assert "Kontraktsrummy" in text, (lang, argv)

@@ -180,3 +180,28 @@ def test_the_terminal_tells_a_stock_draw_in_a_pile_puzzle_then_takes_the_top(
     out = capsys.readouterr().out
     assert code == 0, out
     assert "draw discard" in out and "Right! That is the most there is." in out
+
+
+def test_a_pile_puzzle_s_hint_names_the_pile_s_top_even_when_the_turn_goes_out() -> None:
+    """A pile puzzle is asked before the draw, and its idea is the pile's top: a hint of
+    "you can go out" leaves the player to draw from the stock, which is wrong at once."""
+    puzzles = pile_puzzles()
+    assert any(kp.GOES_OUT in p.themes for p in puzzles)
+    assert all(p.theme == kp.PILE for p in puzzles)
+    others = [p for p in kontrakt_set() if kp.PILE not in p.themes]
+    assert all(p.theme == p.themes[0] for p in others)
+
+
+def test_the_terminal_does_not_call_a_stock_draw_illegal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Drawing from the stock is a legal draw (K8), only not the best one in a puzzle of
+    the pile's top: the terminal says so, in both languages, not "Not legal"."""
+    puzzle = pile_puzzles()[0]
+    for lang, illegal, legal in (("en", "Not legal", "Legal"), ("sv", "Inte tillåtet", "Tillåtet")):
+        monkeypatch.setattr("sys.stdin", io.StringIO("draw\n"))
+        code = main(["puzzle", "--game", "kontrakt", "--id", puzzle.id, "--lang", lang])
+        out = capsys.readouterr().out
+        assert code == 1, out
+        told = next(line for line in out.splitlines() if "K8" in line)
+        assert illegal not in told and legal in told, told

@@ -110,3 +110,20 @@ def test_the_lesson_routes_judge_over_http(shared_server: Server) -> None:
         shared_server.base + "/api/lessons/v-run/try", json={"moves": [{"type": "draw"}] * 13}
     )
     assert too_many.status_code == 422
+
+
+def test_K7_buying_the_upcard_is_a_kontrakt_lesson_and_a_pass_misses_it() -> None:
+    """A Kontrakt game begins with the upcard (K7): the first move a newcomer meets at a
+    table is to buy it or pass, so a lesson teaches it: Bo (förhand) has declined, the
+    learner buys, and takes the stock's top card with it."""
+    lesson = next((x for x in lessons("kontrakt") if "K7" in x.rules), None)
+    assert lesson is not None
+    start = attempt(lesson, [], "sv")
+    view: Any = start.state["view"]
+    assert view["phase"] == "upcard_offer" and view["offer_to"] == 0
+    passed = attempt(lesson, [{"type": "pass_upcard"}], "sv")
+    assert passed.verdict == "missed" and passed.state == start.state
+    bought = attempt(lesson, [{"type": "buy_upcard"}], "en")
+    assert bought.verdict == "done"
+    hand = bought.state["view"]["hand"]  # type: ignore[index]
+    assert len(hand) == len(view["hand"]) + 2

@@ -63,3 +63,111 @@ def test_the_last_kontrakt_lesson_leads_to_a_game_against_the_computer(
     page.wait_for_url("**/#/t/*")
     page.wait_for_function("() => window.rummykit.state() && window.rummykit.state().seat === 0")
     assert not page.errors, page.errors
+
+
+SIX_IN_HAND = "() => document.querySelectorAll('.learn-lesson .hand .card').length === 6"
+
+
+def test_starting_a_lesson_again_lays_out_its_position_afresh(
+    browser: Any, shared_server: Server
+) -> None:
+    """The board keeps a half-built turn in the browser, by table and version: a lesson
+    begins again at its first position, so "Start the lesson again" and "Again" must not
+    bring back the cards laid before (the lesson done, or not)."""
+    phone = new_page(browser, **PHONE)
+    phone.goto(shared_server.base + "/#/learn/v-group")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='8s']")
+    tap_cards(phone, "8s", "8c", "8d")
+    phone.tap("[data-place='new']")
+    phone.wait_for_selector(".verdict.ok")
+    phone.tap("button:has-text('Börja om lektionen')")
+    phone.wait_for_function(SIX_IN_HAND)
+    assert phone.locator(".drafting .card[data-card='8s']").count() == 0
+    tap_cards(phone, "8s", "8c", "8d")
+    phone.tap("[data-place='new']")
+    phone.wait_for_selector(".verdict.ok")
+    phone.tap(".actions button.primary")
+    phone.wait_for_selector(".lesson-next")
+    phone.tap(".lesson-next button:has-text('Igen')")
+    phone.wait_for_function(SIX_IN_HAND)
+    assert phone.locator(".drafting .card[data-card='8s']").count() == 0
+    assert not phone.errors, phone.errors
+
+
+def test_a_deal_s_end_fits_a_phone_in_swedish(browser: Any, shared_server: Server) -> None:
+    """Going out in Kontrakt's lesson shows the deal's end, its scores a table of four
+    columns with the cards left: in Swedish ("Straffpoäng") it fits the phone's width."""
+    phone = new_page(browser, **PHONE)
+    phone.goto(shared_server.base + "/#/learn/k-out")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='7s']")
+    tap_cards(phone, "7s")
+    phone.tap("[data-layoff='0']")
+    phone.wait_for_function(
+        "() => document.querySelectorAll('.learn-lesson .hand .card').length === 1"
+    )
+    tap_cards(phone, "Kc")
+    phone.tap(".actions button.discard")
+    phone.wait_for_selector(".deal-end-panel .scores")
+    assert "Straffpoäng" in phone.inner_text(".deal-end-panel .scores").replace("\u00ad", "")
+    assert not wider_than_phone(phone)
+    assert not phone.errors, phone.errors
+
+
+def test_a_signed_in_learner_plays_the_game_after_the_last_lesson_under_their_name(
+    browser: Any, shared_server: Server
+) -> None:
+    """The game against the computer from the last lesson seats a signed-in player under
+    the account's name, as "Play now" does, not as "You"."""
+    page = new_page(browser)
+    page.goto(shared_server.base + "/")
+    page.wait_for_function("() => window.rummykit && window.rummykit.ready")
+    status = page.evaluate(
+        """async () => (await fetch('api/account/signup', {method: 'POST',
+             headers: {'content-type': 'application/json'},
+             body: JSON.stringify({name: 'Lärling', password: 'hemligt-ord-42'})})).status"""
+    )
+    assert status == 201
+    page.evaluate("localStorage.setItem('rummykit.account', 'true')")  # as the page signs up
+    page.goto(shared_server.base + "/#/learn/v-draw")
+    page.reload()
+    page.wait_for_selector(".learn-lesson .hand .card")
+    page.click(".actions button:has-text('Draw')")
+    page.click(".lesson-next button.primary")
+    page.wait_for_url("**/#/t/*")
+    found = page.wait_for_function(
+        "() => { const s = window.rummykit.state(); return s && s.seats[0].name; }"
+    )
+    assert found.json_value() == "Lärling"
+    assert not page.errors, page.errors
+
+
+def test_the_lessons_follow_a_change_of_language(browser: Any, shared_server: Server) -> None:
+    """The lessons' words come from the server in the page's language: switched in the
+    header, a lesson under way and the list of lessons say them in the new one, and the
+    lesson keeps its moves."""
+    phone = new_page(browser, **PHONE)
+    phone.goto(shared_server.base + "/#/learn/k-out")
+    phone.wait_for_selector(".learn-lesson .hand .card[data-card='7s']")
+    assert "Att gå ut" in phone.inner_text(".lesson-head h1")
+    tap_cards(phone, "7s")
+    phone.tap("[data-layoff='0']")
+    phone.wait_for_function(
+        "() => document.querySelectorAll('.learn-lesson .hand .card').length === 1"
+    )
+    phone.select_option("header select", "en")
+    phone.wait_for_function(
+        "() => document.querySelector('.lesson-head h1').textContent.includes('Going out')"
+    )
+    assert "Lay off 7♠" in phone.inner_text(".lesson-head .task")
+    assert phone.locator(".learn-lesson .hand .card").count() == 1  # the lay-off stands
+    phone.tap("text=All lessons")
+    phone.wait_for_selector(".lesson-list a")
+    phone.select_option("header select", "sv")
+    phone.wait_for_function(
+        "() => document.querySelector('.lesson-list a').textContent.includes('Ditt första utspel')"
+    )
+    phone.select_option("header select", "en")
+    phone.wait_for_function(
+        "() => document.querySelector('.lesson-list a').textContent.includes('Your first play')"
+    )
+    assert not phone.errors, phone.errors

@@ -292,3 +292,275 @@ def test_a_kontrakt_pile_puzzle_drawn_from_the_stock_is_told_why_then_taken_from
         )
     finally:
         server.stop()
+
+
+def test_a_kontrakt_puzzle_s_meld_laid_leaves_its_twin_in_the_hand_unstaged(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two decks hold two of a card: once the staged melds are laid down, a twin of one of
+    their cards left in the hand is a card of the hand again, not a meld staged alone."""
+    from collections import Counter
+
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    def twin_left(p: KontraktPuzzle) -> bool:
+        first = p.solution[0]
+        if first["type"] != "meld" or "*" in str(first):
+            return False
+        hand = Counter(p.view["hand"])  # type: ignore[arg-type]
+        laid = Counter(c for m in first["melds"] for c in m)  # type: ignore[union-attr]
+        return any(hand[c] > n for c, n in laid.items())
+
+    puzzle = next(p for p in shipped("kontrakt") if isinstance(p, KontraktPuzzle) and twin_left(p))
+    meld = puzzle.solution[0]
+    server = start(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    try:
+        page = new_page(browser, **PHONE)
+        page.goto(f"{server.base}/#/")
+        page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+        page.goto(f"{server.base}/#/puzzles/{puzzle.id}")
+        page.reload()
+        page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+        for cards in meld["melds"]:  # type: ignore[union-attr]
+            _tap_in_hand(page, list(cards))
+            page.get_by_role("button", name="Kombination", exact=True).tap()
+        with page.expect_response(lambda r: r.url.endswith("/try")):
+            page.get_by_role("button", name="Lägg ner", exact=True).tap()
+        left = len(puzzle.view["hand"]) - sum(len(m) for m in meld["melds"])  # type: ignore[arg-type, union-attr]
+        page.wait_for_selector(".staged .meld:not(:has(.card))")  # the staging area, emptied
+        page.wait_for_timeout(300)
+        assert page.locator(".staged .card").count() == 0
+        assert page.locator(".hand .card").count() == left
+        assert not page.errors, page.errors
+    finally:
+        server.stop()
+
+
+CONTRAST_JS = """(el) => {
+  // the text's colour against what lies under it: the element's and its parents' backgrounds
+  // laid over the felt's lightest green (#176f4d, the top of the page's gradient)
+  const rgba = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const layers = [];
+  for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+    const [r, g, b, a = 1] = rgba(getComputedStyle(e).backgroundColor);
+    if (a > 0) layers.push([r, g, b, a]);
+    if (a >= 1) break;
+  }
+  let under = [0x17, 0x6f, 0x4d];
+  for (const [r, g, b, a] of layers.reverse()) {
+    under = [r, g, b].map((c, i) => c * a + under[i] * (1 - a));
+  }
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const text = rgba(getComputedStyle(el).color).slice(0, 3);
+  const [hi, lo] = [lum(text), lum(under)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+def test_a_puzzle_s_verdict_is_legible_on_the_felt(browser: Any, shared_server: Any) -> None:
+    """The verdict, right or wrong, is read on the page's green: its words have a contrast of
+    4.5 at the least (WCAG AA), as the rest of the page's text."""
+    puzzle = shipped()[0]
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+    wrong = (
+        next(c for c in puzzle.hand if c not in puzzle.solution_add)
+        if puzzle.best < len(puzzle.hand)
+        else puzzle.hand[0]
+    )
+    _tap_cards(page, [wrong])
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.wrong")
+    told = page.locator(".puzzle-verdict p").first
+    assert told.evaluate(CONTRAST_JS) >= 4.5
+    page.get_by_role("button", name="Försök igen").tap()
+    _tap_cards(page, list(puzzle.solution_add))
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    for k in range(page.locator(".puzzle-verdict > p").count()):
+        assert page.locator(".puzzle-verdict > p").nth(k).evaluate(CONTRAST_JS) >= 4.5, k
+    assert not page.errors, page.errors
+
+
+def test_a_kontrakt_puzzle_gone_out_by_a_discard_shows_its_verdict_in_view(
+    browser: Any, shared_server: Any
+) -> None:
+    """The discard that goes out hands the turn in from the dock, at the foot of a phone's
+    screen: the verdict, at the head of the page, is brought into view."""
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    puzzle = next(
+        p
+        for p in shipped("kontrakt")
+        if isinstance(p, KontraktPuzzle)
+        and [a["type"] for a in p.solution] == ["meld", "layoff", "discard"]
+        and "*" not in str(p.solution)
+    )
+    meld, layoff, discard = puzzle.solution
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+    for cards in meld["melds"]:  # type: ignore[union-attr]
+        _tap_in_hand(page, list(cards))
+        page.get_by_role("button", name="Kombination", exact=True).tap()
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.get_by_role("button", name="Lägg ner", exact=True).tap()
+    page.wait_for_selector(".staged .meld:not(:has(.card))")
+    _tap_in_hand(page, [str(layoff["card"])])
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.locator(f"[data-layoff='{layoff['meld']}']").first.tap()
+    page.wait_for_function(
+        f"() => !document.querySelector(\".hand .card[data-card='{layoff['card']}']\")"
+        " || document.querySelectorAll('.hand .card').length === 1"
+    )
+    _tap_in_hand(page, [str(discard["card"])])
+    page.locator(".actions button.discard").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    page.wait_for_timeout(300)
+    box = page.locator(".puzzle-verdict").bounding_box()
+    assert box is not None
+    assert 0 <= box["y"] < 844 - 60, box
+    assert not page.errors, page.errors
+
+
+def _review_with_puzzles(page: Any, server: Any, table: str, answer: dict[str, Any]) -> None:
+    """Open the review of the table's first game, the maker's answer being ``answer``
+    (``status`` and ``body``): what the page says of it is the page's own."""
+    import json
+
+    def fulfil(route: Any) -> None:
+        if route.request.method == "POST":
+            route.fulfill(
+                status=answer["status"],
+                content_type="application/json",
+                body=json.dumps(answer["body"]),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/tables/*/games/0/puzzles", fulfil)
+    page.goto(f"{server.base}/#/r/{table}/g/0/review")
+    page.wait_for_selector(".review-players", timeout=60000)
+
+
+def test_a_review_says_when_its_game_gave_no_puzzles_or_none_could_be_made(
+    browser: Any, shared_server: Any
+) -> None:
+    """Puzzles from one's own games are promised after a review: when the maker found none
+    in the game, or could not run now, the review says so rather than nothing."""
+    from test_server_game_puzzles import finished_table
+
+    table = finished_table(shared_server)
+    page = new_page(browser, **PHONE)
+    _review_with_puzzles(
+        page, shared_server, table, {"status": 200, "body": {"made": True, "puzzles": []}}
+    )
+    page.wait_for_selector(".review-puzzles")
+    said = page.inner_text(".review-puzzles")
+    assert "Inga problem" in said and page.locator("a.review-puzzles").count() == 0
+    busy = new_page(browser, **PHONE)
+    body = {"error": {"code": "unavailable", "message": "busy"}}
+    _review_with_puzzles(busy, shared_server, table, {"status": 503, "body": body})
+    busy.wait_for_selector(".review-puzzles")
+    assert "senare" in busy.inner_text(".review-puzzles")
+    assert not page.errors and not busy.errors
+
+
+def test_the_puzzles_of_a_reviewed_game_are_told_as_its_own_and_follow_in_turn(
+    browser: Any, shared_server: Any
+) -> None:
+    """The review's link leads to the game's puzzles: each says it is from the player's
+    game (1 of 2), and "Next puzzle" goes to the game's next one."""
+    from test_server_game_puzzles import finished_table
+
+    table = finished_table(shared_server)
+    first, second = shipped()[:2]
+    page = new_page(browser, **PHONE)
+    body = {"made": True, "puzzles": [first.id, second.id]}
+    _review_with_puzzles(page, shared_server, table, {"status": 200, "body": body})
+    page.tap("a.review-puzzles")
+    page.wait_for_selector(f"main.puzzles[data-puzzle='{first.id}'] .hand .card")
+    assert "1 av 2" in page.inner_text(".puzzle-source")
+    _tap_cards(page, list(first.solution_add))
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    page.get_by_role("button", name="Nästa problem").tap()
+    page.wait_for_selector(f"main.puzzles[data-puzzle='{second.id}'] .hand .card")
+    assert "2 av 2" in page.inner_text(".puzzle-source")
+    assert not page.errors, page.errors
+
+
+def test_a_vatikanen_solution_marks_its_cards_as_the_review_draws_a_best_play(
+    browser: Any, shared_server: Any
+) -> None:
+    """The solution is drawn as the review draws a best play: the cards laid from the hand
+    and the cards moved from another meld each marked in the review's colours, with the
+    review's legend."""
+    puzzle = next(p for p in shipped() if any("moved" in m for m in p.solution_marks))
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-puzzle] .hand .card")
+    _tap_cards(page, list(puzzle.solution_add))
+    page.get_by_role("button", name="Kontrollera").tap()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    drawn = page.locator(".puzzle-verdict .puzzle-table .meld")
+    for i, marks in enumerate(puzzle.solution_marks):
+        for j, mark in enumerate(marks):
+            classes = drawn.nth(i).locator(".card").nth(j).get_attribute("class") or ""
+            want = {"hand": "rv-hand", "moved": "rv-moved"}.get(mark)
+            assert (want in classes) if want else ("rv-" not in classes), (i, j, mark, classes)
+    legend = page.inner_text(".puzzle-verdict")
+    assert "från handen" in legend and "flyttat från en annan kombination" in legend
+    assert not page.errors, page.errors
+
+
+def test_a_kontrakt_solution_numbers_its_melds_and_marks_the_cards_laid(
+    browser: Any, shared_server: Any
+) -> None:
+    """The Kontrakt solution's words name melds by number ("laid off on #2"): its table is
+    drawn with those numbers, the cards laid this turn marked as the review marks them."""
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    puzzle = next(
+        p
+        for p in shipped("kontrakt")
+        if isinstance(p, KontraktPuzzle)
+        and [a["type"] for a in p.solution] == ["meld", "layoff"]
+        and "*" not in str(p.solution)
+    )
+    meld, layoff = puzzle.solution
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+    for cards in meld["melds"]:  # type: ignore[union-attr]
+        for card in cards:
+            page.locator(f".hand .card[data-card='{card}']:not(.selected)").first.click()
+        page.get_by_role("button", name="Meld", exact=True).click()
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.get_by_role("button", name="Lay down", exact=True).click()
+    page.wait_for_selector(".staged .meld:not(:has(.card))")
+    page.locator(f".hand .card[data-card='{layoff['card']}']").first.click()
+    with page.expect_response(lambda r: r.url.endswith("/try")):
+        page.locator(f"[data-layoff='{layoff['meld']}']").first.click()
+    page.get_by_role("button", name="Check").click()
+    page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    drawn = page.locator(".puzzle-verdict .puzzle-table .meld")
+    table = puzzle.view["table"]  # type: ignore[index]
+    assert drawn.count() == len(table) + len(meld["melds"])  # type: ignore[arg-type]
+    assert drawn.nth(int(layoff["meld"])).locator(".meld-no").inner_text() == f"#{layoff['meld']}"  # type: ignore[call-overload]
+    laid = page.locator(".puzzle-verdict .puzzle-table .card.rv-hand").count()
+    assert laid == sum(len(m) for m in meld["melds"]) + 1  # type: ignore[union-attr]
+    assert not page.errors, page.errors

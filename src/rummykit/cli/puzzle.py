@@ -67,12 +67,15 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         "puzzle",
         help=_("solve a puzzle: the best play from a real position"),
         description=_(
-            "A Vatikanen puzzle from a real position: find the play that lays the most"
-            " cards (docs/puzzles.md)."
+            "A Vatikanen or Kontraktsrummy puzzle from a real position: find the play"
+            " that lays the most cards (docs/puzzles.md)."
         ),
     )
     p.add_argument(
-        "--game", choices=("vatikanen", "kontrakt"), default="vatikanen", help=_("the game")
+        "--game",
+        choices=("vatikanen", "kontrakt"),
+        default="vatikanen",
+        help=_("the game (default vatikanen)"),
     )
     p.add_argument(
         "--rating", type=int, default=1200, help=_("a puzzle near this rating (default 1200)")
@@ -148,10 +151,22 @@ def _pick(args: argparse.Namespace, lang: str) -> AnyPuzzle | str:
     return near(puzzles, args.rating, random.Random(args.seed))
 
 
-def _judge(verdict: Verdict, lang: str, out: TextIO) -> bool:
-    """Say whether the answer judged ``verdict`` is right and why; True when it is."""
+def _judge(verdict: Verdict, lang: str, out: TextIO, *, stock: bool = False) -> bool:
+    """Say whether the answer judged ``verdict`` is right and why; True when it is. With
+    ``stock`` the answer is a draw from the stock: legal (K8), but not the pile's top."""
     if verdict.right:
         print(translate("Right! That is the most there is.", lang), file=out)
+    elif stock:
+        assert verdict.reason is not None
+        print(
+            translate(
+                "Legal, but not the best ({rule}): {reason}",
+                lang,
+                rule=verdict.rule,
+                reason=verdict.reason,
+            ),
+            file=out,
+        )
     elif not verdict.legal:
         assert verdict.reason is not None
         print(
@@ -314,6 +329,6 @@ def _run_kontrakt(puzzle: kp.KontraktPuzzle, lang: str, out: TextIO) -> int:
             continue
         turn.append(action)
         if isinstance(action, k.Draw) and action.from_ == "stock":  # its card is unknown
-            right = _judge(kp.check(puzzle, turn), lang, out)
+            right = _judge(kp.check(puzzle, turn), lang, out, stock=True)
             _solution_kontrakt(puzzle, lang, out)
             return 0 if right else 1

@@ -40,10 +40,12 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
     _ = speaker(lang)
     p = sub.add_parser(
         "puzzles",
-        help=_("make Vatikanen puzzles from game records or bot games"),
+        help=_("make Vatikanen or Kontraktsrummy puzzles from game records or bot games"),
         description=_(
-            "Make Vatikanen puzzles: positions where the best play needs the table"
-            " rearranged, a joker freed, a run split, or goes out (docs/puzzles.md)."
+            "Make Vatikanen or Kontraktsrummy puzzles: positions where the best play"
+            " needs the table rearranged, a joker freed, a run split, or goes out; in"
+            " Kontraktsrummy a turn that lays off, swaps a joker, takes the pile's top"
+            " or goes out (docs/puzzles.md)."
         ),
     )
     actions = p.add_subparsers(dest="puzzles_action", metavar="ACTION")
@@ -56,7 +58,7 @@ def add_parser(sub: Commands, lang: str = DEFAULT) -> None:
         metavar="RECORDS",
         nargs="+",
         default=[],
-        help=_("record files, or folders of them (*.json), of finished Vatikanen games"),
+        help=_("record files, or folders of them (*.json), of finished games of the --game"),
     )
     make.add_argument(
         "--game",

@@ -110,7 +110,10 @@ class KontraktPuzzle:
 
     @property
     def theme(self) -> str:
-        """The main idea: the first theme."""
+        """The main idea, which the hint names: the pile's top for a puzzle asked before the
+        draw (its first choice, and the one a player misses), else the first theme."""
+        if PILE in self.themes:
+            return PILE
         return self.themes[0] if self.themes else ""
 
     @property

@@ -1,7 +1,8 @@
 """Kontraktsrummy's lessons, in the order they are taught (issue 43 item 5,
-docs/tutorial.md): the contract, taking the pile's top, laying off, swapping a joker,
-discarding, going out, and the seventh deal. Each position is set up with
-:meth:`KontraktGame.from_position`; the engine judges every move."""
+docs/tutorial.md): the contract, taking the pile's top, buying the upcard, laying off,
+swapping a joker, discarding, going out, and the seventh deal. Each position is set up
+with :meth:`KontraktGame.from_position` (the upcard's, which no position starts in, is a
+deal of a deck laid in order); the engine judges every move."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from rummykit.cards import full_deck, parse_cards
+from rummykit.dealing import deal_indices
 from rummykit.game import Game
+from rummykit.games.kontrakt.actions import DeclineUpcard
 from rummykit.games.kontrakt.game import KontraktGame
 from rummykit.games.kontrakt.options import deck_for
 from rummykit.games.kontrakt.position import KontraktPosition
@@ -56,6 +59,27 @@ def _game(
         phase=Phase.DRAW if draw else Phase.PLAY,
     )
     return KontraktGame.from_position(position, players=["You", "Bo"])
+
+
+def _offered(hand: str, upcard: str, penalty: str) -> KontraktGame:
+    """Deal 1 of two players as it begins (K3, K7): the learner (seat 0) dealt ``hand``, Bo
+    förhand; ``upcard`` turned up, ``penalty`` the stock's top. Bo has declined the
+    upcard, so it is offered to the learner."""
+    n, each, dealer = 2, 10, 0
+    hands, rest = deal_indices(sum(1 for _ in full_deck(*deck_for(n))), n, each, dealer)
+    order: dict[int, str] = {}
+    for ids, cards in ((hands[0], hand), (hands[1], _BO), (rest[:2], f"{upcard} {penalty}")):
+        order.update(zip(ids, (str(c) for c in parse_cards(cards)), strict=True))
+    left = Counter(c.plain() for c in full_deck(*deck_for(n)))
+    left.subtract(parse_cards(" ".join(order.values())))
+    others = iter(sorted(left.elements(), key=str))
+    deck = [
+        parse_cards(order[i])[0] if i in order else next(others)
+        for i in range(len(order) + left.total())
+    ]
+    game = KontraktGame(["You", "Bo"], decks=[deck], dealer=dealer, seed=1)
+    game.apply(DeclineUpcard(1))
+    return game
 
 
 def _gone(cards: str) -> Callable[[Game], bool]:
@@ -125,6 +149,28 @@ def lessons() -> list[Lesson]:
             _holds("7s"),
             one_move=True,
             solution=({"type": "draw", "from": "discard"},),
+        ),
+        Lesson(
+            "k-buy",
+            "kontrakt",
+            ("K7",),
+            N_("Buying the upcard"),
+            N_(
+                "A deal begins with the stock's top card turned up. Förhand, left of the"
+                " dealer, may take it as the first draw; if förhand does not, the others"
+                " are asked in turn. Whoever buys it takes the stock's top card too, as a"
+                " penalty card, and lays nothing down now; then förhand plays as usual."
+            ),
+            N_("Bo, förhand, said no to the upcard 7♠. It makes a third seven for you: buy it."),
+            N_("That is legal, but buy 7♠: it makes a third seven."),
+            N_(
+                "7♠ is yours, and the stock's top with it: two cards more than Bo. Bo now"
+                " draws and plays, then it is your turn."
+            ),
+            lambda: _offered("7c 7d 4s 4h 4d Kc 9s 2c Jh Qs", "7s", "8d"),
+            _holds("7s"),
+            one_move=True,
+            solution=({"type": "buy_upcard"},),
         ),
         Lesson(
             "k-layoff",

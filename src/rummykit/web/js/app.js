@@ -15,7 +15,7 @@ import { setBaseTitle } from "./alerts.js";
 import { keepSeat } from "./api.js";
 import { chosenLanguage, language, LANGUAGES, loadLanguage, t } from "./i18n.js";
 import { startInstall } from "./install.js";
-import { enterLearn, enterLesson, LearnPage } from "./learn.js";
+import { enterLearn, enterLesson, LearnPage, relanguageLearn } from "./learn.js";
 import { enterLobby, leaveLobby, LobbyPage } from "./lobby.js";
 import { BoardPage, enterBoard, enterProfile, ProfilePage } from "./profile.js";
 import { enterPuzzles, PuzzlePage } from "./puzzles.js";
@@ -76,6 +76,7 @@ async function switchLanguage(code) {
   localStorage.setItem("rummykit.lang", code);
   await loadLanguage(code);
   setBaseTitle(t("rummykit: Vatikanen and Kontraktsrummy"));
+  if (route.name === "learn") relanguageLearn(); // the lessons' words are the server's
   rerender();
 }
 

@@ -45,6 +45,12 @@ function stagedKey(ctx) {
   return `staged.${ctx.id}.${ctx.seat}`;
 }
 
+/** Forget the melds kept staged for a board (a lesson's or a puzzle's, whose versions begin
+ * again at its start: what is kept would come back to a position it was not made for). */
+export function forgetStaged(id, seat) {
+  save(stagedKey({ id, seat }), null);
+}
+
 function keepStagedMelds(ctx, u) {
   if (ctx.seat !== null) save(stagedKey(ctx), u.staged.length ? u.staged : null);
 }

@@ -5,13 +5,14 @@
 // lesson up again; the lesson done leads to the next, and the last to a game against bots.
 
 import { h } from "../vendor/preact/preact.module.js";
+import { account } from "./account.js";
 import { api, keepSeat, load, save } from "./api.js";
 import { setDropHandler } from "./drag.js";
 import { language, t } from "./i18n.js";
-import { KontraktBoard } from "./kontrakt.js";
+import { KontraktBoard, forgetStaged } from "./kontrakt.js";
 import { rerender, settings } from "./store.js";
 import { HandOrder } from "./ui.js";
-import { VatikanenBoard } from "./vatikanen.js";
+import { VatikanenBoard, forgetDraft } from "./vatikanen.js";
 import { gameTitle, shownSentence } from "./words.js";
 
 const GAMES = ["vatikanen", "kontrakt"];
@@ -20,6 +21,13 @@ const DONE_KEY = "lessonsDone";
 const p = { lists: {}, lesson: null, moves: [], state: null, verdict: null, error: null, notice: null, pending: false, ui: {}, order: null, drop: null };
 
 const onDrop = (payload, target, index) => location.hash.startsWith("#/learn/") && p.drop && p.drop(payload, target, index);
+
+/** A new board for the lesson: what the board kept in the browser for it is forgotten. */
+function freshUi(lessonId) {
+  forgetDraft("lesson-" + lessonId, 0);
+  forgetStaged("lesson-" + lessonId, 0);
+  return {};
+}
 
 function doneIds() {
   const kept = load(DONE_KEY, []);
@@ -92,7 +100,7 @@ function context() {
       }
       p.verdict = out.verdict;
       p.state = out.state;
-      p.ui = {};
+      p.ui = freshUi(lessonId);
       if (out.verdict === "missed") {
         p.moves = [];
         p.error = { message: out.message };
@@ -143,13 +151,13 @@ function Said() {
 
 async function startLesson(lessonId) {
   const out = await attempt(lessonId, []);
-  Object.assign(p, { moves: [], state: out.state, verdict: out.verdict, error: null, notice: out.message, ui: {} });
+  Object.assign(p, { moves: [], state: out.state, verdict: out.verdict, error: null, notice: out.message, ui: freshUi(lessonId) });
   rerender();
 }
 
 /** A first game against the computer, straight from the last lesson. */
 async function playBots(game) {
-  const name = settings.name || t("You");
+  const name = (account.me && account.me.name) || settings.name || t("You"); // as "Play now" names the player
   try {
     const table = await api("POST", "api/tables", { game, seats: ["human", game === "vatikanen" ? "bot:greedy" : "bot:basic"] });
     const joined = await api("POST", `api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: 0 });
@@ -210,6 +218,21 @@ export function LearnPage() {
         ])
       : h("p", { class: "buttons" }, h("button", { type: "button", onClick: () => startLesson(lesson.id) }, t("Start the lesson again"))),
   ]);
+}
+
+/** The language changed: the lessons' words (the server's) are asked for again in it; a
+ * lesson under way keeps its moves and its board. */
+export async function relanguageLearn() {
+  try {
+    for (const game of GAMES) p.lists[game] = (await api("GET", `api/lessons?game=${game}&lang=${language()}`)).lessons;
+    if (p.lesson) {
+      const out = await attempt(p.lesson.id, p.moves);
+      if (out.verdict === "going" || out.verdict === "done") Object.assign(p, { state: out.state, notice: out.message, error: null });
+    }
+  } catch (err) {
+    p.error = { message: err.message };
+  }
+  rerender();
 }
 
 export async function enterLesson(lessonId) {

@@ -13,13 +13,25 @@ import { h } from "../vendor/preact/preact.module.js";
 import { api, load, save } from "./api.js";
 import { setDropHandler } from "./drag.js";
 import { language, t } from "./i18n.js";
-import { KontraktBoard } from "./kontrakt.js";
+import { KontraktBoard, forgetStaged } from "./kontrakt.js";
 import { rerender } from "./store.js";
 import { Card, HandOrder, StaticCard } from "./ui.js";
 import { gameTitle, shownSentence } from "./words.js";
 
 export const PUZZLE_GAMES = ["vatikanen", "kontrakt"];
 const TRIED_KEY = "puzzlesTried";
+const GAME_KEY = "gamePuzzles";
+
+/** The puzzles made from a game the player has reviewed, to be played in turn (the review's
+ * link): each says it is from the player's game, and "Next puzzle" goes to the next. */
+export function keepGamePuzzles(ids) {
+  save(GAME_KEY, ids.slice());
+}
+
+function gamePuzzles() {
+  const kept = load(GAME_KEY, []);
+  return Array.isArray(kept) ? kept : [];
+}
 
 const state = { game: "vatikanen", puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false, turn: null };
 
@@ -99,6 +111,21 @@ async function answer(body) {
   }
   state.streak = state.verdict.right ? state.streak + 1 : 0;
   rerender();
+  showVerdict();
+}
+
+/** Bring the verdict into view once it is drawn: a turn handed in from a Kontrakt board's
+ * dock (the discard that goes out) leaves the page at its foot, and the verdict is at its
+ * head; a Vatikanen verdict is drawn below the hand. */
+function showVerdict() {
+  requestAnimationFrame(() => {
+    const el = document.querySelector(".puzzle-verdict");
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    const dock = document.querySelector(".puzzles .dock");
+    const room = (dock ? dock.getBoundingClientRect().top : window.innerHeight) - 8;
+    if (box.top < 0 || box.top > room - 40) window.scrollBy(0, box.top - 8);
+  });
 }
 
 function check() {
@@ -113,9 +140,15 @@ function toggle(i) {
 
 // ------------------------------------------------------------------ a Kontrakt turn
 
+/** A new board for the puzzle's turn: what the board kept in the browser for it is forgotten. */
+function freshUi(puzzle) {
+  forgetStaged("puzzle-" + puzzle.id, puzzle.state.seat);
+  return {};
+}
+
 function startTurn() {
   const puzzle = state.puzzle;
-  state.turn = { moves: [], state: puzzle.state, ui: {}, order: new HandOrder(`order.puzzle.${puzzle.id}`), pending: false, error: null, notice: null, drop: null };
+  state.turn = { moves: [], state: puzzle.state, ui: freshUi(puzzle), order: new HandOrder(`order.puzzle.${puzzle.id}`), pending: false, error: null, notice: null, drop: null };
 }
 
 /** A board's context, as a table gives one (table.js), backed by the puzzle's turn. */
@@ -158,7 +191,7 @@ function turnContext() {
       }
       turn.moves = [...turn.moves, action];
       turn.state = out.state;
-      turn.ui = {};
+      turn.ui = freshUi(state.puzzle);
       turn.notice = null;
       // the discard went out, or the stock was drawn (its card is unknown): the turn is handed in
       if (out.verdict === "out" || out.verdict === "stock") await check();
@@ -205,6 +238,30 @@ function TurnSaid() {
 
 // ------------------------------------------------------------------ what it looks like
 
+/** A solution's cards marked as the review marks a best play (review.js): laid from the
+ * hand, or moved from another meld. */
+const MARKS = { hand: "rv-hand", moved: "rv-moved" };
+
+function Legend({ marks }) {
+  const moved = marks.some((m) => m.includes("moved"));
+  return h("p", { class: "best-play-head" }, [
+    h("span", null, [h("span", { class: "swatch rv-hand", "aria-hidden": "true" }), t("from the hand")]),
+    moved ? h("span", null, [h("span", { class: "swatch rv-moved", "aria-hidden": "true" }), t("moved from another meld")]) : null,
+  ]);
+}
+
+/** Which of ``after``'s cards are not in ``before`` (the cards laid onto a meld), as the
+ * review tells them (review.js). */
+function added(before, after) {
+  const left = new Map();
+  before.forEach((c) => left.set(c, (left.get(c) || 0) + 1));
+  return after.map((c) => {
+    const k = left.get(c) || 0;
+    if (k > 0) left.set(c, k - 1);
+    return k === 0;
+  });
+}
+
 function Melds({ melds, marks }) {
   return h(
     "div",
@@ -213,7 +270,7 @@ function Melds({ melds, marks }) {
       h(
         "div",
         { class: "meld" },
-        meld.map((card, c) => h(StaticCard, { card, extra: marks && marks[m] ? "from-" + marks[m][c] : "" })),
+        meld.map((card, c) => h(StaticCard, { card, extra: marks && marks[m] ? MARKS[marks[m][c]] || "" : "" })),
       ),
     ),
   );
@@ -227,6 +284,13 @@ function retry() {
 }
 
 function nextPuzzle() {
+  const mine = gamePuzzles();
+  const k = state.puzzle ? mine.indexOf(state.puzzle.id) : -1;
+  if (k >= 0 && k + 1 < mine.length) {
+    location.hash = `#/puzzles/${encodeURIComponent(mine[k + 1])}`;
+    return;
+  }
+  if (k >= 0) save(GAME_KEY, null); // the game's last: on to the others
   const here = state.game === "vatikanen" ? "#/puzzles" : `#/puzzles/${state.game}`;
   if (location.hash !== here) location.hash = here;
   else enterPuzzles(state.game);
@@ -234,10 +298,18 @@ function nextPuzzle() {
 
 function Solution({ solution }) {
   if (solution.steps) {
-    // A Kontrakt turn: its actions in words, then the table it leaves.
-    return [h("ol", { class: "puzzle-steps" }, solution.steps.map((s) => h("li", null, s))), h(Melds, { melds: solution.table })];
+    // A Kontrakt turn: its actions in words, then the table it leaves, numbered as the words
+    // name its melds, the cards laid this turn marked as the review marks them
+    const before = new Map(((state.puzzle.state && state.puzzle.state.view.table) || []).map((m) => [m.number, m.cards]));
+    const melds = solution.table.map((cards, n) =>
+      h("div", { class: "meld" }, [
+        h("span", { class: "meld-no", "aria-hidden": "true" }, "#" + n),
+        cards.map((card, c, all) => h(StaticCard, { card, extra: added(before.get(n) || [], all)[c] ? "rv-hand" : "" })),
+      ]),
+    );
+    return [h("ol", { class: "puzzle-steps" }, solution.steps.map((s) => h("li", null, s))), h(Legend, { marks: [] }), h("div", { class: "puzzle-table" }, melds)];
   }
-  return h(Melds, { melds: solution.table, marks: solution.marks });
+  return [h(Legend, { marks: solution.marks }), h(Melds, { melds: solution.table, marks: solution.marks })];
 }
 
 function Verdict({ verdict }) {
@@ -325,6 +397,8 @@ export function PuzzlePage() {
   ];
   if (state.error) head.push(h("p", { class: "error" }, state.error));
   if (!puzzle) return h("main", { class: "page puzzles" }, head);
+  const fromGame = gamePuzzles();
+  if (fromGame.includes(puzzle.id)) head.push(h("p", { class: "puzzle-source" }, t("From your game: puzzle {n} of {count}", { n: fromGame.indexOf(puzzle.id) + 1, count: fromGame.length })));
   const theme = puzzle.theme;
   const ready = state.turn ? state.turn.moves.length > 0 && !state.turn.pending : state.chosen.length > 0;
   const hint = (state.hint || state.verdict) && theme ? h("p", { class: "puzzle-hint" }, (THEMES[theme] || (() => theme))()) : null;

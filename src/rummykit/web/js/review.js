@@ -8,6 +8,7 @@ import { h } from "../vendor/preact/preact.module.js";
 import { api } from "./api.js";
 import { shortCard, shortCards } from "./cards.js";
 import { t } from "./i18n.js";
+import { keepGamePuzzles } from "./puzzles.js";
 import { rerender } from "./store.js";
 import { StaticCard, cardCount } from "./ui.js";
 
@@ -44,11 +45,22 @@ async function loadPuzzles(p) {
   if (p.source === "file" || typeof p.game !== "number") return;
   try {
     const made = await api("POST", `${tableGamePath(p)}/puzzles`, {});
-    if (p.review) p.review.puzzles = made.puzzles || [];
+    if (p.review) Object.assign(p.review, { puzzles: made.puzzles || [], puzzlesMade: "made" });
   } catch (err) {
-    return; // no puzzles today (busy, or the day's cap): the review stands without them
+    // none now (busy, or the day's cap): the review stands without them, and says so
+    if (p.review) p.review.puzzlesMade = "unavailable";
   }
   rerender();
+}
+
+/** The puzzles made from the game: a link to them, or why there are none. */
+function ReviewPuzzles({ r, puzzles }) {
+  if (puzzles.length) {
+    return h("a", { class: "review-puzzles", href: `#/puzzles/${encodeURIComponent(puzzles[0])}`, onClick: () => keepGamePuzzles(puzzles) }, t("Puzzles from this game"));
+  }
+  if (r.puzzlesMade === "made") return h("p", { class: "review-puzzles muted small" }, t("No puzzles from this game: at no turn was the best play hard to find."));
+  if (r.puzzlesMade === "unavailable") return h("p", { class: "review-puzzles muted small" }, t("The puzzles from this game could not be made now: open its review again later."));
+  return null;
 }
 
 /** The turns where more was possible, each with the replay's position just before it. */
@@ -75,7 +87,7 @@ export function ReviewBar({ p, starts, go, names }) {
   const after = marks.filter((m) => m.pos > p.pos);
   const puzzles = r.puzzles || [];
   return h("section", { class: "review-bar", "aria-label": t("The review") }, [
-    puzzles.length ? h("a", { class: "review-puzzles", href: `#/puzzles/${encodeURIComponent(puzzles[0])}` }, t("Puzzles from this game")) : null,
+    ReviewPuzzles({ r, puzzles }),
     h(
       "ul",
       { class: "review-players" },

@@ -191,6 +191,12 @@ function draftKey(ctx) {
   return `draft.${ctx.id}.${ctx.seat}`;
 }
 
+/** Forget the draft kept for a board (a lesson's or a puzzle's, whose versions begin again
+ * at its start: a draft kept for version 0 would come back to the position set up again). */
+export function forgetDraft(id, seat) {
+  save(draftKey({ id, seat }), null);
+}
+
 function keepDraft(ctx) {
   const d = ui(ctx).draft;
   if (d) save(draftKey(ctx), { version: d.version, ...snapshot(d), history: d.history });
