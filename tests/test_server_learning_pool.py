@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from protocol_client import Live
+from rummykit.puzzles import shipped
 from rummykit.server.puzzleplay import by_id
 from rummykit.server.workers import LEARN_PER_ADDRESS
 from server_helpers import Server, start
@@ -122,3 +123,30 @@ def test_one_address_has_at_most_two_answers_judged_or_waiting_at_once(server: S
         t.join(timeout=120)
     assert statuses.count(200) >= 1
     assert 429 in statuses and set(codes) == {"rate_limited"}
+
+
+def test_a_board_s_burst_of_checks_from_one_address_is_judged(server: Server) -> None:
+    """A Kontrakt puzzle's board asks for its turn as each meld is staged: a fast player's
+    five at once, from an address already waiting for an answer, are all judged."""
+    kontrakt = next(iter(shipped("kontrakt")))
+    headers = {"x-forwarded-for": "127.0.6.20"}
+    statuses: list[int] = []
+
+    def heavy() -> None:
+        with httpx.Client(base_url=server.base, headers=headers, timeout=120) as client:
+            statuses.append(_answer(client).status_code)
+
+    def board() -> None:
+        with httpx.Client(base_url=server.base, headers=headers, timeout=120) as client:
+            got = client.post(f"/api/puzzles/{kontrakt.id}/try", json={"moves": [], "lang": "sv"})
+            statuses.append(got.status_code)
+
+    first = threading.Thread(target=heavy)
+    first.start()
+    time.sleep(0.2)  # the heavy answer under way: the board's asks wait behind it
+    boards = [threading.Thread(target=board) for _ in range(5)]
+    for t in boards:
+        t.start()
+    for t in [first, *boards]:
+        t.join(timeout=120)
+    assert statuses == [200] * 6, statuses

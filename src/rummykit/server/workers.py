@@ -409,8 +409,10 @@ LEARN_SECONDS = 4.0
 """The CPU seconds a puzzle answer or a lesson move may take to judge (the slowest of
 the shipped puzzles' whole-hand answers takes the solver about one)."""
 
-LEARN_PER_ADDRESS = 2
-"""The puzzle answers and lesson moves one address may have judged or waiting at once."""
+LEARN_PER_ADDRESS = 8
+"""The puzzle answers and lesson moves one address may have judged or waiting at once: a
+board checks each meld staged as it is built (a fast player stages three or four at once),
+and a class learning behind one address shares it."""
 
 
 class Workers:
@@ -432,6 +434,7 @@ class Workers:
             1 if workers > 0 else 0,
             LEARN_SECONDS,
             per_client=LEARN_PER_ADDRESS,
+            queued=64,
             nice=BOTS_NICE,
             what="answers to judge",
             first=warm_learning,
