@@ -3,6 +3,7 @@ Swedish, the solution drawn, the streak and the rating kept."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -563,4 +564,48 @@ def test_a_kontrakt_solution_numbers_its_melds_and_marks_the_cards_laid(
     assert drawn.nth(int(layoff["meld"])).locator(".meld-no").inner_text() == f"#{layoff['meld']}"  # type: ignore[call-overload]
     laid = page.locator(".puzzle-verdict .puzzle-table .card.rv-hand").count()
     assert laid == sum(len(m) for m in meld["melds"]) + 1  # type: ignore[union-attr]
+    assert not page.errors, page.errors
+
+
+SV = json.loads((Path(__file__).resolve().parents[1] / "src/rummykit/web/i18n/sv.json").read_text())
+"""The browser's Swedish words, by their English id."""
+
+
+def _tap_greyed(page: Any, name: str, line: str, reason: str) -> None:
+    """Tap the greyed button ``name``: it is aria-disabled (a phone's tap arrives), and the
+    tap says ``reason`` in the message line ``line`` instead of acting."""
+    button = page.get_by_role("button", name=name, exact=True)
+    assert button.get_attribute("aria-disabled") == "true", name
+    assert button.get_attribute("disabled") is None, name
+    button.tap(force=True)  # a greyed button is no target Playwright taps of itself
+    page.locator(f"{line}[role=status]").filter(has_text=reason).wait_for(timeout=3000)
+    assert page.locator(".puzzle-verdict").count() == 0, name
+
+
+def test_on_a_phone_a_puzzle_s_greyed_check_and_start_again_say_why_when_tapped(
+    browser: Any, shared_server: Any
+) -> None:
+    """A puzzle's own "Check" and "Start again" are greyed as a board's buttons are
+    (ui.js actionButton): a tap says why, a Vatikanen puzzle's below the buttons, a
+    Kontrakt puzzle's in the board's dock."""
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{shipped()[0].id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-game='vatikanen'] .hand .card")
+    _tap_greyed(
+        page,
+        SV["Check"],
+        ".puzzle-tools + .notice-line",
+        SV["Tap or drag the cards you lay first."],
+    )
+
+    kontrakt = next(p for p in shipped("kontrakt") if isinstance(p, KontraktPuzzle))
+    page.goto(f"{shared_server.base}/#/puzzles/{kontrakt.id}")
+    page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+    _tap_greyed(page, SV["Check"], ".dock .notice-line", SV["Play your turn on the board first."])
+    _tap_greyed(page, SV["Start again"], ".dock .notice-line", SV["You have made no move yet."])
     assert not page.errors, page.errors
