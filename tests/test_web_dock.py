@@ -467,3 +467,43 @@ def test_on_a_phone_a_tap_on_a_greyed_kontrakt_button_says_why_and_plays_nothing
         assert not page.errors, page.errors
     finally:
         server.stop()
+
+
+def test_on_a_phone_a_tap_on_the_greyed_kontrakt_stock_says_why_and_draws_nothing(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The stock (the face-down pile) is a button of the action kind: greyed, it is
+    aria-disabled with its reason, and a tap says the reason in the dock's message line."""
+    db = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    tables = seeded_positions(
+        db,
+        [
+            Position(
+                "stockK", "kontrakt", ["human", "human"], 3, {0: "Anna", 1: "Bo"}, to_first_play
+            )
+        ],
+    )
+    game = tables["stockK"].game
+    assert game is not None and game.to_act is not None
+    seat = game.to_act
+    server = start(db)
+    try:
+        for who, reason in ((seat, "You have already drawn."), (1 - seat, "It is not your turn.")):
+            page = new_page(browser, **PHONE)
+            sit(page, server.base, "stockK", who, ["Anna", "Bo"][who], "sv")
+            wait_state(page, "s.status === 'playing' && s.view.phase === 'play'")
+            stock = page.locator(".stock-card")
+            assert stock.get_attribute("aria-disabled") == "true", reason
+            assert stock.get_attribute("title") == SV[reason]
+            before = state(page)
+            assert before is not None
+            stock.tap(force=True)
+            line = page.locator(".dock .notice-line[role=status]")
+            line.filter(has_text=SV[reason]).wait_for(timeout=3000)
+            page.wait_for_timeout(400)
+            after = state(page)
+            assert after is not None and after["view"] == before["view"], reason
+            assert not page.errors, page.errors
+            page.close()
+    finally:
+        server.stop()

@@ -171,3 +171,27 @@ def test_the_lessons_follow_a_change_of_language(browser: Any, shared_server: Se
         "() => document.querySelector('.lesson-list a').textContent.includes('Your first play')"
     )
     assert not phone.errors, phone.errors
+
+
+def test_a_guest_with_no_name_plays_the_game_after_the_last_lesson_as_gast_not_du_du(
+    browser: Any, shared_server: Server
+) -> None:
+    """A guest who set no name is seated under a plain default name, in the page's language:
+    "Gäst", not "Du", which the table showed as "Du (du)"."""
+    page = new_page(browser)
+    page.goto(shared_server.base + "/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(shared_server.base + "/#/learn/v-draw")
+    page.reload()
+    page.wait_for_selector(".learn-lesson .hand .card")
+    page.click(".actions button:text-is('Dra')")
+    page.click(".lesson-next button.primary")
+    page.wait_for_url("**/#/t/*")
+    found = page.wait_for_function(
+        "() => { const s = window.rummykit.state(); return s && s.seats[0].name; }"
+    )
+    assert found.json_value() == "Gäst"
+    me = page.locator(".player.me .name")
+    me.wait_for()
+    assert " ".join(me.inner_text().split()) == "Gäst (du)"
+    assert not page.errors, page.errors

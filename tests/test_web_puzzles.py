@@ -3,6 +3,7 @@ Swedish, the solution drawn, the streak and the rating kept."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -389,11 +390,9 @@ def test_a_puzzle_s_verdict_is_legible_on_the_felt(browser: Any, shared_server: 
     assert not page.errors, page.errors
 
 
-def test_a_kontrakt_puzzle_gone_out_by_a_discard_shows_its_verdict_in_view(
-    browser: Any, shared_server: Any
-) -> None:
-    """The discard that goes out hands the turn in from the dock, at the foot of a phone's
-    screen: the verdict, at the head of the page, is brought into view."""
+def _go_out_by_a_discard(page: Any, base: str) -> str:
+    """Open a Kontrakt puzzle whose best turn lays the contract, lays off and goes out by a
+    discard, on a phone in Swedish, and play that turn: the card discarded."""
     from rummykit.puzzles.kontrakt import KontraktPuzzle
 
     puzzle = next(
@@ -404,15 +403,18 @@ def test_a_kontrakt_puzzle_gone_out_by_a_discard_shows_its_verdict_in_view(
         and "*" not in str(p.solution)
     )
     meld, layoff, discard = puzzle.solution
-    page = new_page(browser, **PHONE)
-    page.goto(f"{shared_server.base}/#/")
+    page.goto(f"{base}/#/")
     page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
-    page.goto(f"{shared_server.base}/#/puzzles/{puzzle.id}")
+    page.goto(f"{base}/#/puzzles/{puzzle.id}")
     page.reload()
     page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
-    for cards in meld["melds"]:  # type: ignore[union-attr]
+    for k, cards in enumerate(meld["melds"]):  # type: ignore[union-attr]
         _tap_in_hand(page, list(cards))
         page.get_by_role("button", name="Kombination", exact=True).tap()
+        # each staged meld is judged in turn: the server judges two at once from an address
+        page.wait_for_function(
+            f"() => document.querySelectorAll('.staged .meld-box.valid').length === {k + 1}"
+        )
     with page.expect_response(lambda r: r.url.endswith("/try")):
         page.get_by_role("button", name="Lägg ner", exact=True).tap()
     page.wait_for_selector(".staged .meld:not(:has(.card))")
@@ -426,10 +428,31 @@ def test_a_kontrakt_puzzle_gone_out_by_a_discard_shows_its_verdict_in_view(
     _tap_in_hand(page, [str(discard["card"])])
     page.locator(".actions button.discard").tap()
     page.wait_for_selector(".puzzle-verdict.right", timeout=60000)
+    return str(discard["card"])
+
+
+def test_a_kontrakt_puzzle_gone_out_by_a_discard_shows_its_verdict_in_view(
+    browser: Any, shared_server: Any
+) -> None:
+    """The discard that goes out hands the turn in from the dock, at the foot of a phone's
+    screen: the verdict, at the head of the page, is brought into view."""
+    page = new_page(browser, **PHONE)
+    _go_out_by_a_discard(page, shared_server.base)
     page.wait_for_timeout(300)
     box = page.locator(".puzzle-verdict").bounding_box()
     assert box is not None
     assert 0 <= box["y"] < 844 - 60, box
+    assert not page.errors, page.errors
+
+
+def test_a_kontrakt_puzzle_gone_out_by_a_discard_leaves_the_hand_empty_and_the_card_on_the_pile(
+    browser: Any, shared_server: Any
+) -> None:
+    """The last discard goes out: the hand no longer shows it, the pile does."""
+    page = new_page(browser, **PHONE)
+    card = _go_out_by_a_discard(page, shared_server.base)
+    assert page.locator(".hand .card").count() == 0
+    assert page.get_attribute(".discard-pile .card", "data-card") == card
     assert not page.errors, page.errors
 
 
@@ -563,4 +586,48 @@ def test_a_kontrakt_solution_numbers_its_melds_and_marks_the_cards_laid(
     assert drawn.nth(int(layoff["meld"])).locator(".meld-no").inner_text() == f"#{layoff['meld']}"  # type: ignore[call-overload]
     laid = page.locator(".puzzle-verdict .puzzle-table .card.rv-hand").count()
     assert laid == sum(len(m) for m in meld["melds"]) + 1  # type: ignore[union-attr]
+    assert not page.errors, page.errors
+
+
+SV = json.loads((Path(__file__).resolve().parents[1] / "src/rummykit/web/i18n/sv.json").read_text())
+"""The browser's Swedish words, by their English id."""
+
+
+def _tap_greyed(page: Any, name: str, line: str, reason: str) -> None:
+    """Tap the greyed button ``name``: it is aria-disabled (a phone's tap arrives), and the
+    tap says ``reason`` in the message line ``line`` instead of acting."""
+    button = page.get_by_role("button", name=name, exact=True)
+    assert button.get_attribute("aria-disabled") == "true", name
+    assert button.get_attribute("disabled") is None, name
+    button.tap(force=True)  # a greyed button is no target Playwright taps of itself
+    page.locator(f"{line}[role=status]").filter(has_text=reason).wait_for(timeout=3000)
+    assert page.locator(".puzzle-verdict").count() == 0, name
+
+
+def test_on_a_phone_a_puzzle_s_greyed_check_and_start_again_say_why_when_tapped(
+    browser: Any, shared_server: Any
+) -> None:
+    """A puzzle's own "Check" and "Start again" are greyed as a board's buttons are
+    (ui.js actionButton): a tap says why, a Vatikanen puzzle's below the buttons, a
+    Kontrakt puzzle's in the board's dock."""
+    from rummykit.puzzles.kontrakt import KontraktPuzzle
+
+    page = new_page(browser, **PHONE)
+    page.goto(f"{shared_server.base}/#/")
+    page.evaluate("localStorage.setItem('rummykit.lang', 'sv')")
+    page.goto(f"{shared_server.base}/#/puzzles/{shipped()[0].id}")
+    page.reload()
+    page.wait_for_selector("main.puzzles[data-game='vatikanen'] .hand .card")
+    _tap_greyed(
+        page,
+        SV["Check"],
+        ".puzzle-tools + .notice-line",
+        SV["Tap or drag the cards you lay first."],
+    )
+
+    kontrakt = next(p for p in shipped("kontrakt") if isinstance(p, KontraktPuzzle))
+    page.goto(f"{shared_server.base}/#/puzzles/{kontrakt.id}")
+    page.wait_for_selector("main.puzzles[data-game='kontrakt'] .hand .card")
+    _tap_greyed(page, SV["Check"], ".dock .notice-line", SV["Play your turn on the board first."])
+    _tap_greyed(page, SV["Start again"], ".dock .notice-line", SV["You have made no move yet."])
     assert not page.errors, page.errors

@@ -74,8 +74,25 @@ def kontrakt_try(
         out["message"] = turn.refused.translated(lang)
     else:
         out["verdict"] = "out" if turn.out else "stock" if turn.stock else "going"
-    out["state"] = kontrakt_state(puzzle, turn.game, lang)
+    state = kontrakt_state(puzzle, turn.game, lang)
+    if turn.out:
+        _gone_out(state, moves[-1])
+    out["state"] = state
     return out
+
+
+def _gone_out(state: dict[str, object], last: Mapping[str, object]) -> None:
+    """Show the move that went out as made: the engine's game is the one before it (the
+    next deal follows at once), so the hand is emptied by hand, a discard's card put on
+    the pile."""
+    view = cast(dict[str, object], state["view"])
+    seat = cast(int, view["seat"])
+    view["hand"] = []
+    sizes = list(cast(Sequence[int], view["hand_sizes"]))
+    sizes[seat] = 0
+    view["hand_sizes"] = sizes
+    if last.get("type") == "discard":
+        view["discard_pile"] = [*cast(Sequence[str], view["discard_pile"]), str(last["card"])]
 
 
 def kontrakt_help(

@@ -343,11 +343,12 @@ function Piles({ ctx, myPlay }) {
   const pile = view.discard_pile;
   const top = pile.length ? pile[pile.length - 1] : null;
   const canDraw = ctx.myTurn && view.phase === "draw";
-  const stockButton = h(
-    "button",
-    { type: "button", class: "pile-card stock-card", disabled: !canDraw || ctx.pending, "aria-label": t("Draw from the stock ({cards})", { cards: cardCount(view.stock_size) }), onClick: () => ctx.act({ type: "draw", from: "stock" }) },
-    cardBack(),
-  );
+  const stockProps = { class: "pile-card stock-card", "aria-label": t("Draw from the stock ({cards})", { cards: cardCount(view.stock_size) }), onClick: () => ctx.act({ type: "draw", from: "stock" }) };
+  // a seat's greyed stock says why when tapped, in the dock (ui.js actionButton); a watcher has no dock
+  const stockButton =
+    ctx.seat === null
+      ? h("button", { type: "button", ...stockProps, disabled: true, title: t("You are watching this table.") }, cardBack())
+      : actionButton(ctx, { ...stockProps, why: stockBlocked(ctx) }, cardBack());
   const pileProps = {
     class: "discard-pile" + (myPlay ? " target" : ""),
     "data-drop": "pile",
@@ -455,6 +456,18 @@ function layDownBlocked(ctx, u) {
   if (!u.staged.length) return t("Stage your melds first: select cards, then press Meld.");
   if (ctx.pending) return t("Your last move is on its way.");
   if (u.verdict && !u.verdict.ok) return t("The melds are not valid yet: see why above the buttons.");
+  return null;
+}
+
+/** Why the seat cannot draw from the stock now, or null when it can. */
+function stockBlocked(ctx) {
+  const view = ctx.view;
+  if (ctx.pending) return t("Your last move is on its way.");
+  if (view.over || view.phase === "game_over") return t("The seven deals are played.");
+  if (view.phase === "upcard_offer") return t("The upcard is offered first (K7).");
+  if (view.turn !== ctx.seat) return t("It is not your turn.");
+  if (view.phase !== "draw") return t("You have already drawn.");
+  if (!ctx.myTurn) return t("The puzzle is answered.");
   return null;
 }
 

@@ -157,7 +157,8 @@ async function startLesson(lessonId) {
 
 /** A first game against the computer, straight from the last lesson. */
 async function playBots(game) {
-  const name = (account.me && account.me.name) || settings.name || t("You"); // as "Play now" names the player
+  // as "Play now" names the player; a guest with no name set is "Guest" ("You" read "You (you)" at the table)
+  const name = (account.me && account.me.name) || settings.name || t("Guest");
   try {
     const table = await api("POST", "api/tables", { game, seats: ["human", game === "vatikanen" ? "bot:greedy" : "bot:basic"] });
     const joined = await api("POST", `api/tables/${encodeURIComponent(table.id)}/join`, { name, seat: 0 });

@@ -15,7 +15,7 @@ import { setDropHandler } from "./drag.js";
 import { language, t } from "./i18n.js";
 import { KontraktBoard, forgetStaged } from "./kontrakt.js";
 import { rerender } from "./store.js";
-import { Card, HandOrder, StaticCard } from "./ui.js";
+import { Card, HandOrder, StaticCard, actionButton } from "./ui.js";
 import { gameTitle, shownSentence } from "./words.js";
 
 export const PUZZLE_GAMES = ["vatikanen", "kontrakt"];
@@ -33,7 +33,7 @@ function gamePuzzles() {
   return Array.isArray(kept) ? kept : [];
 }
 
-const state = { game: "vatikanen", puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false, turn: null };
+const state = { game: "vatikanen", puzzle: null, chosen: [], verdict: null, hint: false, streak: 0, error: null, account: null, reveal: false, turn: null, notice: null };
 
 function ratingKey(game) {
   return game === "vatikanen" ? "puzzleRating" : `puzzleRating.${game}`;
@@ -62,6 +62,7 @@ function onDrop(payload, target) {
   }
   if (state.verdict || payload.puzzleCard === undefined) return;
   const i = payload.puzzleCard;
+  state.notice = null;
   if (target === "puzzle-answer" && !state.chosen.includes(i)) state.chosen = [...state.chosen, i];
   else if (target === "puzzle-hand") state.chosen = state.chosen.filter((j) => j !== i);
   else return;
@@ -73,7 +74,7 @@ export async function enterPuzzles(arg = null) {
   setDropHandler(onDrop);
   const id = arg && !PUZZLE_GAMES.includes(arg) ? arg : null;
   if (arg && !id) state.game = arg;
-  Object.assign(state, { puzzle: null, verdict: null, chosen: [], hint: false, reveal: false, error: null, turn: null });
+  Object.assign(state, { puzzle: null, verdict: null, chosen: [], hint: false, reveal: false, error: null, turn: null, notice: null });
   rerender();
   try {
     // One puzzle by id (#/puzzles/ID: one made from a game of this server), else the one near.
@@ -134,6 +135,7 @@ function check() {
 }
 
 function toggle(i) {
+  state.notice = null;
   state.chosen = state.chosen.includes(i) ? state.chosen.filter((j) => j !== i) : [...state.chosen, i];
   rerender();
 }
@@ -278,6 +280,7 @@ function Melds({ melds, marks }) {
 
 function retry() {
   state.verdict = null;
+  state.notice = null;
   state.chosen = [];
   if (state.turn) startTurn();
   rerender();
@@ -347,13 +350,32 @@ function GameChoice() {
   );
 }
 
-function Tools({ ready }) {
+/** Why "Check" cannot be pressed now, or null when it can. */
+function checkBlocked() {
+  const turn = state.turn;
+  if (!turn) return state.chosen.length ? null : t("Tap or drag the cards you lay first.");
+  if (turn.pending) return t("Your last move is on its way.");
+  return turn.moves.length ? null : t("Play your turn on the board first.");
+}
+
+/** "Check" and "Start again", greyed with a reason a tap says (ui.js actionButton): a
+ * Kontrakt puzzle's in the board's dock, a Vatikanen puzzle's below the buttons. */
+function Tools() {
+  const ctx = state.turn
+    ? turnContext()
+    : {
+        notify: (text) => {
+          state.notice = text;
+          rerender();
+        },
+      };
   const tools = [
-    h("button", { type: "button", class: "button primary", disabled: !ready, onClick: check }, t("Check")),
+    actionButton(ctx, { class: "button primary", why: checkBlocked(), onClick: check }, t("Check")),
     h("button", { type: "button", class: "button", onClick: () => { state.hint = true; rerender(); } }, t("Hint")),
   ];
-  if (state.turn) tools.push(h("button", { type: "button", class: "button", disabled: !state.turn.moves.length, onClick: retry }, t("Start again")));
-  return h("div", { class: "puzzle-tools" }, tools);
+  if (state.turn) tools.push(actionButton(ctx, { class: "button", why: !state.turn.moves.length && t("You have made no move yet."), onClick: retry }, t("Start again")));
+  const said = !state.turn && state.notice ? h("p", { class: "notice-line", role: "status" }, state.notice) : null;
+  return [h("div", { class: "puzzle-tools" }, tools), said];
 }
 
 function VatikanenPuzzle({ puzzle }) {
@@ -400,9 +422,8 @@ export function PuzzlePage() {
   const fromGame = gamePuzzles();
   if (fromGame.includes(puzzle.id)) head.push(h("p", { class: "puzzle-source" }, t("From your game: puzzle {n} of {count}", { n: fromGame.indexOf(puzzle.id) + 1, count: fromGame.length })));
   const theme = puzzle.theme;
-  const ready = state.turn ? state.turn.moves.length > 0 && !state.turn.pending : state.chosen.length > 0;
   const hint = (state.hint || state.verdict) && theme ? h("p", { class: "puzzle-hint" }, (THEMES[theme] || (() => theme))()) : null;
-  const answer = state.verdict ? h(Verdict, { verdict: state.verdict }) : h(Tools, { ready });
+  const answer = state.verdict ? h(Verdict, { verdict: state.verdict }) : h(Tools, null);
   // A Kontrakt board's dock covers the page's foot on a phone: the tools and the verdict go above the board.
   const [task, ...board] = state.turn ? KontraktPuzzle() : VatikanenPuzzle({ puzzle });
   const body = state.turn ? [...head, task, hint, answer, ...board] : [...head, task, ...board, hint, answer];
