@@ -104,7 +104,7 @@ def test_a_flood_of_puzzle_answers_never_holds_up_a_hint_at_a_table(server: Serv
     assert max(waits) < 0.6, waits  # in the play workers they waited 1.2 to 7.7 s
 
 
-def test_one_address_has_at_most_two_answers_judged_or_waiting_at_once(server: Server) -> None:
+def test_an_address_past_its_answers_at_once_is_told_rate_limited(server: Server) -> None:
     statuses: list[int] = []
     codes: list[str] = []
 
