@@ -101,6 +101,10 @@ class TableGames:
         return {"games": out}
 
 
+PUZZLES_AFTER = 5.0
+"""Seconds after the start at which the shipped puzzle sets are read."""
+
+
 class Rooms:
     """Every table this server process serves (see the module docstring)."""
 
@@ -152,8 +156,11 @@ class Rooms:
         log.info("rummykit server: serving from %s", _where(self.store.url))
 
     async def _read_puzzles(self) -> None:
-        """Read the shipped puzzle sets in a thread at the start (half a second), so that
-        the first puzzle asked for does not read them while the tables wait."""
+        """Read the shipped puzzle sets (half a second) in a thread, a few seconds after the
+        start, so that the first puzzle asked for does not read them while the tables wait,
+        and the start itself is not slowed (a puzzle asked for sooner reads them then, in a
+        thread too)."""
+        await asyncio.sleep(PUZZLES_AFTER)
         await asyncio.to_thread(by_id, "")
 
     async def stop(self) -> None:
