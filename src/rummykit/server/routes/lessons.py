@@ -19,10 +19,10 @@ from rummykit import games
 from rummykit.i18n import language_from
 from rummykit.server.lessonplay import help_job
 from rummykit.server.rooms import Rooms
-from rummykit.server.routes.answers import client_address, problem
+from rummykit.server.routes.answers import problem
+from rummykit.server.routes.judged import Refused, judged
 from rummykit.server.routes.lesson_bodies import Attempt, Help
 from rummykit.server.schemas import Problem
-from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
 from rummykit.tutorial import lessons
 from rummykit.tutorial.play import attempt_json
 
@@ -38,6 +38,7 @@ _ERRORS: dict[int | str, dict[str, object]] = {
 def lesson_routes(rooms: Rooms) -> APIRouter:
     """The ``/api/lessons`` routes, judging in ``rooms``' workers."""
     router = APIRouter(tags=["lessons"], responses=_ERRORS)
+    learn = rooms.workers.learn
 
     @router.get("/api/lessons")
     async def list_lessons(
@@ -58,21 +59,14 @@ def lesson_routes(rooms: Rooms) -> APIRouter:
     ) -> JSONResponse:
         """Where the learner's moves stand: ``going``, ``done``, ``missed`` (set up again)
         or ``refused`` (the last move broke ``rule``), with what the seat sees."""
+        lang = language_from(body.lang)
+        too_long = problem(400, "bad_request", "the moves take too long to judge")
         try:
-            out = await rooms.workers.learn.submit(
-                client_address(request),
-                0,
-                attempt_json,
-                lesson_id,
-                body.moves,
-                language_from(body.lang),
+            out = await judged(
+                learn, request, 0, too_long, attempt_json, lesson_id, body.moves, lang
             )
-        except JobTimeout:
-            return problem(400, "bad_request", "the moves take too long to judge")
-        except TooManyJobs as exc:
-            return problem(429, "rate_limited", str(exc))
-        except QueueFull as exc:
-            return problem(503, "unavailable", str(exc))
+        except Refused as no:
+            return no.answer
         if out.get("error") == "not_found":
             return problem(404, "not_found", "no such lesson")
         return JSONResponse(out)
@@ -86,22 +80,14 @@ def lesson_routes(rooms: Rooms) -> APIRouter:
         """A check of a draft, a hint or an arrangement in the lesson's position after the
         learner's moves, as a seat at a table gets it (``checked``, ``hint``,
         ``arranged``, or an ``error``)."""
+        lang = language_from(body.lang)
+        too_long = problem(400, "bad_request", "the request takes too long")
         try:
-            out = await rooms.workers.learn.submit(
-                client_address(request),
-                0,
-                help_job,
-                lesson_id,
-                body.moves,
-                body.request,
-                language_from(body.lang),
+            out = await judged(
+                learn, request, 0, too_long, help_job, lesson_id, body.moves, body.request, lang
             )
-        except JobTimeout:
-            return problem(400, "bad_request", "the request takes too long")
-        except TooManyJobs as exc:
-            return problem(429, "rate_limited", str(exc))
-        except QueueFull as exc:
-            return problem(503, "unavailable", str(exc))
+        except Refused as no:
+            return no.answer
         if out.get("code") == "not_found":
             return problem(404, "not_found", "no such lesson")
         return JSONResponse(out)

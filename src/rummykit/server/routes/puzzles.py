@@ -39,11 +39,11 @@ from rummykit.server.puzzleplay import (
 from rummykit.server.rooms import Rooms
 from rummykit.server.routes.accounts import signed_in
 from rummykit.server.routes.answers import client_address, problem
+from rummykit.server.routes.judged import Refused, judged
 from rummykit.server.routes.puzzle_bodies import Answer, TurnHelp, TurnSoFar
 from rummykit.server.schemas import Problem
 from rummykit.server.store.base import StoreBusy
 from rummykit.server.store.puzzles import PuzzleRatingStore, Taken
-from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
 
 __all__ = ["puzzle_routes"]
 
@@ -80,6 +80,7 @@ def puzzle_routes(
     router = APIRouter()
     rng = random.Random()
     kept = PuzzleRatingStore(rooms.store)
+    learn = rooms.workers.learn
 
     @router.get("/api/puzzles/next", responses=_ERRORS)
     async def next_puzzle(
@@ -188,24 +189,23 @@ def puzzle_routes(
         cells = len(body.add) + sum(len(m) for m in body.table or [])
         if cells > MAX_CARDS:
             return problem(400, "bad_request", "too many cards")
+        lang = language_from(body.lang)
         try:
-            verdict = await rooms.workers.learn.submit(
-                client_address(request),
+            verdict = await judged(
+                learn,
+                request,
                 0,
+                problem(400, "bad_request", "the answer takes too long to check"),
                 answer_job,
                 puzzle_id,
                 list(body.add),
                 body.table,
-                language_from(body.lang),
+                lang,
                 line,
                 body.actions,
             )
-        except JobTimeout:
-            return problem(400, "bad_request", "the answer takes too long to check")
-        except TooManyJobs as exc:
-            return problem(429, "rate_limited", str(exc))
-        except QueueFull as exc:
-            return problem(503, "unavailable", str(exc))
+        except Refused as no:
+            return no.answer
         if verdict is None:
             return problem(404, "not_found", "no such puzzle")
         if verdict.get("error") == "bad_action":
@@ -245,27 +245,24 @@ def puzzle_routes(
         return JSONResponse(out)
 
     async def turn(
-        client: str,
+        asked: Request,
         puzzle_id: str,
         moves: list[dict[str, object]],
         request: dict[str, object] | None,
         lang: str,
     ) -> JSONResponse:
         """A Kontrakt puzzle's turn on the board, judged in a learning worker
-        (``turn_job``), in turn by ``client``'s address."""
+        (``turn_job``), in turn by the address that ``asked``."""
+        too_long = problem(400, "bad_request", "the moves take too long to judge")
         try:
             _, line = await any_puzzle(puzzle_id)
-            out = await rooms.workers.learn.submit(
-                client, 0, turn_job, puzzle_id, moves, request, lang, line
+            out = await judged(
+                learn, asked, 0, too_long, turn_job, puzzle_id, moves, request, lang, line
             )
         except StoreBusy as exc:
             return problem(503, "unavailable", str(exc))
-        except JobTimeout:
-            return problem(400, "bad_request", "the moves take too long to judge")
-        except TooManyJobs as exc:
-            return problem(429, "rate_limited", str(exc))
-        except QueueFull as exc:
-            return problem(503, "unavailable", str(exc))
+        except Refused as no:
+            return no.answer
         if out is None:
             return problem(404, "not_found", "no such Kontrakt puzzle")
         if "error" in out:
@@ -281,9 +278,7 @@ def puzzle_routes(
         """Where a Kontrakt puzzle's turn stands after ``moves``: ``going``, ``out`` (the
         answer is ready) or ``refused`` (the last move broke ``rule``), with what the seat
         sees then (a ``state`` message for the board)."""
-        return await turn(
-            client_address(request), puzzle_id, body.moves, None, language_from(body.lang)
-        )
+        return await turn(request, puzzle_id, body.moves, None, language_from(body.lang))
 
     @router.post("/api/puzzles/{puzzle_id}/help", responses=_ERRORS)
     async def turn_help(
@@ -293,8 +288,6 @@ def puzzle_routes(
     ) -> JSONResponse:
         """A board's help in a Kontrakt puzzle's turn: a draft ``checked`` by the engine, or
         a ``hint`` of the lay-offs and joker swaps (never the lay-downs asked for)."""
-        return await turn(
-            client_address(request), puzzle_id, body.moves, body.request, language_from(body.lang)
-        )
+        return await turn(request, puzzle_id, body.moves, body.request, language_from(body.lang))
 
     return router

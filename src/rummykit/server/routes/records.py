@@ -13,10 +13,10 @@ from fastapi.responses import JSONResponse, Response
 
 from rummykit.server.posted import replay_job, review_job
 from rummykit.server.rooms import Rooms
-from rummykit.server.routes.answers import client_address, json_text, problem
+from rummykit.server.routes.answers import json_text, problem
+from rummykit.server.routes.judged import Refused, judged
 from rummykit.server.schemas import ERRORS, ReplayAsk, ReviewAsk
 from rummykit.server.store import FinishedGame
-from rummykit.server.workers import JobTimeout, QueueFull, TooManyJobs
 
 __all__ = ["record_routes"]
 
@@ -41,16 +41,14 @@ def record_routes(rooms: Rooms) -> APIRouter:
         """A posted record replayed or reviewed in the records workers: read, checked
         (the tables' own limits), answered and encoded there, in turn by address."""
         body = await request.body()
-        client = client_address(request)
         job = replay_job if kind == "replay" else review_job
+        too_long = problem(400, "bad_record", f"the record takes too long to {kind}")
         try:
-            status, answer = await records.submit(client, len(body), job, body, rooms.limits)
-        except JobTimeout:
-            return problem(400, "bad_record", f"the record takes too long to {kind}")
-        except TooManyJobs as exc:
-            return problem(429, "rate_limited", str(exc))
-        except QueueFull as exc:
-            return problem(503, "unavailable", str(exc))
+            status, answer = await judged(
+                records, request, len(body), too_long, job, body, rooms.limits
+            )
+        except Refused as no:
+            return no.answer
         return Response(answer, status_code=status, media_type="application/json")
 
     async def finished_answer(table_id: str, game: int | None) -> FinishedGame | JSONResponse:
@@ -67,17 +65,14 @@ def record_routes(rooms: Rooms) -> APIRouter:
         turn by address, as a posted record)."""
         if isinstance(found, JSONResponse):
             return found
-        client = client_address(request)
+        too_long = problem(400, "bad_request", "the game takes too long to review")
+        record, size = json.loads(found.record), len(found.record)
         try:
-            status, answer = await records.submit(
-                client, len(found.record), review_job, json.loads(found.record), rooms.limits, seat
+            status, answer = await judged(
+                records, request, size, too_long, review_job, record, rooms.limits, seat
             )
-        except JobTimeout:
-            return problem(400, "bad_request", "the game takes too long to review")
-        except TooManyJobs as exc:
-            return problem(429, "rate_limited", str(exc))
-        except QueueFull as exc:
-            return problem(503, "unavailable", str(exc))
+        except Refused as no:
+            return no.answer
         return Response(answer, status_code=status, media_type="application/json")
 
     @router.get("/api/tables/{table_id}/record", responses=ERRORS)
